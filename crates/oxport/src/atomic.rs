@@ -1,0 +1,38 @@
+//! Files that appear whole or not at all.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use crate::{Error, Result};
+
+/// Creates a temporary file beside `path`, lets `fill` write it, and renames it
+/// to `path` on success. On any error the temporary file is removed and the
+/// error names `path`; an existing file at `path` is left untouched.
+pub(crate) fn write_file<T>(path: &Path, fill: impl FnOnce(&mut File) -> Result<T>) -> Result<T> {
+    let temporary = temporary_path(path);
+    let mut file = File::create(&temporary).map_err(|e| Error::io_at(path, e))?;
+    let result = fill(&mut file);
+    drop(file);
+    let result = result
+        .map_err(|error| match error {
+            Error::Io { path: None, source } => Error::io_at(path, source),
+            other => other,
+        })
+        .and_then(|value| {
+            std::fs::rename(&temporary, path).map_err(|e| Error::io_at(path, e))?;
+            Ok(value)
+        });
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    result
+}
+
+/// `.NAME.PID.oxport-tmp` in the same directory, so that the rename stays on one file system.
+fn temporary_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.{}.oxport-tmp", std::process::id()))
+}

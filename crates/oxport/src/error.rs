@@ -1,0 +1,87 @@
+//! The one error type of the library.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Everything that can go wrong in oxport.
+///
+/// Untrusted input produces `Parse` (text formats) or `Corrupt` (binary
+/// formats); valid input that oxport cannot handle yet produces `Unsupported`;
+/// misuse by the caller produces `InvalidArgument`.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// An I/O error, with the path it happened on when there is one.
+    Io {
+        path: Option<PathBuf>,
+        source: std::io::Error,
+    },
+    /// Text input that does not parse: where and why.
+    Parse {
+        line: u64,
+        reason: Cow<'static, str>,
+    },
+    /// Binary input that is damaged or truncated.
+    Corrupt {
+        what: &'static str,
+        offset: Option<u64>,
+    },
+    /// Valid input that oxport does not handle yet.
+    Unsupported(Cow<'static, str>),
+    /// The caller passed something that cannot work.
+    InvalidArgument(Cow<'static, str>),
+}
+
+/// `Result<T, oxport::Error>`.
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    /// An I/O error that happened on `path`.
+    pub fn io_at(path: &Path, source: std::io::Error) -> Self {
+        Error::Io {
+            path: Some(path.to_path_buf()),
+            source,
+        }
+    }
+
+    /// A caller error with a message.
+    pub fn invalid(reason: impl Into<Cow<'static, str>>) -> Self {
+        Error::InvalidArgument(reason.into())
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io {
+                path: Some(path),
+                source,
+            } => write!(f, "{}: {source}", path.display()),
+            Error::Io { path: None, source } => write!(f, "{source}"),
+            Error::Parse { line, reason } => write!(f, "line {line}: {reason}"),
+            Error::Corrupt {
+                what,
+                offset: Some(offset),
+            } => write!(f, "corrupt input at byte {offset}: {what}"),
+            Error::Corrupt { what, offset: None } => write!(f, "corrupt input: {what}"),
+            Error::Unsupported(what) => write!(f, "unsupported: {what}"),
+            Error::InvalidArgument(what) => write!(f, "invalid argument: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(source: std::io::Error) -> Self {
+        Error::Io { path: None, source }
+    }
+}

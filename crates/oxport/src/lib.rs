@@ -1,0 +1,38 @@
+//! oxport: fast, exact I/O for 3D and VFX data.
+//!
+//! Writing a mesh as Wavefront OBJ, the same bytes Blender 3.4 writes:
+//!
+//! ```
+//! use oxport::{Mesh, obj};
+//!
+//! let triangle = Mesh {
+//!     name: "triangle".into(),
+//!     positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]].into(),
+//!     face_offsets: vec![0, 3].into(),
+//!     position_indices: vec![0, 1, 2].into(),
+//!     ..Mesh::default()
+//! };
+//! let mut out = Vec::new();
+//! obj::write_to(&mut out, &[triangle], &obj::WriteOptions::default())?;
+//! assert_eq!(
+//!     String::from_utf8(out).unwrap(),
+//!     "o triangle\nv 0.000000 0.000000 0.000000\nv 1.000000 0.000000 0.000000\n\
+//!      v 0.000000 1.000000 0.000000\nf 1 2 3\n"
+//! );
+//! # Ok::<(), oxport::Error>(())
+//! ```
+//!
+//! The modules: [`numfmt`] (numbers to text, exactly), [`pipeline`] (the
+//! ordered parallel pipeline under every writer), [`mesh`] (the scene model),
+//! [`obj`] (OBJ and MTL), [`synth`] (procedural scenes for demos and tests).
+
+mod atomic;
+mod error;
+pub mod mesh;
+pub mod numfmt;
+pub mod obj;
+pub mod pipeline;
+pub mod synth;
+
+pub use error::{Error, Result};
+pub use mesh::{Material, Mesh, TextureMap};

@@ -1,0 +1,292 @@
+//! The scene model: meshes as structure of arrays, in the OBJ model.
+//!
+//! Every array is a [`Cow`], so a mesh can borrow the caller's memory (a numpy
+//! array, a Blender buffer) without a copy, or own what a reader produced.
+//! Indices are 0-based and local to their mesh; writers add the offsets.
+
+use std::borrow::Cow;
+
+use crate::{Error, Result};
+
+/// A polygon mesh.
+///
+/// Face `i` uses corners `face_offsets[i]..face_offsets[i + 1]`; corner `c`
+/// uses position `position_indices[c]` and, where present, `uv_indices[c]`
+/// and `normal_indices[c]`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mesh<'a> {
+    pub name: Cow<'a, str>,
+    pub positions: Cow<'a, [[f32; 3]]>,
+    /// One color per position, written as `v x y z r g b`.
+    pub colors: Option<Cow<'a, [[f32; 3]]>>,
+    pub uvs: Option<Cow<'a, [[f32; 2]]>>,
+    pub normals: Option<Cow<'a, [[f32; 3]]>>,
+    /// `F + 1` increasing offsets into the corner arrays, starting at 0.
+    pub face_offsets: Cow<'a, [u32]>,
+    pub position_indices: Cow<'a, [u32]>,
+    pub uv_indices: Option<Cow<'a, [u32]>>,
+    pub normal_indices: Option<Cow<'a, [u32]>>,
+    /// Smooth group per face, 0 for flat; `None` writes no `s` statements.
+    pub smooth: Option<Cow<'a, [u32]>>,
+    /// The names of the materials the faces use.
+    pub materials: Vec<Cow<'a, str>>,
+    /// Index into `materials` per face; `None` writes no `usemtl`.
+    pub material_indices: Option<Cow<'a, [u32]>>,
+    /// Loose edges as pairs of position indices, written as `l a b`.
+    pub edges: Option<Cow<'a, [[u32; 2]]>>,
+}
+
+impl Mesh<'_> {
+    /// The number of faces.
+    pub fn face_count(&self) -> usize {
+        self.face_offsets.len().saturating_sub(1)
+    }
+
+    /// The number of face corners.
+    pub fn corner_count(&self) -> usize {
+        self.position_indices.len()
+    }
+
+    /// Checks that every index is in range and every array has the length it
+    /// must have, so that writers can index without checks failing.
+    pub fn validate(&self) -> Result<()> {
+        let name = &self.name;
+        let fail = |what: String| Err(Error::invalid(format!("mesh {name:?}: {what}")));
+        let faces = self.face_count();
+        let corners = self.corner_count();
+        if self.face_offsets.is_empty() {
+            if corners != 0 {
+                return fail(format!(
+                    "face_offsets is empty but position_indices has {corners} corners"
+                ));
+            }
+        } else {
+            if self.face_offsets[0] != 0 {
+                return fail(format!(
+                    "face_offsets must start at 0, not {}",
+                    self.face_offsets[0]
+                ));
+            }
+            if let Some(i) = self.face_offsets.windows(2).position(|w| w[0] >= w[1]) {
+                return fail(format!(
+                    "face_offsets must increase: face {i} goes from {} to {}",
+                    self.face_offsets[i],
+                    self.face_offsets[i + 1]
+                ));
+            }
+            let last = *self.face_offsets.last().unwrap() as usize;
+            if last != corners {
+                return fail(format!(
+                    "face_offsets ends at {last} but position_indices has {corners} corners"
+                ));
+            }
+        }
+        check_indices(
+            "position_indices",
+            &self.position_indices,
+            self.positions.len(),
+        )
+        .or_else(fail)?;
+        if let Some(colors) = &self.colors
+            && colors.len() != self.positions.len()
+        {
+            return fail(format!(
+                "colors has {} entries but positions has {}",
+                colors.len(),
+                self.positions.len()
+            ));
+        }
+        check_attribute(
+            "uv",
+            self.uvs.as_deref(),
+            self.uv_indices.as_deref(),
+            corners,
+        )
+        .or_else(fail)?;
+        check_attribute(
+            "normal",
+            self.normals.as_deref(),
+            self.normal_indices.as_deref(),
+            corners,
+        )
+        .or_else(fail)?;
+        if let Some(smooth) = &self.smooth
+            && smooth.len() != faces
+        {
+            return fail(format!(
+                "smooth has {} entries for {faces} faces",
+                smooth.len()
+            ));
+        }
+        if let Some(indices) = &self.material_indices {
+            if indices.len() != faces {
+                return fail(format!(
+                    "material_indices has {} entries for {faces} faces",
+                    indices.len()
+                ));
+            }
+            check_indices("material_indices", indices, self.materials.len()).or_else(fail)?;
+        }
+        if let Some(edges) = &self.edges {
+            let count = self.positions.len();
+            if let Some((i, edge)) = edges
+                .iter()
+                .enumerate()
+                .find(|(_, e)| e[0] as usize >= count || e[1] as usize >= count)
+            {
+                return fail(format!(
+                    "edges[{i}] = {edge:?} is out of range for {count} positions"
+                ));
+            }
+        }
+        if self.name.contains(['\n', '\r']) {
+            return fail("the name contains a line break".into());
+        }
+        if let Some(m) = self.materials.iter().find(|m| m.contains(['\n', '\r'])) {
+            return fail(format!("material name {m:?} contains a line break"));
+        }
+        Ok(())
+    }
+}
+
+fn check_indices(what: &str, indices: &[u32], count: usize) -> std::result::Result<(), String> {
+    // One pass for the maximum vectorises; the position is only looked for on failure.
+    let max = indices.iter().copied().max().unwrap_or(0) as usize;
+    if !indices.is_empty() && max >= count {
+        let i = indices.iter().position(|&v| v as usize >= count).unwrap();
+        return Err(format!(
+            "{what}[{i}] = {} is out of range for {count} entries",
+            indices[i]
+        ));
+    }
+    Ok(())
+}
+
+fn check_attribute<T>(
+    what: &str,
+    values: Option<&[T]>,
+    indices: Option<&[u32]>,
+    corners: usize,
+) -> std::result::Result<(), String> {
+    match (values, indices) {
+        (None, None) => Ok(()),
+        (Some(_), None) => Err(format!("{what}s are given without {what}_indices")),
+        (None, Some(_)) => Err(format!("{what}_indices are given without {what}s")),
+        (Some(values), Some(indices)) => {
+            if indices.len() != corners {
+                return Err(format!(
+                    "{what}_indices has {} entries for {corners} corners",
+                    indices.len()
+                ));
+            }
+            check_indices(&format!("{what}_indices"), indices, values.len())
+        }
+    }
+}
+
+/// A texture map line of a material: `map_Kd -s 2 2 1 textures/wood.png`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TextureMap {
+    /// The statement: `map_Kd`, `map_Ks`, `map_Bump`, `bump`, `disp`, `refl`, ...
+    pub key: String,
+    /// The options as written between the statement and the path (`-o 0 0 0 -bm 1.5`), or empty.
+    pub options: String,
+    pub path: String,
+}
+
+/// A material as the MTL format describes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Material {
+    pub name: String,
+    /// Specular exponent `Ns`.
+    pub specular_exponent: f32,
+    pub ambient: [f32; 3],
+    pub diffuse: [f32; 3],
+    pub specular: [f32; 3],
+    pub emissive: [f32; 3],
+    /// Index of refraction `Ni`.
+    pub ior: f32,
+    /// Dissolve `d` (1 = opaque).
+    pub dissolve: f32,
+    pub illum: i32,
+    pub maps: Vec<TextureMap>,
+}
+
+impl Default for Material {
+    /// Blender's values for a new material.
+    fn default() -> Self {
+        Material {
+            name: String::new(),
+            specular_exponent: 250.0,
+            ambient: [1.0; 3],
+            diffuse: [0.8; 3],
+            specular: [0.5; 3],
+            emissive: [0.0; 3],
+            ior: 1.45,
+            dissolve: 1.0,
+            illum: 2,
+            maps: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn triangle() -> Mesh<'static> {
+        Mesh {
+            name: "tri".into(),
+            positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]].into(),
+            face_offsets: vec![0, 3].into(),
+            position_indices: vec![0, 1, 2].into(),
+            ..Mesh::default()
+        }
+    }
+
+    #[test]
+    fn a_valid_mesh_passes() {
+        triangle().validate().unwrap();
+        Mesh::default().validate().unwrap();
+    }
+
+    #[test]
+    fn errors_name_the_mesh_the_array_and_the_entry() {
+        let mut mesh = triangle();
+        mesh.position_indices = vec![0, 1, 3].into();
+        let message = mesh.validate().unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "invalid argument: mesh \"tri\": position_indices[2] = 3 is out of range for 3 entries"
+        );
+
+        let mut mesh = triangle();
+        mesh.face_offsets = vec![0, 2, 2, 3].into();
+        let message = mesh.validate().unwrap_err().to_string();
+        assert!(
+            message.contains("face_offsets must increase: face 1"),
+            "{message}"
+        );
+
+        let mut mesh = triangle();
+        mesh.uvs = Some(vec![[0.0; 2]].into());
+        let message = mesh.validate().unwrap_err().to_string();
+        assert!(
+            message.contains("uvs are given without uv_indices"),
+            "{message}"
+        );
+
+        let mut mesh = triangle();
+        mesh.material_indices = Some(vec![0].into());
+        let message = mesh.validate().unwrap_err().to_string();
+        assert!(
+            message.contains("material_indices[0] = 0 is out of range for 0"),
+            "{message}"
+        );
+
+        let mut mesh = triangle();
+        mesh.edges = Some(vec![[0, 7]].into());
+        let message = mesh.validate().unwrap_err().to_string();
+        assert!(message.contains("edges[0] = [0, 7]"), "{message}");
+    }
+}
