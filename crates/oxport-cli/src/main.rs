@@ -1,1 +1,40 @@
-fn main() {}
+//! `oxport`: the command line tool. Glue only: the work is in the library.
+
+mod cmd;
+mod progress;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Fast, exact I/O for 3D and VFX data.
+#[derive(Parser)]
+#[command(name = "oxport", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate a 2M-face mesh and a many-object scene and export both as OBJ
+    Demo(cmd::demo::Args),
+    /// Wavefront OBJ
+    #[command(subcommand)]
+    Obj(cmd::obj::Command),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Demo(args) => cmd::demo::run(args),
+        Command::Obj(command) => cmd::obj::run(command),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("oxport: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

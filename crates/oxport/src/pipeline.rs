@@ -73,7 +73,7 @@ impl Pipeline {
         type Message = (usize, std::thread::Result<Result<Vec<u8>>>);
         // The closure runs on this thread, outside the pool, so blocking on the
         // channel never takes a worker away from encoding.
-        let outcome = pool.in_place_scope(|scope| -> Result<()> {
+        pool.in_place_scope(|scope| -> Result<()> {
             let (sender, receiver) = mpsc::channel::<Message>();
             let mut chunks = chunks.into_iter();
             let mut spare: Vec<Vec<u8>> = Vec::new();
@@ -128,8 +128,7 @@ impl Pipeline {
                 cancelled_ref.store(true, Ordering::Relaxed);
             }
             result
-        });
-        outcome
+        })
     }
 }
 

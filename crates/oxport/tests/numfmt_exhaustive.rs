@@ -20,7 +20,12 @@ fn every_f32_at_6_decimals() {
             ours.clear();
             oxport::numfmt::write_fixed(&mut ours, value, 6);
             let theirs = c_fixed(f64::from(value), 6);
-            assert!(ours == theirs, "bits {bits:#010x}: {:?} vs {:?}", fixed(value, 6), theirs);
+            assert!(
+                ours == theirs,
+                "bits {bits:#010x}: {:?} vs {:?}",
+                fixed(value, 6),
+                theirs
+            );
         }
     });
 }

@@ -59,24 +59,28 @@ fn random_f64(rng: &mut Rng) -> u64 {
 #[test]
 fn random_f32_at_4_and_6_decimals() {
     for precision in [4, 6] {
-        (0..RANDOM_VALUES / 100_000).into_par_iter().for_each(|block| {
-            let mut rng = Rng::new(block * 31 + precision as u64);
-            for _ in 0..100_000 {
-                assert_same_f32(random_f32(&mut rng), precision);
-            }
-        });
+        (0..RANDOM_VALUES / 100_000)
+            .into_par_iter()
+            .for_each(|block| {
+                let mut rng = Rng::new(block * 31 + precision as u64);
+                for _ in 0..100_000 {
+                    assert_same_f32(random_f32(&mut rng), precision);
+                }
+            });
     }
 }
 
 #[test]
 fn random_f64_at_4_and_6_decimals() {
     for precision in [4, 6] {
-        (0..RANDOM_VALUES / 100_000).into_par_iter().for_each(|block| {
-            let mut rng = Rng::new(block * 37 + precision as u64 + 1000);
-            for _ in 0..100_000 {
-                assert_same_f64(random_f64(&mut rng), precision);
-            }
-        });
+        (0..RANDOM_VALUES / 100_000)
+            .into_par_iter()
+            .for_each(|block| {
+                let mut rng = Rng::new(block * 37 + precision as u64 + 1000);
+                for _ in 0..100_000 {
+                    assert_same_f64(random_f64(&mut rng), precision);
+                }
+            });
     }
 }
 

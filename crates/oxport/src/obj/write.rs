@@ -235,6 +235,7 @@ fn write_unchecked<W: Write>(
             .map_or(0, |v| v.len()) as u64;
     }
     let chunks = plan(&meshes, options);
+    let jobs = group(&chunks, options.chunk_size);
     let total: u64 = chunks.iter().map(|c| c.elements()).sum();
     let mut summary = WriteSummary {
         objects: meshes.len() as u64,
@@ -243,20 +244,26 @@ fn write_unchecked<W: Write>(
         threads: pipeline.threads(),
         bytes: 0,
     };
-    // Blocks reach the sink in chunk order, so the n-th block is chunk n.
+    // Blocks reach the sink in job order, so the n-th block is job n.
     let (mut done, mut written) = (0, 0);
     let meshes = &meshes;
     let offsets = &offsets;
+    let chunks = &chunks;
     pipeline.run(
-        chunks.iter().copied(),
-        |chunk, block| {
-            encode(chunk, meshes, offsets, options, block);
+        jobs.iter().cloned(),
+        |job, block| {
+            for &chunk in &chunks[job] {
+                encode(chunk, meshes, offsets, options, block);
+            }
             Ok(())
         },
         |block| {
             out.write_all(block)?;
             summary.bytes += block.len() as u64;
-            done += chunks[written].elements();
+            done += chunks[jobs[written].clone()]
+                .iter()
+                .map(|c| c.elements())
+                .sum::<u64>();
             written += 1;
             progress(done, total);
             Ok(())
@@ -264,6 +271,25 @@ fn write_unchecked<W: Write>(
     )?;
     out.flush()?;
     Ok(summary)
+}
+
+/// Consecutive chunks grouped into jobs of at least `size` elements, so that
+/// thousands of small objects cost as little per element as one big one.
+fn group(chunks: &[Chunk], size: usize) -> Vec<std::ops::Range<usize>> {
+    let mut jobs = Vec::new();
+    let (mut start, mut weight) = (0, 0);
+    for (i, chunk) in chunks.iter().enumerate() {
+        // Statements without elements (`o`, the header) still cost a little.
+        weight += chunk.elements() as usize + 1;
+        if weight >= size {
+            jobs.push(start..i + 1);
+            (start, weight) = (i + 1, 0);
+        }
+    }
+    if start < chunks.len() {
+        jobs.push(start..chunks.len());
+    }
+    jobs
 }
 
 /// The chunks of the whole file, in output order.

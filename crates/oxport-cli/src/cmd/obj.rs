@@ -1,0 +1,168 @@
+//! `oxport obj ...`
+
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use oxport::obj::{self, Precision, WriteOptions};
+use oxport::{Material, Mesh, synth};
+
+use crate::progress::{bar, megabytes, peak_memory};
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Write a procedural scene as OBJ (and its MTL)
+    Write(WriteArgs),
+}
+
+#[derive(Args)]
+pub struct WriteArgs {
+    /// The scene: `sphere:LEVEL` (a UV sphere with 2^(2 LEVEL + 1) faces; 10 gives 2M)
+    /// or `city:OBJECTS[:SEED]` (buildings with 16 materials, n-gons, smooth and flat faces)
+    #[arg(long)]
+    pub scene: Scene,
+    /// The OBJ file to write; the MTL goes beside it
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Decimals of positions: 0 to 9, or `shortest` (round-trip exact)
+    #[arg(long, default_value = "6")]
+    pub precision: PrecisionArg,
+    /// Encoding threads (default: one per core)
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// A procedural scene named on the command line.
+#[derive(Clone, Debug)]
+pub enum Scene {
+    Sphere(u32),
+    City { objects: usize, seed: u64 },
+}
+
+impl FromStr for Scene {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let parts: Vec<&str> = text.split(':').collect();
+        let number = |s: &str, what: &str| {
+            s.parse::<u64>()
+                .map_err(|_| format!("{what} must be a whole number, not {s:?}"))
+        };
+        match parts.as_slice() {
+            ["sphere", level] => {
+                let level = number(level, "the sphere level")?;
+                if !(1..=12).contains(&level) {
+                    return Err(format!("the sphere level must be 1 to 12, not {level}"));
+                }
+                Ok(Scene::Sphere(level as u32))
+            }
+            ["city", objects] => Ok(Scene::City {
+                objects: number(objects, "the number of objects")? as usize,
+                seed: 1,
+            }),
+            ["city", objects, seed] => Ok(Scene::City {
+                objects: number(objects, "the number of objects")? as usize,
+                seed: number(seed, "the seed")?,
+            }),
+            _ => Err(format!(
+                "{text:?} is not a scene: use sphere:LEVEL or city:OBJECTS[:SEED]"
+            )),
+        }
+    }
+}
+
+impl Scene {
+    pub fn build(&self) -> (Vec<Mesh<'static>>, Vec<Material>) {
+        match *self {
+            Scene::Sphere(level) => (vec![synth::sphere(level)], Vec::new()),
+            Scene::City { objects, seed } => {
+                (synth::city(objects, seed), synth::city_materials(seed))
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct PrecisionArg(pub Precision);
+
+impl FromStr for PrecisionArg {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        if text == "shortest" {
+            return Ok(PrecisionArg(Precision::Shortest));
+        }
+        match text.parse::<u8>() {
+            Ok(p) if p <= 9 => Ok(PrecisionArg(Precision::Fixed(p))),
+            _ => Err(format!(
+                "{text:?} is not a precision: use 0 to 9 or shortest"
+            )),
+        }
+    }
+}
+
+pub fn run(command: Command) -> oxport::Result<()> {
+    match command {
+        Command::Write(args) => {
+            let (meshes, materials) = args.scene.build();
+            let summary = export(
+                &meshes,
+                &materials,
+                &args.out,
+                args.precision.0,
+                args.threads,
+                "writing",
+            )?;
+            println!("{summary}");
+            Ok(())
+        }
+    }
+}
+
+/// Writes the meshes (and the MTL beside them when there are materials) with a
+/// progress bar, and describes what was done.
+pub fn export(
+    meshes: &[Mesh],
+    materials: &[Material],
+    out: &std::path::Path,
+    precision: Precision,
+    threads: Option<usize>,
+    label: &str,
+) -> oxport::Result<String> {
+    let mtllib = (!materials.is_empty()).then(|| out.with_extension("mtl"));
+    let options = WriteOptions {
+        precision,
+        header: vec!["oxport".into()],
+        mtllib: mtllib
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned()),
+        threads,
+        ..WriteOptions::default()
+    };
+    let progress = bar(label);
+    let start = Instant::now();
+    let summary = obj::write_with_progress(out, meshes, &options, |done, total| {
+        progress.set_length(total);
+        progress.set_position(done);
+    });
+    progress.finish_and_clear();
+    let summary = summary?;
+    if let Some(mtl) = &mtllib {
+        obj::write_mtl(mtl, materials, &["oxport".into()])?;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(format!(
+        "{}: {} objects, {} vertices, {} faces, {:.1} MB in {:.3} s ({:.0} MB/s) on {} threads, peak memory {:.0} MB",
+        out.display(),
+        summary.objects,
+        summary.vertices,
+        summary.faces,
+        megabytes(summary.bytes),
+        seconds,
+        megabytes(summary.bytes) / seconds,
+        summary.threads,
+        megabytes(peak_memory()),
+    ))
+}
