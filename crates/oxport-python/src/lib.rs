@@ -1,1 +1,395 @@
+//! `oxport._native`: thin wrappers that turn Python objects into the
+//! library's types, release the GIL around the work, and map errors.
 
+mod buffers;
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyOSError, PyValueError};
+use pyo3::prelude::*;
+
+use buffers::{Array, float_rows, index_rows};
+
+create_exception!(
+    _native,
+    Error,
+    PyException,
+    "Base class of oxport's errors."
+);
+create_exception!(
+    _native,
+    ParseError,
+    Error,
+    "Text input that does not parse."
+);
+create_exception!(
+    _native,
+    CorruptError,
+    Error,
+    "Binary input that is damaged or truncated."
+);
+create_exception!(
+    _native,
+    UnsupportedError,
+    Error,
+    "Valid input that oxport does not handle yet."
+);
+
+fn to_py_err(error: oxport::Error) -> PyErr {
+    match error {
+        oxport::Error::Io { path, source } => {
+            let errno = source.raw_os_error().unwrap_or(0);
+            match path {
+                Some(path) => PyOSError::new_err((errno, source.to_string(), path)),
+                None => PyOSError::new_err((errno, source.to_string())),
+            }
+        }
+        oxport::Error::InvalidArgument(reason) => PyValueError::new_err(reason.into_owned()),
+        error @ oxport::Error::Parse { .. } => ParseError::new_err(error.to_string()),
+        error @ oxport::Error::Corrupt { .. } => CorruptError::new_err(error.to_string()),
+        error @ oxport::Error::Unsupported(_) => UnsupportedError::new_err(error.to_string()),
+        error => Error::new_err(error.to_string()),
+    }
+}
+
+/// A mesh whose arrays are the caller's own memory (see `oxport.Mesh`).
+#[pyclass(frozen, module = "oxport._native")]
+pub struct Mesh {
+    name: String,
+    positions: Array<[f32; 3]>,
+    face_offsets: Array<[u32; 1]>,
+    position_indices: Array<[u32; 1]>,
+    uvs: Option<Array<[f32; 2]>>,
+    uv_indices: Option<Array<[u32; 1]>>,
+    normals: Option<Array<[f32; 3]>>,
+    normal_indices: Option<Array<[u32; 1]>>,
+    colors: Option<Array<[f32; 3]>>,
+    smooth: Option<Array<[u32; 1]>>,
+    materials: Vec<String>,
+    material_indices: Option<Array<[u32; 1]>>,
+    edges: Option<Array<[u32; 2]>>,
+    /// The objects as given, returned by the attribute getters.
+    objects: Vec<Option<Py<PyAny>>>,
+}
+
+fn flat(array: &Array<[u32; 1]>) -> &[u32] {
+    array.as_slice().as_flattened()
+}
+
+impl Mesh {
+    /// A borrowed view in the library's model.
+    fn view(&self) -> oxport::Mesh<'_> {
+        oxport::Mesh {
+            name: Cow::Borrowed(&self.name),
+            positions: Cow::Borrowed(self.positions.as_slice()),
+            colors: self.colors.as_ref().map(|a| Cow::Borrowed(a.as_slice())),
+            uvs: self.uvs.as_ref().map(|a| Cow::Borrowed(a.as_slice())),
+            normals: self.normals.as_ref().map(|a| Cow::Borrowed(a.as_slice())),
+            face_offsets: Cow::Borrowed(flat(&self.face_offsets)),
+            position_indices: Cow::Borrowed(flat(&self.position_indices)),
+            uv_indices: self.uv_indices.as_ref().map(|a| Cow::Borrowed(flat(a))),
+            normal_indices: self.normal_indices.as_ref().map(|a| Cow::Borrowed(flat(a))),
+            smooth: self.smooth.as_ref().map(|a| Cow::Borrowed(flat(a))),
+            materials: self
+                .materials
+                .iter()
+                .map(|m| Cow::Borrowed(m.as_str()))
+                .collect(),
+            material_indices: self
+                .material_indices
+                .as_ref()
+                .map(|a| Cow::Borrowed(flat(a))),
+            edges: self.edges.as_ref().map(|a| Cow::Borrowed(a.as_slice())),
+        }
+    }
+}
+
+fn optional<'py, T>(
+    object: &Option<Bound<'py, PyAny>>,
+    convert: impl FnOnce(&Bound<'py, PyAny>) -> PyResult<T>,
+) -> PyResult<Option<T>> {
+    object
+        .as_ref()
+        .filter(|o| !o.is_none())
+        .map(convert)
+        .transpose()
+}
+
+const FIELDS: [&str; 12] = [
+    "positions",
+    "face_offsets",
+    "position_indices",
+    "uvs",
+    "uv_indices",
+    "normals",
+    "normal_indices",
+    "colors",
+    "smooth",
+    "materials",
+    "material_indices",
+    "edges",
+];
+
+#[pymethods]
+impl Mesh {
+    #[new]
+    #[pyo3(signature = (name, positions, face_offsets, position_indices, *, uvs=None, uv_indices=None,
+        normals=None, normal_indices=None, colors=None, smooth=None, materials=None,
+        material_indices=None, edges=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        name: String,
+        positions: Bound<'_, PyAny>,
+        face_offsets: Bound<'_, PyAny>,
+        position_indices: Bound<'_, PyAny>,
+        uvs: Option<Bound<'_, PyAny>>,
+        uv_indices: Option<Bound<'_, PyAny>>,
+        normals: Option<Bound<'_, PyAny>>,
+        normal_indices: Option<Bound<'_, PyAny>>,
+        colors: Option<Bound<'_, PyAny>>,
+        smooth: Option<Bound<'_, PyAny>>,
+        materials: Option<Bound<'_, PyAny>>,
+        material_indices: Option<Bound<'_, PyAny>>,
+        edges: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let material_names: Vec<String> = match &materials {
+            Some(m) if !m.is_none() => m.extract().map_err(|_| {
+                PyValueError::new_err("materials: expected a list of material names (str)")
+            })?,
+            _ => Vec::new(),
+        };
+        let keep = |o: &Option<Bound<'_, PyAny>>| {
+            o.as_ref()
+                .filter(|o| !o.is_none())
+                .map(|o| o.clone().unbind())
+        };
+        let objects = vec![
+            Some(positions.clone().unbind()),
+            Some(face_offsets.clone().unbind()),
+            Some(position_indices.clone().unbind()),
+            keep(&uvs),
+            keep(&uv_indices),
+            keep(&normals),
+            keep(&normal_indices),
+            keep(&colors),
+            keep(&smooth),
+            keep(&materials),
+            keep(&material_indices),
+            keep(&edges),
+        ];
+        let mesh = Mesh {
+            name,
+            positions: float_rows(&positions, "positions")?,
+            face_offsets: index_rows(&face_offsets, "face_offsets")?,
+            position_indices: index_rows(&position_indices, "position_indices")?,
+            uvs: optional(&uvs, |o| float_rows(o, "uvs"))?,
+            uv_indices: optional(&uv_indices, |o| index_rows(o, "uv_indices"))?,
+            normals: optional(&normals, |o| float_rows(o, "normals"))?,
+            normal_indices: optional(&normal_indices, |o| index_rows(o, "normal_indices"))?,
+            colors: optional(&colors, |o| float_rows(o, "colors"))?,
+            smooth: optional(&smooth, |o| index_rows(o, "smooth"))?,
+            materials: material_names,
+            material_indices: optional(&material_indices, |o| index_rows(o, "material_indices"))?,
+            edges: optional(&edges, |o| index_rows(o, "edges"))?,
+            objects,
+        };
+        mesh.view().validate().map_err(to_py_err)?;
+        Ok(mesh)
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The array given for `field` (one of the constructor's arguments), or None.
+    fn field(&self, py: Python<'_>, field: &str) -> PyResult<Option<Py<PyAny>>> {
+        let i = FIELDS
+            .iter()
+            .position(|f| *f == field)
+            .ok_or_else(|| PyValueError::new_err(format!("no field {field:?}")))?;
+        Ok(self.objects[i].as_ref().map(|o| o.clone_ref(py)))
+    }
+
+    fn face_count(&self) -> usize {
+        self.view().face_count()
+    }
+
+    fn __repr__(&self) -> String {
+        let view = self.view();
+        format!(
+            "Mesh({:?}, {} vertices, {} faces)",
+            self.name,
+            view.positions.len(),
+            view.face_count()
+        )
+    }
+}
+
+/// `Precision` from `int` (0 to 9) or `"shortest"`.
+fn precision(object: &Bound<'_, PyAny>, name: &str) -> PyResult<oxport::obj::Precision> {
+    if let Ok(text) = object.extract::<String>() {
+        if text == "shortest" {
+            return Ok(oxport::obj::Precision::Shortest);
+        }
+    } else if let Ok(p) = object.extract::<u8>()
+        && p <= 9
+    {
+        return Ok(oxport::obj::Precision::Fixed(p));
+    }
+    Err(PyValueError::new_err(format!(
+        "{name}: expected an integer from 0 to 9 or \"shortest\", got {}",
+        object.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+    )))
+}
+
+/// Writes meshes as OBJ; see `oxport.write_obj`. Returns
+/// `(bytes, objects, vertices, faces, threads)`.
+#[pyfunction]
+#[pyo3(signature = (path, meshes, *, header, mtllib, precision, uv_precision, normal_precision,
+    normals, uvs, colors, materials, deduplicate_normals, deduplicate_uvs, threads))]
+#[allow(clippy::too_many_arguments)]
+fn write_obj(
+    py: Python<'_>,
+    path: PathBuf,
+    meshes: Vec<Bound<'_, Mesh>>,
+    header: Vec<String>,
+    mtllib: Option<String>,
+    precision: Bound<'_, PyAny>,
+    uv_precision: Bound<'_, PyAny>,
+    normal_precision: Bound<'_, PyAny>,
+    normals: bool,
+    uvs: bool,
+    colors: bool,
+    materials: bool,
+    deduplicate_normals: bool,
+    deduplicate_uvs: bool,
+    threads: Option<usize>,
+) -> PyResult<(u64, u64, u64, u64, usize)> {
+    if threads == Some(0) {
+        return Err(PyValueError::new_err(
+            "threads: must be at least 1 (or None for one per core)",
+        ));
+    }
+    let options = oxport::obj::WriteOptions {
+        precision: self::precision(&precision, "precision")?,
+        uv_precision: self::precision(&uv_precision, "uv_precision")?,
+        normal_precision: self::precision(&normal_precision, "normal_precision")?,
+        normals,
+        uvs,
+        colors,
+        materials,
+        deduplicate_normals,
+        deduplicate_uvs,
+        header,
+        mtllib,
+        threads,
+        ..Default::default()
+    };
+    let meshes: Vec<&Mesh> = meshes.iter().map(|m| m.get()).collect();
+    let views: Vec<oxport::Mesh> = meshes.iter().map(|m| m.view()).collect();
+    let summary = py
+        .detach(|| oxport::obj::write(&path, &views, &options))
+        .map_err(to_py_err)?;
+    Ok((
+        summary.bytes,
+        summary.objects,
+        summary.vertices,
+        summary.faces,
+        summary.threads,
+    ))
+}
+
+/// Writes an MTL file. `materials` is a list of objects with the attributes of
+/// `oxport.Material`.
+#[pyfunction]
+#[pyo3(signature = (path, materials, *, header))]
+fn write_mtl(
+    py: Python<'_>,
+    path: PathBuf,
+    materials: Vec<Bound<'_, PyAny>>,
+    header: Vec<String>,
+) -> PyResult<()> {
+    let materials = materials
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            material(m).map_err(|e| PyValueError::new_err(format!("materials[{i}]: {e}")))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    py.detach(|| oxport::obj::write_mtl(&path, &materials, &header))
+        .map_err(to_py_err)
+}
+
+fn material(object: &Bound<'_, PyAny>) -> PyResult<oxport::Material> {
+    let get = |name: &str| object.getattr(name);
+    let maps = get("maps")?
+        .try_iter()?
+        .map(|map| {
+            let map = map?;
+            Ok(oxport::TextureMap {
+                key: map.getattr("key")?.extract()?,
+                options: map.getattr("options")?.extract()?,
+                path: map.getattr("path")?.extract()?,
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(oxport::Material {
+        name: get("name")?.extract()?,
+        specular_exponent: get("specular_exponent")?.extract()?,
+        ambient: get("ambient")?.extract()?,
+        diffuse: get("diffuse")?.extract()?,
+        specular: get("specular")?.extract()?,
+        emissive: get("emissive")?.extract()?,
+        ior: get("ior")?.extract()?,
+        dissolve: get("dissolve")?.extract()?,
+        illum: get("illum")?.extract()?,
+        maps,
+    })
+}
+
+/// Formats `values` (a float32 or float64 buffer) with `precision` decimals,
+/// exactly as C's `printf("%.Nf")`, one value per line; for tests and benchmarks.
+#[pyfunction]
+fn format_fixed(py: Python<'_>, values: Bound<'_, PyAny>, precision: usize) -> PyResult<Vec<u8>> {
+    if precision > oxport::numfmt::MAX_PRECISION {
+        return Err(PyValueError::new_err("precision: must be 0 to 9"));
+    }
+    let buffer = pyo3::buffer::PyUntypedBuffer::get(&values)?;
+    let mut out = Vec::new();
+    match pyo3::buffer::ElementType::from_format(buffer.format()) {
+        pyo3::buffer::ElementType::Float { bytes: 4 } => {
+            let values = buffer.into_typed::<f32>()?.to_vec(py)?;
+            for v in values {
+                oxport::numfmt::write_fixed(&mut out, v, precision);
+                out.push(b'\n');
+            }
+        }
+        pyo3::buffer::ElementType::Float { bytes: 8 } => {
+            let values = buffer.into_typed::<f64>()?.to_vec(py)?;
+            for v in values {
+                oxport::numfmt::write_fixed(&mut out, v, precision);
+                out.push(b'\n');
+            }
+        }
+        _ => return Err(PyValueError::new_err("values: expected float32 or float64")),
+    }
+    Ok(out)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<Mesh>()?;
+    m.add_function(wrap_pyfunction!(write_obj, m)?)?;
+    m.add_function(wrap_pyfunction!(write_mtl, m)?)?;
+    m.add_function(wrap_pyfunction!(format_fixed, m)?)?;
+    m.add("Error", py.get_type::<Error>())?;
+    m.add("ParseError", py.get_type::<ParseError>())?;
+    m.add("CorruptError", py.get_type::<CorruptError>())?;
+    m.add("UnsupportedError", py.get_type::<UnsupportedError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,38 @@
+"""oxport: fast, exact I/O for 3D and VFX data.
+
+Write meshes as Wavefront OBJ, the same bytes Blender 3.4's exporter writes,
+on every core::
+
+    import numpy as np
+    import oxport
+
+    mesh = oxport.Mesh(
+        "triangle",
+        positions=np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32),
+        face_offsets=np.array([0, 3], np.uint32),
+        position_indices=np.array([0, 1, 2], np.uint32),
+    )
+    oxport.write_obj("triangle.obj", [mesh])
+
+Arrays are taken through the buffer protocol (numpy arrays, ``array.array``,
+``memoryview``) without copies; numpy is not needed to import oxport.
+"""
+
+from __future__ import annotations
+
+from ._native import CorruptError, Error, ParseError, UnsupportedError, __version__
+from ._obj import Material, Mesh, TextureMap, WriteSummary, write_mtl, write_obj
+
+__all__ = [
+    "CorruptError",
+    "Error",
+    "Material",
+    "Mesh",
+    "ParseError",
+    "TextureMap",
+    "UnsupportedError",
+    "WriteSummary",
+    "__version__",
+    "write_mtl",
+    "write_obj",
+]
