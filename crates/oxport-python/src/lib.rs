@@ -40,10 +40,14 @@ create_exception!(
 fn to_py_err(error: oxport::Error) -> PyErr {
     match error {
         oxport::Error::Io { path, source } => {
+            // OSError(errno, strerror, filename) makes Python pick the subclass
+            // (FileNotFoundError, PermissionError...) as for its own I/O.
             let errno = source.raw_os_error().unwrap_or(0);
+            let text = source.to_string();
+            let message = text.strip_suffix(&format!(" (os error {errno})")).unwrap_or(&text).to_string();
             match path {
-                Some(path) => PyOSError::new_err((errno, source.to_string(), path)),
-                None => PyOSError::new_err((errno, source.to_string())),
+                Some(path) => PyOSError::new_err((errno, message, path.into_os_string())),
+                None => PyOSError::new_err((errno, message)),
             }
         }
         oxport::Error::InvalidArgument(reason) => PyValueError::new_err(reason.into_owned()),

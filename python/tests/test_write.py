@@ -1,0 +1,227 @@
+"""The Python API of the OBJ writer: inputs, errors, atomic files, round trips."""
+
+from __future__ import annotations
+
+import array
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import oxport
+from objparse import read_obj
+
+
+def quad(**extra: object) -> oxport.Mesh:
+    positions = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], np.float32)
+    return oxport.Mesh("quad", positions, np.array([0, 4]), np.array([0, 1, 2, 3]), **extra)  # type: ignore[arg-type]
+
+
+def test_numpy_array_array_and_memoryview_give_the_same_file(tmp_path: Path) -> None:
+    flat = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+    inputs = [
+        (np.array(flat, np.float32).reshape(3, 3), np.array([0, 3], np.int64), np.array([0, 1, 2], np.uint32)),
+        (array.array("f", flat), array.array("i", [0, 3]), array.array("I", [0, 1, 2])),
+        (memoryview(array.array("f", flat)), memoryview(array.array("q", [0, 3])), memoryview(array.array("H", [0, 1, 2]))),
+    ]
+    texts = []
+    for i, (positions, offsets, indices) in enumerate(inputs):
+        out = tmp_path / f"{i}.obj"
+        oxport.write_obj(out, [oxport.Mesh("t", positions, offsets, indices)])
+        texts.append(out.read_text())
+    assert texts[0] == texts[1] == texts[2]
+    assert texts[0].endswith("f 1 2 3\n")
+
+
+def test_attributes_are_the_given_objects() -> None:
+    positions = np.zeros((4, 3), np.float32)
+    mesh = oxport.Mesh("m", positions, np.array([0, 4]), np.array([0, 1, 2, 3], np.int32))
+    assert mesh.positions is positions
+    assert mesh.uvs is None
+    assert mesh.name == "m"
+    assert mesh.face_count == 1
+
+
+def test_forms_of_faces(tmp_path: Path) -> None:
+    uvs = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    normals = np.array([[0, 0, 1]], np.float32)
+    mesh = quad(uvs=uvs, uv_indices=np.arange(4), normals=normals, normal_indices=np.zeros(4, np.int32))
+    out = tmp_path / "a.obj"
+    oxport.write_obj(out, [mesh, mesh])
+    lines = out.read_text().splitlines()
+    assert lines[:7] == ["o quad", "v 0.000000 0.000000 0.000000", "v 1.000000 0.000000 0.000000",
+                         "v 1.000000 1.000000 0.000000", "v 0.000000 1.000000 0.000000",
+                         "vn 0.0000 0.0000 1.0000", "vt 0.000000 0.000000"]
+    faces = [line for line in lines if line.startswith("f ")]
+    assert faces == ["f 1/1/1 2/2/1 3/3/1 4/4/1", "f 5/5/2 6/6/2 7/7/2 8/8/2"]
+    oxport.write_obj(out, [mesh], uvs=False)
+    assert "f 1//1 2//1 3//1 4//1\n" in out.read_text()
+    oxport.write_obj(out, [mesh], normals=False)
+    assert "f 1/1 2/2 3/3 4/4\n" in out.read_text()
+    assert "vn" not in out.read_text()
+
+
+def test_smooth_groups_materials_colors_edges(tmp_path: Path) -> None:
+    positions = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], np.float32)
+    mesh = oxport.Mesh(
+        "m", positions, np.array([0, 3, 6, 9]), np.array([0, 1, 2, 0, 2, 3, 1, 2, 3]),
+        smooth=np.array([1, 1, 0], np.uint8), materials=["red", "blue"],
+        material_indices=np.array([0, 1, 1]), colors=np.full((4, 3), 0.5, np.float32),
+        edges=np.array([[0, 2]], np.uint32),
+    )
+    out = tmp_path / "m.obj"
+    oxport.write_obj(out, [mesh], header="made by a test", mtllib="m.mtl")
+    assert out.read_text() == (
+        "# made by a test\nmtllib m.mtl\no m\n"
+        "v 0.000000 0.000000 0.000000 0.500000 0.500000 0.500000\n"
+        "v 1.000000 0.000000 0.000000 0.500000 0.500000 0.500000\n"
+        "v 1.000000 1.000000 0.000000 0.500000 0.500000 0.500000\n"
+        "v 0.000000 1.000000 0.000000 0.500000 0.500000 0.500000\n"
+        "s 1\nusemtl red\nf 1 2 3\nusemtl blue\nf 1 3 4\ns 0\nf 2 3 4\nl 1 3\n"
+    )
+    oxport.write_obj(out, [mesh], materials=False, colors=False)
+    assert "usemtl" not in out.read_text()
+    assert "v 0.000000 0.000000 0.000000\n" in out.read_text()
+
+
+def test_deduplication_keeps_first_appearance(tmp_path: Path) -> None:
+    normals = np.array([[0, 0, 1], [0, 0, 1.00001], [1, 0, 0]], np.float32)
+    mesh = quad(normals=normals, normal_indices=np.array([2, 0, 1, 0]))
+    out = tmp_path / "d.obj"
+    oxport.write_obj(out, [mesh], deduplicate_normals=True)
+    text = out.read_text()
+    assert text.count("vn ") == 2
+    assert "vn 1.0000 0.0000 0.0000\nvn 0.0000 0.0000 1.0000\n" in text
+    assert "f 1//1 2//2 3//2 4//2\n" in text
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (dict(positions=np.zeros((4, 3), np.float64)), "positions: expected float32"),
+        (dict(positions=np.zeros((4, 4), np.float32)), "positions: expected shape (N, 3)"),
+        (dict(position_indices=np.array([0, 1, 2, 4])), "position_indices[3] = 4 is out of range for 4"),
+        (dict(position_indices=np.array([0, 1, 2, -1])), "position_indices: entry 3 (-1)"),
+        (dict(position_indices=np.array([0, 1, 2, -1], np.int32)), "position_indices: entry 3 is negative"),
+        (dict(face_offsets=np.array([0, 3])), "face_offsets ends at 3 but position_indices has 4"),
+        (dict(face_offsets=np.array([0, 2, 2, 4])), "face_offsets must increase"),
+        (dict(face_offsets=[0, 4]), "face_offsets: expected an array"),
+        (dict(uvs=np.zeros((4, 2), np.float32)), "uvs are given without uv_indices"),
+        (dict(smooth=np.zeros(2, np.uint32)), "smooth has 2 entries for 1 faces"),
+        (dict(material_indices=np.zeros(1, np.uint32)), "material_indices[0] = 0 is out of range for 0"),
+        (dict(positions=np.zeros((4, 3), np.float32).astype("U3")), "positions"),
+    ],
+)
+def test_bad_meshes_name_the_argument(change: dict, message: str) -> None:
+    arguments = dict(
+        positions=np.zeros((4, 3), np.float32),
+        face_offsets=np.array([0, 4]),
+        position_indices=np.array([0, 1, 2, 3]),
+    )
+    arguments.update(change)
+    with pytest.raises(ValueError) as error:
+        oxport.Mesh("bad", **arguments)
+    assert message in str(error.value)
+
+
+def test_bad_options(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="precision: expected an integer from 0 to 9"):
+        oxport.write_obj(tmp_path / "x.obj", [quad()], precision=10)
+    with pytest.raises(ValueError, match="normal_precision"):
+        oxport.write_obj(tmp_path / "x.obj", [quad()], normal_precision="short")
+    with pytest.raises(ValueError, match="threads"):
+        oxport.write_obj(tmp_path / "x.obj", [quad()], threads=0)
+    with pytest.raises(ValueError, match="meshes"):
+        oxport.write_obj(tmp_path / "x.obj", quad())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="line break"):
+        oxport.write_obj(tmp_path / "x.obj", [quad()], mtllib="a\nb")
+    assert not list(tmp_path.iterdir())
+
+
+def test_io_errors_name_the_path_and_leave_nothing(tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "such" / "dir" / "x.obj"
+    with pytest.raises(OSError) as error:
+        oxport.write_obj(missing, [quad()])
+    assert error.value.filename == str(missing)
+    # A directory in the way of the rename: the temporary file must not stay behind.
+    blocked = tmp_path / "blocked.obj"
+    (blocked / "inside").mkdir(parents=True)
+    with pytest.raises(OSError) as error:
+        oxport.write_obj(blocked, [quad()])
+    assert error.value.filename == str(blocked)
+    assert [p.name for p in tmp_path.iterdir()] == ["blocked.obj"]
+
+
+def test_existing_file_survives_a_failed_write(tmp_path: Path) -> None:
+    out = tmp_path / "keep.obj"
+    out.write_text("precious")
+    with pytest.raises(ValueError):
+        oxport.write_obj(out, [quad()], precision=11)
+    assert out.read_text() == "precious"
+    oxport.write_obj(out, [quad()])
+    assert out.read_text().startswith("o quad\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.obj"]
+
+
+def test_full_disk_is_an_error(tmp_path: Path) -> None:
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    with pytest.raises(OSError) as error:
+        oxport.write_obj("/dev/full", [quad()])
+    assert error.value.filename == "/dev/full"
+
+
+finite32 = st.floats(width=32, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(finite32, finite32, finite32), min_size=3, max_size=40),
+    st.integers(min_value=1, max_value=8),
+    st.data(),
+)
+def test_shortest_precision_round_trips_bit_exactly(points: list, threads: int, data: st.DataObject) -> None:
+    positions = np.array(points, np.float32)
+    sizes = data.draw(st.lists(st.integers(3, 6), min_size=1, max_size=10))
+    indices = np.array(data.draw(st.lists(st.integers(0, len(points) - 1), min_size=sum(sizes), max_size=sum(sizes))))
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    mesh = oxport.Mesh("random", positions, offsets, indices)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as directory:
+        out = os.path.join(directory, "r.obj")
+        oxport.write_obj(out, [mesh], precision="shortest", threads=threads)
+        with open(out, "rb") as f:
+            lines = f.read().split(b"\n")
+    values = [float(x) for line in lines if line.startswith(b"v ") for x in line.split()[1:]]
+    assert np.array_equal(np.array(values, np.float32).view(np.uint32), positions.reshape(-1).view(np.uint32))
+    faces = [line for line in lines if line.startswith(b"f ")]
+    read = [int(x) - 1 for line in faces for x in line.split()[1:]]
+    assert read == indices.tolist()
+    assert [len(line.split()) - 1 for line in faces] == sizes
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=50), st.integers(0, 9))
+def test_fixed_matches_python_percent_formatting(values: list, precision: int) -> None:
+    # Python's "%.Nf" is correctly rounded with ties to even, as glibc's printf.
+    ours = oxport._native.format_fixed(np.array(values, np.float64), precision).decode().split("\n")[:-1]
+    assert ours == ["%.*f" % (precision, v) for v in values]
+    with np.errstate(over="ignore"):  # beyond float32: inf, printed as "inf" by both
+        singles = np.array(values, np.float64).astype(np.float32)
+    ours = oxport._native.format_fixed(singles, precision).decode().split("\n")[:-1]
+    assert ours == ["%.*f" % (precision, float(v)) for v in singles]
+
+
+def test_the_test_reader_reads_what_oxport_writes(tmp_path: Path) -> None:
+    mesh = quad(smooth=np.array([1]), materials=["m"], material_indices=np.array([0]))
+    out = tmp_path / "q.obj"
+    oxport.write_obj(out, [mesh], mtllib="q.mtl")
+    parsed = read_obj(str(out))
+    assert parsed.mtllib == "q.mtl"
+    again = tmp_path / "again.obj"
+    oxport.write_obj(again, parsed.meshes, mtllib="q.mtl")
+    assert again.read_bytes() == out.read_bytes()
