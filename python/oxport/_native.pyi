@@ -1,6 +1,6 @@
 """Stubs of the native module; checked against it with ``mypy.stubtest``."""
 
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, final
 
 __version__: str
 
@@ -9,6 +9,7 @@ class ParseError(Error): ...
 class CorruptError(Error): ...
 class UnsupportedError(Error): ...
 
+@final
 class Mesh:
     def __new__(
         cls,

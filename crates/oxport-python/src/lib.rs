@@ -44,7 +44,10 @@ fn to_py_err(error: oxport::Error) -> PyErr {
             // (FileNotFoundError, PermissionError...) as for its own I/O.
             let errno = source.raw_os_error().unwrap_or(0);
             let text = source.to_string();
-            let message = text.strip_suffix(&format!(" (os error {errno})")).unwrap_or(&text).to_string();
+            let message = text
+                .strip_suffix(&format!(" (os error {errno})"))
+                .unwrap_or(&text)
+                .to_string();
             match path {
                 Some(path) => PyOSError::new_err((errno, message, path.into_os_string())),
                 None => PyOSError::new_err((errno, message)),

@@ -1,0 +1,57 @@
+# The README's commands. Everything installs what it needs into ./.venv.
+# `make demo` runs the main job; `make test` runs every test.
+
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+CARGO ?= cargo
+
+.PHONY: demo test test-rust test-python lint build venv bench bench-numfmt bench-obj exhaustive clean
+
+demo:
+	$(CARGO) run --release -p oxport-cli -- demo
+
+test: lint test-rust test-python
+
+lint:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+test-rust:
+	$(CARGO) test --workspace
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install --quiet --upgrade pip
+	$(VPY) -m pip install --quiet "maturin>=1.9.4,<2" numpy pytest hypothesis mypy
+	touch $@
+
+# Builds the extension in release mode and installs the package into the venv (editable).
+build: venv
+	$(VENV)/bin/maturin develop --release --quiet
+
+test-python: build
+	$(VPY) -m mypy.stubtest oxport._native --allowlist python/stubtest-allowlist.txt
+	$(VPY) -m mypy --strict python/oxport
+	$(VPY) -m pytest python/tests -q
+
+# The exhaustive f32 test: all 2^32 values against glibc (minutes).
+exhaustive:
+	$(CARGO) test --release -p oxport --features exhaustive --test numfmt_exhaustive
+
+bench: bench-numfmt bench-obj
+
+bench-numfmt:
+	$(CARGO) bench -p oxport --bench numfmt
+	$(VPY) -m pip install --quiet matplotlib
+	$(VPY) bench/numfmt_scaling.py
+
+bench-obj: build
+	$(VPY) -m pip install --quiet trimesh
+	$(VPY) bench/obj_write.py
+
+clean:
+	$(CARGO) clean
+	rm -rf $(VENV)

@@ -1,0 +1,128 @@
+//! The OBJ writer end to end: the same bytes on any number of threads and
+//! for any chunk size, files that appear whole or not at all.
+
+use oxport::obj::{self, Precision, WriteOptions};
+use oxport::{Error, Mesh, synth};
+
+fn write(meshes: &[Mesh], options: &WriteOptions) -> Vec<u8> {
+    let mut out = Vec::new();
+    obj::write_to(&mut out, meshes, options).unwrap();
+    out
+}
+
+#[test]
+fn same_bytes_whatever_the_threads_and_chunk_size() {
+    let mut scene = synth::city(300, 5);
+    scene.push(synth::sphere(6));
+    let reference = write(
+        &scene,
+        &WriteOptions {
+            threads: Some(1),
+            chunk_size: 1 << 20,
+            ..WriteOptions::default()
+        },
+    );
+    for threads in [1, 2, 8] {
+        for chunk_size in [1, 7, 1000, 32 * 1024] {
+            let options = WriteOptions {
+                threads: Some(threads),
+                chunk_size,
+                ..WriteOptions::default()
+            };
+            assert!(
+                write(&scene, &options) == reference,
+                "{threads} threads, chunks of {chunk_size}"
+            );
+        }
+    }
+}
+
+#[test]
+fn indices_are_global_and_one_based_across_objects() {
+    let scene = synth::city(3, 1);
+    let text = String::from_utf8(write(&scene, &WriteOptions::default())).unwrap();
+    let (mut v, mut vt, mut vn) = (0u64, 0u64, 0u64);
+    let mut max = (0u64, 0u64, 0u64);
+    for line in text.lines() {
+        match line.split(' ').next() {
+            Some("v") => v += 1,
+            Some("vt") => vt += 1,
+            Some("vn") => vn += 1,
+            Some("f") => {
+                for corner in line.split(' ').skip(1) {
+                    let parts: Vec<u64> =
+                        corner.split('/').map(|p| p.parse().unwrap_or(0)).collect();
+                    assert!(parts[0] >= 1 && parts[0] <= v, "{line}");
+                    max.0 = max.0.max(parts[0]);
+                    if parts.len() == 3 {
+                        assert!(parts[2] >= 1 && parts[2] <= vn, "{line}");
+                        max.2 = max.2.max(parts[2]);
+                        if parts[1] > 0 {
+                            assert!(parts[1] <= vt, "{line}");
+                            max.1 = max.1.max(parts[1]);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(max.0, v);
+    assert_eq!(max.2, vn);
+}
+
+#[test]
+fn shortest_precision_reads_back_exactly() {
+    let scene = vec![synth::sphere(4)];
+    let options = WriteOptions {
+        precision: Precision::Shortest,
+        ..WriteOptions::default()
+    };
+    let text = String::from_utf8(write(&scene, &options)).unwrap();
+    let values: Vec<f32> = text
+        .lines()
+        .filter(|l| l.starts_with("v "))
+        .flat_map(|l| l.split(' ').skip(1).map(|x| x.parse::<f32>().unwrap()))
+        .collect();
+    assert_eq!(values, scene[0].positions.as_flattened());
+}
+
+#[test]
+fn invalid_options_are_refused_before_anything_is_written() {
+    let dir = std::env::temp_dir().join(format!("oxport-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("never.obj");
+    let options = WriteOptions {
+        precision: Precision::Fixed(10),
+        ..WriteOptions::default()
+    };
+    let error = obj::write(&path, &[synth::sphere(2)], &options).unwrap_err();
+    assert!(matches!(error, Error::InvalidArgument(_)), "{error}");
+    assert!(error.to_string().contains("precision is 10"), "{error}");
+    assert!(!path.exists());
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "no temporary file is left"
+    );
+
+    // A directory where the file should go: the rename fails and nothing stays behind.
+    std::fs::create_dir_all(path.join("inside")).unwrap();
+    let error = obj::write(&path, &[synth::sphere(2)], &WriteOptions::default()).unwrap_err();
+    assert!(
+        error.to_string().starts_with(&path.display().to_string()),
+        "{error}"
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_full_disk_is_an_error_naming_the_path() {
+    let path = std::path::Path::new("/dev/full");
+    if !path.exists() {
+        return;
+    }
+    let error = obj::write(path, &[synth::sphere(3)], &WriteOptions::default()).unwrap_err();
+    assert!(error.to_string().starts_with("/dev/full: "), "{error}");
+}
