@@ -17,15 +17,29 @@ pub fn bar(message: &str) -> ProgressBar {
     bar
 }
 
-/// The peak resident memory of this process, in bytes.
-pub fn peak_memory() -> u64 {
-    // SAFETY: getrusage fills the struct it is given and nothing else.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
-        return 0;
-    }
-    // ru_maxrss is in kilobytes on Linux.
-    (usage.ru_maxrss as u64) * 1024
+/// Resident memory now and at its peak since the last [`reset_peak_memory`],
+/// in bytes, from `/proc/self/status` (zeros where there is no such file).
+pub fn memory() -> (u64, u64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix(name))
+            .and_then(|rest| {
+                rest.trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+            })
+            .map_or(0, |kb| kb * 1024)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// Starts a new peak for [`memory`] (Linux: writing 5 to `/proc/self/clear_refs`).
+pub fn reset_peak_memory() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
 pub fn megabytes(bytes: u64) -> f64 {

@@ -138,8 +138,9 @@ pub fn city_materials(seed: u64) -> Vec<Material> {
         .collect()
 }
 
-/// `objects` buildings: prisms with 3 to 12 sides (n-gon caps, quad walls),
-/// 1 to 8 floors, each using up to four of 16 materials, faces smooth or
+/// `objects` buildings: prisms with 3 to 40 sides (n-gon caps, quad walls),
+/// 1 to 32 floors (about 90 kB of OBJ each, like the objects of Blender's
+/// splash scenes), each using up to four of 16 materials, faces smooth or
 /// flat at random, UVs on three objects in four, randomly placed.
 pub fn city(objects: usize, seed: u64) -> Vec<Mesh<'static>> {
     let mut rng = Rng::new(seed);
@@ -150,8 +151,8 @@ pub fn city(objects: usize, seed: u64) -> Vec<Mesh<'static>> {
 }
 
 fn building(index: usize, rng: &mut Rng, materials: &[Material]) -> Mesh<'static> {
-    let sides = 3 + rng.below(10);
-    let floors = 1 + rng.below(8);
+    let sides = 3 + rng.below(38);
+    let floors = 1 + rng.below(32);
     let (cx, cy) = (rng.range(-500.0, 500.0), rng.range(-500.0, 500.0));
     let radius = rng.range(2.0, 20.0);
     let height = rng.range(2.5, 4.0);

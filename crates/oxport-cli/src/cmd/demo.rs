@@ -7,7 +7,6 @@ use clap::Args as ClapArgs;
 use oxport::obj::Precision;
 
 use super::obj::{Scene, export};
-use crate::progress::{megabytes, peak_memory};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -56,9 +55,5 @@ pub fn run(args: Args) -> oxport::Result<()> {
         )?;
         println!("{summary}");
     }
-    println!(
-        "peak memory of the whole run: {:.0} MB",
-        megabytes(peak_memory())
-    );
     Ok(())
 }

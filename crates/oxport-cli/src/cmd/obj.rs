@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use oxport::obj::{self, Precision, WriteOptions};
 use oxport::{Material, Mesh, synth};
 
-use crate::progress::{bar, megabytes, peak_memory};
+use crate::progress::{bar, megabytes, memory, reset_peak_memory};
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -68,6 +68,15 @@ impl FromStr for Scene {
             _ => Err(format!(
                 "{text:?} is not a scene: use sphere:LEVEL or city:OBJECTS[:SEED]"
             )),
+        }
+    }
+}
+
+impl std::fmt::Display for Scene {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Scene::Sphere(level) => write!(f, "sphere:{level}"),
+            Scene::City { objects, seed } => write!(f, "city:{objects}:{seed}"),
         }
     }
 }
@@ -142,6 +151,8 @@ pub fn export(
         ..WriteOptions::default()
     };
     let progress = bar(label);
+    reset_peak_memory();
+    let (before, _) = memory();
     let start = Instant::now();
     let summary = obj::write_with_progress(out, meshes, &options, |done, total| {
         progress.set_length(total);
@@ -153,8 +164,10 @@ pub fn export(
         obj::write_mtl(mtl, materials, &["oxport".into()])?;
     }
     let seconds = start.elapsed().as_secs_f64();
+    let (_, peak) = memory();
     Ok(format!(
-        "{}: {} objects, {} vertices, {} faces, {:.1} MB in {:.3} s ({:.0} MB/s) on {} threads, peak memory {:.0} MB",
+        "{}: {} objects, {} vertices, {} faces, {:.1} MB in {:.3} s ({:.0} MB/s) on {} threads; \
+         memory: scene {:.0} MB, peak during the write {:.0} MB (+{:.0} MB)",
         out.display(),
         summary.objects,
         summary.vertices,
@@ -163,6 +176,8 @@ pub fn export(
         seconds,
         megabytes(summary.bytes) / seconds,
         summary.threads,
-        megabytes(peak_memory()),
+        megabytes(before),
+        megabytes(peak),
+        megabytes(peak.saturating_sub(before)),
     ))
 }
