@@ -43,14 +43,14 @@ exhaustive:
 
 bench: bench-numfmt bench-obj
 
-bench-numfmt:
-	$(CARGO) bench -p oxport --bench numfmt
+bench-numfmt: venv
 	$(VPY) -m pip install --quiet matplotlib
-	$(VPY) bench/numfmt_scaling.py
+	$(VPY) bench/numfmt.py
 
 bench-obj: build
 	$(VPY) -m pip install --quiet trimesh
 	$(VPY) bench/obj_write.py
+	$(VPY) bench/obj_memory.py
 
 clean:
 	$(CARGO) clean

@@ -1,12 +1,14 @@
-"""Formatting across threads: runs the Rust scaling benchmark (oxport, glibc
-snprintf, Rust format! side by side), writes the table and a PNG chart into
-docs/benchmarks.md. Run: make bench-numfmt (or .venv/bin/python bench/numfmt_scaling.py)."""
+"""Number formatting: runs the Rust benchmarks (oxport, glibc snprintf and
+Rust's format! side by side) and writes their tables, and a PNG chart of the
+scaling across threads, into docs/benchmarks.md.
+Run: make bench-numfmt (or .venv/bin/python bench/numfmt.py)."""
 
 from __future__ import annotations
 
 import csv
 import io
 import os
+import re
 import subprocess
 from collections import defaultdict
 
@@ -21,7 +23,34 @@ from docs import ROOT, machine, table, update_section  # noqa: E402
 VALUES_PER_THREAD = 4_000_000
 
 
+def single_value() -> None:
+    """Criterion's per-value times for one f32 at 6 decimals and one u32."""
+    output = subprocess.run(
+        ["cargo", "bench", "-q", "-p", "oxport", "--bench", "numfmt", "--", "--noplot"],
+        cwd=ROOT, check=True, capture_output=True, text=True,
+    ).stdout
+    # "f32 at 6 decimals/oxport/10000\n  time:   [64.8 µs 65.0 µs 65.3 µs]"
+    pattern = re.compile(r"^(\S.*?)/(\S.*?)/(\d+)\s+time:\s+\[\S+ \S+ (\S+) (\S+) \S+ \S+\]", re.M)
+    units = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+    rows = []
+    for group, method, count, value, unit in pattern.findall(output.replace("\n                        ", " ")):
+        rows.append([group, method, f"{float(value) * units[unit] / int(count) * 1e9:.1f} ns"])
+    assert rows, output
+    text = f"""## Number formatting, one value at a time
+
+Criterion, median time per value over 10,000 values (coordinates of a few units,
+integers below 10 million), one core. Machine: {machine()}.
+
+Command: `make bench-numfmt` (`cargo bench -p oxport --bench numfmt`).
+
+{table(["what", "method", "time per value"], rows)}
+"""
+    update_section("numfmt-single", text)
+    print(text)
+
+
 def main() -> None:
+    single_value()
     output = subprocess.run(
         ["cargo", "bench", "-q", "-p", "oxport", "--bench", "numfmt_scaling"],
         cwd=ROOT, check=True, capture_output=True, text=True,
@@ -58,7 +87,7 @@ locks); with more threads than cores it grows by threads/cores by construction.
 The chart divides that out: core time per value, flat when nothing contends.
 Machine: {machine()}.
 
-Command: `make bench-numfmt` (`cargo bench -p oxport --bench numfmt_scaling`, then `bench/numfmt_scaling.py`).
+Command: `make bench-numfmt` (`cargo bench -p oxport --bench numfmt_scaling`, then `bench/numfmt.py`).
 
 {table(["method"] + [f"{t} thread{'s' if t > 1 else ''}" for t in threads] + ["1-thread time vs oxport"], rows)}
 
