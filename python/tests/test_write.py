@@ -225,3 +225,40 @@ def test_the_test_reader_reads_what_oxport_writes(tmp_path: Path) -> None:
     again = tmp_path / "again.obj"
     oxport.write_obj(again, parsed.meshes, mtllib="q.mtl")
     assert again.read_bytes() == out.read_bytes()
+
+
+def test_the_gil_is_released_while_writing(tmp_path: Path) -> None:
+    """With a switch interval of 100 s, the main thread gives the GIL away only
+    when it blocks or a native call releases it: the counting thread, which
+    yields the GIL at every step, can only count while write_obj runs if the
+    writer released the GIL."""
+    import sys
+    import threading
+    import time
+
+    positions = np.random.default_rng(1).random((300_000, 3), dtype=np.float32)
+    corners = np.arange(300_000, dtype=np.uint32)
+    mesh = oxport.Mesh("big", positions, np.arange(0, 300_001, 3, dtype=np.uint32), corners)
+    counted = [0]
+    stop = threading.Event()
+
+    def count() -> None:
+        while not stop.is_set():
+            counted[0] += 1
+            time.sleep(0)  # releases the GIL and takes it back
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(100)
+    try:
+        thread = threading.Thread(target=count)
+        thread.start()
+        time.sleep(0.01)
+        before = counted[0]
+        for _ in range(5):
+            oxport.write_obj(tmp_path / "big.obj", [mesh], threads=1)
+        during = counted[0] - before
+    finally:
+        stop.set()
+        sys.setswitchinterval(interval)
+    thread.join()
+    assert during > 0, "no other Python thread ran while write_obj was writing"

@@ -14,10 +14,13 @@ use std::sync::mpsc;
 
 use crate::{Error, Result};
 
-/// How many threads to use and how many blocks may be in flight.
-#[derive(Clone, Copy, Debug)]
+/// A pool of encoding threads and the bound on blocks in flight.
+///
+/// Each pipeline owns its pool, so that the thread that writes the blocks is
+/// never one of the threads that encode them (it blocks while it waits).
+#[derive(Debug)]
 pub struct Pipeline {
-    threads: usize,
+    pool: rayon::ThreadPool,
     in_flight: usize,
 }
 
@@ -25,19 +28,29 @@ impl Pipeline {
     /// A pipeline on `threads` threads (`None`: one per core) with
     /// `4 * threads` blocks in flight: enough to keep every thread busy while
     /// the writer waits on a slow block.
-    pub fn new(threads: Option<usize>) -> Self {
+    pub fn new(threads: Option<usize>) -> Result<Self> {
         let threads = threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
             .max(1);
-        Pipeline {
-            threads,
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("oxport-{i}"))
+            .build()
+            .map_err(|e| Error::invalid(format!("cannot start {threads} threads: {e}")))?;
+        Ok(Pipeline {
+            pool,
             in_flight: 4 * threads,
-        }
+        })
     }
 
     /// The number of encoding threads.
     pub fn threads(&self) -> usize {
-        self.threads
+        self.pool.current_num_threads()
+    }
+
+    /// Runs `work` on the pipeline's threads (for rayon's parallel iterators).
+    pub fn install<R: Send>(&self, work: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(work)
     }
 
     /// The most blocks that exist at once.
@@ -62,18 +75,13 @@ impl Pipeline {
         E: Fn(C, &mut Vec<u8>) -> Result<()> + Sync,
         S: FnMut(&[u8]) -> Result<()>,
     {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads)
-            .thread_name(|i| format!("oxport-{i}"))
-            .build()
-            .map_err(|e| Error::invalid(format!("cannot start {} threads: {e}", self.threads)))?;
         let cancelled = AtomicBool::new(false);
         let encode = &encode;
         let cancelled_ref = &cancelled;
         type Message = (usize, std::thread::Result<Result<Vec<u8>>>);
         // The closure runs on this thread, outside the pool, so blocking on the
         // channel never takes a worker away from encoding.
-        pool.in_place_scope(|scope| -> Result<()> {
+        self.pool.in_place_scope(|scope| -> Result<()> {
             let (sender, receiver) = mpsc::channel::<Message>();
             let mut chunks = chunks.into_iter();
             let mut spare: Vec<Vec<u8>> = Vec::new();
@@ -141,6 +149,7 @@ mod tests {
         for threads in [1, 2, 8] {
             let mut out = Vec::new();
             Pipeline::new(Some(threads))
+                .unwrap()
                 .run(
                     0..1000u32,
                     |i, block| {
@@ -172,7 +181,7 @@ mod tests {
     #[test]
     fn the_first_error_stops_the_run() {
         let mut seen = 0;
-        let result = Pipeline::new(Some(2)).run(
+        let result = Pipeline::new(Some(2)).unwrap().run(
             0..100u32,
             |i, block| {
                 if i == 10 {
@@ -192,7 +201,7 @@ mod tests {
         );
         assert_eq!(seen, 10);
 
-        let result = Pipeline::new(Some(2)).run(
+        let result = Pipeline::new(Some(2)).unwrap().run(
             0..100u32,
             |_, _| Ok(()),
             |_| Err(Error::invalid("disk full")),
@@ -205,7 +214,7 @@ mod tests {
         use std::sync::atomic::AtomicUsize;
         let live = AtomicUsize::new(0);
         let peak = AtomicUsize::new(0);
-        let pipeline = Pipeline::new(Some(2));
+        let pipeline = Pipeline::new(Some(2)).unwrap();
         pipeline
             .run(
                 0..200u32,
@@ -227,7 +236,7 @@ mod tests {
     #[test]
     #[should_panic(expected = "boom")]
     fn a_panic_in_encode_reaches_the_caller() {
-        let _ = Pipeline::new(Some(2)).run(
+        let _ = Pipeline::new(Some(2)).unwrap().run(
             0..10u32,
             |i, _| {
                 if i == 3 {

@@ -12,7 +12,7 @@ fn write(meshes: &[Mesh], options: &WriteOptions) -> Vec<u8> {
 
 #[test]
 fn same_bytes_whatever_the_threads_and_chunk_size() {
-    let mut scene = synth::city(300, 5);
+    let mut scene = synth::city(40, 5);
     scene.push(synth::sphere(6));
     let reference = write(
         &scene,

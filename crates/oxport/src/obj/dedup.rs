@@ -50,13 +50,7 @@ pub(super) fn deduplicate<'m>(
             })
             .collect()
     };
-    match rayon::ThreadPoolBuilder::new()
-        .num_threads(pipeline.threads())
-        .build()
-    {
-        Ok(pool) => pool.install(run),
-        Err(_) => run(),
-    }
+    pipeline.install(run)
 }
 
 /// Values in order of first use by `indices`, keyed by their text (or their

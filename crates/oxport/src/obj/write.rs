@@ -207,7 +207,7 @@ fn write_unchecked<W: Write>(
     options: &WriteOptions,
     mut progress: impl FnMut(u64, u64),
 ) -> Result<WriteSummary> {
-    let pipeline = Pipeline::new(options.threads);
+    let pipeline = Pipeline::new(options.threads)?;
     // Deduplication rewrites a mesh's normals or UVs; everything else is borrowed.
     let meshes: Vec<Cow<Mesh>> = if options.deduplicate_normals || options.deduplicate_uvs {
         dedup::deduplicate(meshes, options, &pipeline)
