@@ -144,37 +144,27 @@ fn prepare(meshes: &[Mesh], options: &WriteOptions) -> Result<()> {
     meshes.iter().try_for_each(Mesh::validate)
 }
 
+/// The kinds of lines of a mesh, in the order they are written.
+#[derive(Clone, Copy)]
+enum Lines {
+    Positions,
+    Normals,
+    Uvs,
+    Faces,
+    Edges,
+}
+
 /// One unit of work for the pipeline.
 #[derive(Clone, Copy)]
 enum Chunk {
     /// The file header (`#` lines, `mtllib`).
     Header,
     /// `o NAME` for mesh `m`.
-    Object {
+    Object { m: usize },
+    /// Elements `start..end` of one kind of mesh `m`.
+    Lines {
         m: usize,
-    },
-    Positions {
-        m: usize,
-        start: usize,
-        end: usize,
-    },
-    Normals {
-        m: usize,
-        start: usize,
-        end: usize,
-    },
-    Uvs {
-        m: usize,
-        start: usize,
-        end: usize,
-    },
-    Faces {
-        m: usize,
-        start: usize,
-        end: usize,
-    },
-    Edges {
-        m: usize,
+        lines: Lines,
         start: usize,
         end: usize,
     },
@@ -184,11 +174,7 @@ impl Chunk {
     fn elements(self) -> u64 {
         match self {
             Chunk::Header | Chunk::Object { .. } => 0,
-            Chunk::Positions { start, end, .. }
-            | Chunk::Normals { start, end, .. }
-            | Chunk::Uvs { start, end, .. }
-            | Chunk::Faces { start, end, .. }
-            | Chunk::Edges { start, end, .. } => (end - start) as u64,
+            Chunk::Lines { start, end, .. } => (end - start) as u64,
         }
     }
 }
@@ -296,30 +282,23 @@ fn group(chunks: &[Chunk], size: usize) -> Vec<std::ops::Range<usize>> {
 fn plan(meshes: &[Cow<Mesh>], options: &WriteOptions) -> Vec<Chunk> {
     let size = options.chunk_size;
     let mut chunks = vec![Chunk::Header];
-    let ranges =
-        |len: usize| (0..len.div_ceil(size)).map(move |i| (i * size, ((i + 1) * size).min(len)));
     for (m, mesh) in meshes.iter().enumerate() {
         chunks.push(Chunk::Object { m });
-        chunks.extend(
-            ranges(mesh.positions.len()).map(|(start, end)| Chunk::Positions { m, start, end }),
-        );
-        if options.normals
-            && let Some(normals) = &mesh.normals
-        {
-            chunks.extend(ranges(normals.len()).map(|(start, end)| Chunk::Normals {
+        let normals = mesh.normals.as_ref().filter(|_| options.normals);
+        let uvs = mesh.uvs.as_ref().filter(|_| options.uvs);
+        for (lines, count) in [
+            (Lines::Positions, mesh.positions.len()),
+            (Lines::Normals, normals.map_or(0, |n| n.len())),
+            (Lines::Uvs, uvs.map_or(0, |u| u.len())),
+            (Lines::Faces, mesh.face_count()),
+            (Lines::Edges, mesh.edges.as_ref().map_or(0, |e| e.len())),
+        ] {
+            chunks.extend((0..count.div_ceil(size)).map(|i| Chunk::Lines {
                 m,
-                start,
-                end,
+                lines,
+                start: i * size,
+                end: ((i + 1) * size).min(count),
             }));
-        }
-        if options.uvs
-            && let Some(uvs) = &mesh.uvs
-        {
-            chunks.extend(ranges(uvs.len()).map(|(start, end)| Chunk::Uvs { m, start, end }));
-        }
-        chunks.extend(ranges(mesh.face_count()).map(|(start, end)| Chunk::Faces { m, start, end }));
-        if let Some(edges) = &mesh.edges {
-            chunks.extend(ranges(edges.len()).map(|(start, end)| Chunk::Edges { m, start, end }));
         }
     }
     chunks
@@ -358,55 +337,52 @@ fn encode(
             out.extend_from_slice(meshes[m].name.as_bytes());
             out.push(b'\n');
         }
-        Chunk::Positions { m, start, end } => {
-            let mesh = &meshes[m];
-            let colors = mesh.colors.as_deref().filter(|_| options.colors);
-            out.reserve((end - start) * if colors.is_some() { 64 } else { 32 });
-            for i in start..end {
-                out.extend_from_slice(b"v");
-                for x in mesh.positions[i] {
-                    out.push(b' ');
-                    write_float(out, x, options.precision);
-                }
-                if let Some(colors) = colors {
-                    for x in colors[i] {
+        Chunk::Lines {
+            m,
+            lines,
+            start,
+            end,
+        } => encode_lines(&meshes[m], offsets[m], lines, start..end, options, out),
+    }
+}
+
+fn encode_lines(
+    mesh: &Mesh,
+    base: Offsets,
+    lines: Lines,
+    range: std::ops::Range<usize>,
+    options: &WriteOptions,
+    out: &mut Vec<u8>,
+) {
+    let (start, end) = (range.start, range.end);
+    match lines {
+        Lines::Positions => match mesh.colors.as_deref().filter(|_| options.colors) {
+            None => encode_rows(out, b"v", &mesh.positions[start..end], options.precision),
+            Some(colors) => {
+                out.reserve((end - start) * 64);
+                for (position, color) in mesh.positions[start..end].iter().zip(&colors[start..end])
+                {
+                    out.push(b'v');
+                    for &x in position.iter().chain(color) {
                         out.push(b' ');
                         write_float(out, x, options.precision);
                     }
+                    out.push(b'\n');
                 }
-                out.push(b'\n');
             }
+        },
+        Lines::Normals => {
+            let normals = mesh.normals.as_deref().unwrap_or_default();
+            encode_rows(out, b"vn", &normals[start..end], options.normal_precision);
         }
-        Chunk::Normals { m, start, end } => {
-            let normals = meshes[m].normals.as_deref().unwrap_or_default();
-            out.reserve((end - start) * 24);
-            for normal in &normals[start..end] {
-                out.extend_from_slice(b"vn");
-                for &x in normal {
-                    out.push(b' ');
-                    write_float(out, x, options.normal_precision);
-                }
-                out.push(b'\n');
-            }
+        Lines::Uvs => {
+            let uvs = mesh.uvs.as_deref().unwrap_or_default();
+            encode_rows(out, b"vt", &uvs[start..end], options.uv_precision);
         }
-        Chunk::Uvs { m, start, end } => {
-            let uvs = meshes[m].uvs.as_deref().unwrap_or_default();
-            out.reserve((end - start) * 22);
-            for uv in &uvs[start..end] {
-                out.extend_from_slice(b"vt");
-                for &x in uv {
-                    out.push(b' ');
-                    write_float(out, x, options.uv_precision);
-                }
-                out.push(b'\n');
-            }
-        }
-        Chunk::Faces { m, start, end } => {
-            encode_faces(&meshes[m], offsets[m], options, start, end, out)
-        }
-        Chunk::Edges { m, start, end } => {
-            let edges = meshes[m].edges.as_deref().unwrap_or_default();
-            let base = offsets[m].position;
+        Lines::Faces => encode_faces(mesh, base, options, start, end, out),
+        Lines::Edges => {
+            let edges = mesh.edges.as_deref().unwrap_or_default();
+            let base = base.position;
             for edge in &edges[start..end] {
                 out.extend_from_slice(b"l ");
                 numfmt::write_u64(out, base + u64::from(edge[0]));
@@ -415,6 +391,25 @@ fn encode(
                 out.push(b'\n');
             }
         }
+    }
+}
+
+/// `TAG x y ...` per row.
+fn encode_rows<const N: usize>(
+    out: &mut Vec<u8>,
+    tag: &[u8],
+    rows: &[[f32; N]],
+    precision: Precision,
+) {
+    // Room for the usual lines (6 decimals of values below 1000) without growing.
+    out.reserve(rows.len() * (tag.len() + 1 + N * 12));
+    for row in rows {
+        out.extend_from_slice(tag);
+        for &x in row {
+            out.push(b' ');
+            write_float(out, x, precision);
+        }
+        out.push(b'\n');
     }
 }
 
