@@ -6,7 +6,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 CARGO ?= cargo
 
-.PHONY: demo test test-rust test-python lint build venv bench bench-numfmt bench-obj exhaustive clean
+.PHONY: blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj exhaustive clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli -- demo
@@ -55,3 +55,7 @@ bench-obj: build
 clean:
 	$(CARGO) clean
 	rm -rf $(VENV)
+
+# The Blender add-on against Blender's own exporter (part of `make test` when Blender is installed).
+blender-test: build
+	$(VPY) -m pytest python/tests/test_blender_addon.py -q

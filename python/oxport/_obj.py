@@ -78,6 +78,12 @@ class Mesh:
             edges=edges,
         )
 
+    @classmethod
+    def _wrap(cls, native: "_native.Mesh") -> "Mesh":
+        mesh = cls.__new__(cls)
+        mesh._native = native
+        return mesh
+
     @property
     def name(self) -> str:
         return self._native.name

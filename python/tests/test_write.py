@@ -262,3 +262,11 @@ def test_the_gil_is_released_while_writing(tmp_path: Path) -> None:
         sys.setswitchinterval(interval)
     thread.join()
     assert during > 0, "no other Python thread ran while write_obj was writing"
+
+
+def test_empty_arrays_of_any_alignment(tmp_path: Path) -> None:
+    empty_f = array.array("f")
+    empty_i = array.array("i")
+    mesh = oxport.Mesh("empty", empty_f, empty_i, empty_i, edges=array.array("i"))
+    oxport.write_obj(tmp_path / "e.obj", [mesh])
+    assert (tmp_path / "e.obj").read_text() == "o empty\n"

@@ -86,6 +86,10 @@ pub fn float_rows<const N: usize>(
         ));
     }
     let len = rows(&buffer, name, N)?;
+    if len == 0 {
+        // Empty buffers may point anywhere, aligned or not.
+        return Ok(Array::Owned(Vec::new()));
+    }
     if borrowable::<f32>(&buffer) {
         return Ok(Array::Borrowed { buffer, len });
     }
@@ -107,6 +111,10 @@ pub fn index_rows<const N: usize>(
     let buffer = buffer_of(object, name)?;
     let len = rows(&buffer, name, N)?;
     let element = ElementType::from_format(buffer.format());
+    if len == 0 && element != ElementType::Unknown {
+        // Empty buffers may point anywhere, aligned or not.
+        return Ok(Array::Owned(Vec::new()));
+    }
     let py = object.py();
     let flat: Vec<u32> = match element {
         ElementType::UnsignedInteger { bytes: 4 } if borrowable::<u32>(&buffer) => {

@@ -211,13 +211,69 @@ impl Mesh {
         &self.name
     }
 
-    /// The array given for `field` (one of the constructor's arguments), or None.
+    /// The array given for `field` (one of the constructor's arguments), or
+    /// for meshes made by oxport a read-only `memoryview` of its own array; None
+    /// where the mesh has none.
     fn field(&self, py: Python<'_>, field: &str) -> PyResult<Option<Py<PyAny>>> {
         let i = FIELDS
             .iter()
             .position(|f| *f == field)
             .ok_or_else(|| PyValueError::new_err(format!("no field {field:?}")))?;
-        Ok(self.objects[i].as_ref().map(|o| o.clone_ref(py)))
+        if let Some(object) = &self.objects[i] {
+            return Ok(Some(object.clone_ref(py)));
+        }
+        let view = self.view();
+        let floats = |values: &[f32], width: usize| {
+            owned_view(py, bytemuck_f32(values), "f", values.len() / width, width)
+        };
+        let ints = |values: &[u32], width: usize| {
+            owned_view(py, bytemuck_u32(values), "I", values.len() / width, width)
+        };
+        Ok(match field {
+            "positions" => Some(floats(view.positions.as_flattened(), 3)?),
+            "face_offsets" => Some(ints(&view.face_offsets, 1)?),
+            "position_indices" => Some(ints(&view.position_indices, 1)?),
+            "uvs" => view
+                .uvs
+                .as_ref()
+                .map(|v| floats(v.as_flattened(), 2))
+                .transpose()?,
+            "uv_indices" => view.uv_indices.as_ref().map(|v| ints(v, 1)).transpose()?,
+            "normals" => view
+                .normals
+                .as_ref()
+                .map(|v| floats(v.as_flattened(), 3))
+                .transpose()?,
+            "normal_indices" => view
+                .normal_indices
+                .as_ref()
+                .map(|v| ints(v, 1))
+                .transpose()?,
+            "colors" => view
+                .colors
+                .as_ref()
+                .map(|v| floats(v.as_flattened(), 3))
+                .transpose()?,
+            "smooth" => view.smooth.as_ref().map(|v| ints(v, 1)).transpose()?,
+            "material_indices" => view
+                .material_indices
+                .as_ref()
+                .map(|v| ints(v, 1))
+                .transpose()?,
+            "edges" => view
+                .edges
+                .as_ref()
+                .map(|v| ints(v.as_flattened(), 2))
+                .transpose()?,
+            "materials" if !self.materials.is_empty() => Some(
+                self.materials
+                    .clone()
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind(),
+            ),
+            _ => None,
+        })
     }
 
     fn face_count(&self) -> usize {
@@ -233,6 +289,136 @@ impl Mesh {
             view.face_count()
         )
     }
+}
+
+fn bytemuck_f32(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_ne_bytes()).collect()
+}
+
+fn bytemuck_u32(values: &[u32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_ne_bytes()).collect()
+}
+
+/// A read-only `memoryview` of `bytes` with the given format and shape.
+fn owned_view(
+    py: Python<'_>,
+    bytes: Vec<u8>,
+    format: &str,
+    rows: usize,
+    width: usize,
+) -> PyResult<Py<PyAny>> {
+    let bytes = pyo3::types::PyBytes::new(py, &bytes);
+    let view = py
+        .import("builtins")?
+        .getattr("memoryview")?
+        .call1((bytes,))?;
+    let shape: Vec<usize> = if width == 1 {
+        vec![rows]
+    } else {
+        vec![rows, width]
+    };
+    Ok(view.call_method1("cast", (format, shape))?.unbind())
+}
+
+impl Mesh {
+    /// A mesh that owns its arrays (made by oxport, not given by Python).
+    fn from_owned(mesh: oxport::Mesh<'static>) -> Self {
+        fn own<T: Clone>(values: std::borrow::Cow<'static, [T]>) -> Array<T> {
+            Array::Owned(values.into_owned())
+        }
+        fn own_flat(values: std::borrow::Cow<'static, [u32]>) -> Array<[u32; 1]> {
+            Array::Owned(values.iter().map(|&v| [v]).collect())
+        }
+        Mesh {
+            name: mesh.name.into_owned(),
+            positions: own(mesh.positions),
+            face_offsets: own_flat(mesh.face_offsets),
+            position_indices: own_flat(mesh.position_indices),
+            uvs: mesh.uvs.map(own),
+            uv_indices: mesh.uv_indices.map(own_flat),
+            normals: mesh.normals.map(own),
+            normal_indices: mesh.normal_indices.map(own_flat),
+            colors: mesh.colors.map(own),
+            smooth: mesh.smooth.map(own_flat),
+            materials: mesh.materials.into_iter().map(|m| m.into_owned()).collect(),
+            material_indices: mesh.material_indices.map(own_flat),
+            edges: mesh.edges.map(own),
+            objects: (0..FIELDS.len()).map(|_| None).collect(),
+        }
+    }
+}
+
+fn matrix<const N: usize>(object: &Bound<'_, PyAny>, name: &str) -> PyResult<[[f32; N]; N]> {
+    let rows: Vec<Vec<f32>> = object
+        .extract()
+        .map_err(|_| PyValueError::new_err(format!("{name}: expected {N} rows of {N} numbers")))?;
+    let mut m = [[0.0f32; N]; N];
+    if rows.len() != N || rows.iter().any(|r| r.len() != N) {
+        return Err(PyValueError::new_err(format!(
+            "{name}: expected {N} rows of {N} numbers"
+        )));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        m[i].copy_from_slice(row);
+    }
+    Ok(m)
+}
+
+/// The mesh Blender 3.4's OBJ exporter writes for one evaluated Blender mesh;
+/// see `oxport.blender.mesh`.
+#[pyfunction]
+#[pyo3(signature = (name, world, axes, scale, positions, corner_vertices, face_starts, *,
+    corner_normals=None, corner_uvs=None, smooth=None, material_indices=None, materials=None,
+    edges=None))]
+#[allow(clippy::too_many_arguments)]
+fn blender_mesh(
+    py: Python<'_>,
+    name: String,
+    world: Bound<'_, PyAny>,
+    axes: Bound<'_, PyAny>,
+    scale: f32,
+    positions: Bound<'_, PyAny>,
+    corner_vertices: Bound<'_, PyAny>,
+    face_starts: Bound<'_, PyAny>,
+    corner_normals: Option<Bound<'_, PyAny>>,
+    corner_uvs: Option<Bound<'_, PyAny>>,
+    smooth: Option<Bound<'_, PyAny>>,
+    material_indices: Option<Bound<'_, PyAny>>,
+    materials: Option<Vec<String>>,
+    edges: Option<Bound<'_, PyAny>>,
+) -> PyResult<Mesh> {
+    let world = matrix::<4>(&world, "world")?;
+    let axes = matrix::<3>(&axes, "axes")?;
+    let positions = float_rows::<3>(&positions, "positions")?;
+    let corner_vertices = index_rows::<1>(&corner_vertices, "corner_vertices")?;
+    let face_starts = index_rows::<1>(&face_starts, "face_starts")?;
+    let corner_normals = optional(&corner_normals, |o| float_rows::<3>(o, "corner_normals"))?;
+    let corner_uvs = optional(&corner_uvs, |o| float_rows::<2>(o, "corner_uvs"))?;
+    let smooth = optional(&smooth, |o| index_rows::<1>(o, "smooth"))?;
+    let material_indices = optional(&material_indices, |o| {
+        index_rows::<1>(o, "material_indices")
+    })?;
+    let edges = optional(&edges, |o| index_rows::<2>(o, "edges"))?;
+    let gathered = oxport::blender::Gathered {
+        name,
+        transform: Some(oxport::blender::world_and_axes_transform(&axes, &world)),
+        scale,
+        positions: positions.as_slice(),
+        corner_vertices: corner_vertices.as_slice().as_flattened(),
+        face_starts: face_starts.as_slice().as_flattened(),
+        corner_normals: corner_normals.as_ref().map(|a| a.as_slice()),
+        corner_uvs: corner_uvs.as_ref().map(|a| a.as_slice()),
+        smooth: smooth.as_ref().map(|a| a.as_slice().as_flattened()),
+        material_indices: material_indices
+            .as_ref()
+            .map(|a| a.as_slice().as_flattened()),
+        materials: materials.unwrap_or_default(),
+        edges: edges.as_ref().map(|a| a.as_slice()),
+    };
+    let mesh = py
+        .detach(|| oxport::blender::mesh(&gathered))
+        .map_err(to_py_err)?;
+    Ok(Mesh::from_owned(mesh))
 }
 
 /// `Precision` from `int` (0 to 9) or `"shortest"`.
@@ -393,6 +579,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write_obj, m)?)?;
     m.add_function(wrap_pyfunction!(write_mtl, m)?)?;
     m.add_function(wrap_pyfunction!(format_fixed, m)?)?;
+    m.add_function(wrap_pyfunction!(blender_mesh, m)?)?;
     m.add("Error", py.get_type::<Error>())?;
     m.add("ParseError", py.get_type::<ParseError>())?;
     m.add("CorruptError", py.get_type::<CorruptError>())?;

@@ -27,6 +27,7 @@
 //! [`obj`] (OBJ and MTL), [`synth`] (procedural scenes for demos and tests).
 
 mod atomic;
+pub mod blender;
 mod error;
 pub mod mesh;
 pub mod numfmt;

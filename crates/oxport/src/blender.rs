@@ -1,0 +1,486 @@
+//! What Blender 3.4's OBJ exporter computes before it writes, reproduced bit
+//! for bit, so that meshes gathered from Blender's Python API come out as the
+//! same bytes: the float32 arithmetic of its matrix code (same operations in
+//! the same order), its rounding of normals to four digits, its merging of
+//! normals and of UVs, its face order.
+//!
+//! Matrices are in Blender's layout: `m[column][row]`, as `Object.matrix_world`
+//! transposed.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use crate::mesh::Mesh;
+use crate::{Error, Result};
+
+/// A 4×4 float matrix in Blender's layout (`m[column][row]`).
+pub type Matrix4 = [[f32; 4]; 4];
+/// A 3×3 float matrix in Blender's layout (`m[column][row]`).
+pub type Matrix3 = [[f32; 3]; 3];
+
+/// Blender's `mul_m4_m3m4` for the 3×3 block, then `mul_v3_m3v3` for the
+/// translation: the axis conversion `axes` applied to the world matrix.
+pub fn world_and_axes_transform(axes: &Matrix3, world: &Matrix4) -> Matrix4 {
+    let (a, b) = (axes, world);
+    let mut r = [[0.0f32; 4]; 4];
+    for i in 0..3 {
+        for j in 0..3 {
+            r[i][j] = b[i][0] * a[0][j] + b[i][1] * a[1][j] + b[i][2] * a[2][j];
+        }
+    }
+    let t = [b[3][0], b[3][1], b[3][2]];
+    for j in 0..3 {
+        r[3][j] = a[0][j] * t[0] + a[1][j] * t[1] + a[2][j] * t[2];
+    }
+    r[3][3] = b[3][3];
+    r
+}
+
+/// The inverse transpose of the 3×3 block (`copy_m3_m4`, `invert_m3_m3`,
+/// `transpose_m3`): what normals are multiplied by.
+pub fn normal_transform(m: &Matrix4) -> Matrix3 {
+    let m3: Matrix3 = [
+        [m[0][0], m[0][1], m[0][2]],
+        [m[1][0], m[1][1], m[1][2]],
+        [m[2][0], m[2][1], m[2][2]],
+    ];
+    let mut inverse = adjoint(&m3);
+    let det = determinant(&m3);
+    if det != 0.0 {
+        let scale = 1.0f32 / det;
+        for row in &mut inverse {
+            for x in row {
+                *x *= scale;
+            }
+        }
+    }
+    let mut t = inverse;
+    for i in 0..3 {
+        for j in 0..3 {
+            t[i][j] = inverse[j][i];
+        }
+    }
+    t
+}
+
+fn adjoint(m: &Matrix3) -> Matrix3 {
+    [
+        [
+            m[1][1] * m[2][2] - m[1][2] * m[2][1],
+            -m[0][1] * m[2][2] + m[0][2] * m[2][1],
+            m[0][1] * m[1][2] - m[0][2] * m[1][1],
+        ],
+        [
+            -m[1][0] * m[2][2] + m[1][2] * m[2][0],
+            m[0][0] * m[2][2] - m[0][2] * m[2][0],
+            -m[0][0] * m[1][2] + m[0][2] * m[1][0],
+        ],
+        [
+            m[1][0] * m[2][1] - m[1][1] * m[2][0],
+            -m[0][0] * m[2][1] + m[0][1] * m[2][0],
+            m[0][0] * m[1][1] - m[0][1] * m[1][0],
+        ],
+    ]
+}
+
+fn determinant(m: &Matrix3) -> f32 {
+    m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+        - m[1][0] * (m[0][1] * m[2][2] - m[0][2] * m[2][1])
+        + m[2][0] * (m[0][1] * m[1][2] - m[0][2] * m[1][1])
+}
+
+/// `mul_m4_v3` then `mul_v3_fl(scale)` on every position.
+pub fn transform_positions(positions: &[[f32; 3]], m: &Matrix4, scale: f32) -> Vec<[f32; 3]> {
+    positions
+        .iter()
+        .map(|&[x, y, z]| {
+            [
+                (x * m[0][0] + y * m[1][0] + m[2][0] * z + m[3][0]) * scale,
+                (x * m[0][1] + y * m[1][1] + m[2][1] * z + m[3][1]) * scale,
+                (x * m[0][2] + y * m[1][2] + m[2][2] * z + m[3][2]) * scale,
+            ]
+        })
+        .collect()
+}
+
+/// `mul_m3_v3` then `normalize_v3`.
+fn transform_normal(m: &Matrix3, [x, y, z]: [f32; 3]) -> [f32; 3] {
+    let v = [
+        m[0][0] * x + m[1][0] * y + m[2][0] * z,
+        m[0][1] * x + m[1][1] * y + m[2][1] * z,
+        m[0][2] * x + m[1][2] * y + m[2][2] * z,
+    ];
+    let d = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    if d > 1.0e-35 {
+        let inv = 1.0f32 / d.sqrt();
+        [v[0] * inv, v[1] * inv, v[2] * inv]
+    } else {
+        [0.0; 3]
+    }
+}
+
+/// Blender's `round_float_to_n_digits(f, 4)`: `ceilf(10000 f - 0.49999999f) / 10000`
+/// in float arithmetic (zero comes out as -0, printed `-0.0000`).
+fn round_4_digits(f: f32) -> f32 {
+    let scale = 10_000.0f32;
+    // Blender writes 0.49999999f, which is 0.5 as a float.
+    (scale * f - 0.5).ceil() / scale
+}
+
+/// Corner normals as the exporter writes them: each transformed by
+/// `normal_matrix`, normalized, rounded to four digits, merged with equal ones
+/// (float equality) in first-appearance order. Returns the normals and one
+/// index per corner.
+pub fn corner_normals(
+    corner_normals: &[[f32; 3]],
+    normal_matrix: &Matrix3,
+) -> (Vec<[f32; 3]>, Vec<u32>) {
+    let mut index_of: HashMap<[u32; 3], u32> = HashMap::with_capacity(corner_normals.len() / 4);
+    let mut normals = Vec::new();
+    let indices = corner_normals
+        .iter()
+        .map(|&n| {
+            let n = transform_normal(normal_matrix, n).map(round_4_digits);
+            // Float equality: -0 equals +0 (the first one seen is kept).
+            let key = n.map(|x| if x == 0.0 { 0 } else { x.to_bits() });
+            *index_of.entry(key).or_insert_with(|| {
+                normals.push(n);
+                normals.len() as u32 - 1
+            })
+        })
+        .collect();
+    (normals, indices)
+}
+
+/// Blender's `STD_UV_CONNECT_LIMIT`.
+pub const UV_CONNECT_LIMIT: f32 = 0.0001;
+
+/// UVs merged as Blender 3.4's exporter merges them (`BKE_mesh_uv_vert_map_create`
+/// with a limit of 0.0001, then numbered vertex by vertex): per vertex, the
+/// corners using it are grouped with the first remaining corner whose UV is
+/// within the limit on both axes; each group is one UV, numbered in reverse
+/// order of grouping, with the UV of the corner that started the group.
+///
+/// `corner_vertices[c]` is the vertex of corner `c`; faces are
+/// `face_offsets[f]..face_offsets[f + 1]`. Returns the UVs and one index per corner.
+pub fn uv_vertex_map(
+    uvs: &[[f32; 2]],
+    corner_vertices: &[u32],
+    face_offsets: &[u32],
+    vertex_count: usize,
+) -> (Vec<[f32; 2]>, Vec<u32>) {
+    let corners = corner_vertices.len();
+    // Blender pushes every corner at the front of its vertex's list while
+    // walking faces in order, so each list runs from the last corner to the
+    // first: counting sort by vertex, then reversed within each vertex.
+    let mut start = vec![0u32; vertex_count + 1];
+    for &v in corner_vertices {
+        start[v as usize + 1] += 1;
+    }
+    for v in 0..vertex_count {
+        start[v + 1] += start[v];
+    }
+    let mut fill = start.clone();
+    let mut by_vertex = vec![0u32; corners];
+    // Corners in face order: faces may not cover the corner array in order.
+    for face in face_offsets.windows(2) {
+        for c in face[0]..face[1] {
+            let v = corner_vertices[c as usize] as usize;
+            by_vertex[fill[v] as usize] = c;
+            fill[v] += 1;
+        }
+    }
+    let mut out_uvs = Vec::with_capacity(vertex_count);
+    let mut out_indices = vec![0u32; corners];
+    let mut pending: Vec<u32> = Vec::new();
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    for v in 0..vertex_count {
+        pending.clear();
+        pending.extend(
+            by_vertex[start[v] as usize..start[v + 1] as usize]
+                .iter()
+                .rev(),
+        );
+        groups.clear();
+        let mut rest = 0;
+        // `pending[rest..]` is Blender's remaining list, in list order.
+        while rest < pending.len() {
+            let seed = pending[rest];
+            rest += 1;
+            let uv = uvs[seed as usize];
+            let mut group = vec![seed];
+            let mut kept = rest;
+            for k in rest..pending.len() {
+                let c = pending[k];
+                let other = uvs[c as usize];
+                if (uv[0] - other[0]).abs() < UV_CONNECT_LIMIT
+                    && (uv[1] - other[1]).abs() < UV_CONNECT_LIMIT
+                {
+                    group.push(c);
+                } else {
+                    pending[kept] = c;
+                    kept += 1;
+                }
+            }
+            pending.truncate(kept);
+            groups.push(group);
+        }
+        // The final list holds the groups last-made first; the exporter gives
+        // each group the next index and keeps the UV of its seed.
+        for group in groups.iter().rev() {
+            let index = out_uvs.len() as u32;
+            out_uvs.push(uvs[group[0] as usize]);
+            for &c in group {
+                out_indices[c as usize] = index;
+            }
+        }
+    }
+    (out_uvs, out_indices)
+}
+
+/// The exporter's face order: by material index, then by face index. `None`
+/// when the faces are already in that order.
+pub fn face_order(material_indices: &[u32]) -> Option<Vec<u32>> {
+    if material_indices.windows(2).all(|w| w[0] <= w[1]) {
+        return None;
+    }
+    let mut order: Vec<u32> = (0..material_indices.len() as u32).collect();
+    order.sort_by_key(|&f| (material_indices[f as usize], f));
+    Some(order)
+}
+
+/// One evaluated Blender mesh as its Python API gives it (`foreach_get`).
+#[derive(Clone, Debug, Default)]
+pub struct Gathered<'a> {
+    pub name: String,
+    /// [`world_and_axes_transform`] of the object.
+    pub transform: Option<Matrix4>,
+    /// The exporter's `global_scale`.
+    pub scale: f32,
+    /// `vertices[].co`
+    pub positions: &'a [[f32; 3]],
+    /// `loops[].vertex_index`
+    pub corner_vertices: &'a [u32],
+    /// `polygons[].loop_start`
+    pub face_starts: &'a [u32],
+    /// `loops[].normal` (after `calc_normals_split`), when normals are exported.
+    pub corner_normals: Option<&'a [[f32; 3]]>,
+    /// The active UV layer's `data[].uv`, when UVs are exported.
+    pub corner_uvs: Option<&'a [[f32; 2]]>,
+    /// Smooth group per face (`polygons[].use_smooth` as 0 or 1 without smooth groups).
+    pub smooth: Option<&'a [u32]>,
+    /// `polygons[].material_index` with the material names of the slots, when materials are exported.
+    pub material_indices: Option<&'a [u32]>,
+    pub materials: Vec<String>,
+    /// Loose edges, as the two vertices to write.
+    pub edges: Option<&'a [[u32; 2]]>,
+}
+
+/// The mesh Blender 3.4's exporter writes for `gathered`: positions
+/// transformed, normals transformed, rounded and merged, UVs merged per
+/// vertex, faces in material order.
+pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
+    let g = gathered;
+    let fail = |what: String| Err(Error::invalid(format!("object {:?}: {what}", g.name)));
+    let corners = g.corner_vertices.len();
+    let faces = g.face_starts.len();
+    if let Some(i) = g.face_starts.windows(2).position(|w| w[0] >= w[1]) {
+        return fail(format!(
+            "polygon loop starts do not increase at polygon {i}"
+        ));
+    }
+    if g.face_starts.first().is_some_and(|&s| s != 0)
+        || g.face_starts.last().is_some_and(|&s| s as usize >= corners)
+    {
+        return fail("polygon loop starts are out of range".into());
+    }
+    if let Some(c) = g
+        .corner_vertices
+        .iter()
+        .position(|&v| v as usize >= g.positions.len())
+    {
+        return fail(format!(
+            "loop {c} uses vertex {} of {}",
+            g.corner_vertices[c],
+            g.positions.len()
+        ));
+    }
+    for (what, len) in [
+        ("normals", g.corner_normals.map(<[_]>::len)),
+        ("uvs", g.corner_uvs.map(<[_]>::len)),
+    ] {
+        if let Some(len) = len
+            && len != corners
+        {
+            return fail(format!("{len} {what} for {corners} loops"));
+        }
+    }
+    for (what, len) in [
+        ("smooth", g.smooth.map(<[_]>::len)),
+        ("material_indices", g.material_indices.map(<[_]>::len)),
+    ] {
+        if let Some(len) = len
+            && len != faces
+        {
+            return fail(format!("{len} {what} entries for {faces} polygons"));
+        }
+    }
+    let mut face_offsets: Vec<u32> = Vec::with_capacity(faces + 1);
+    face_offsets.extend_from_slice(g.face_starts);
+    face_offsets.push(corners as u32);
+    let positions = match &g.transform {
+        Some(m) => g
+            .positions
+            .par_chunks(4096)
+            .flat_map_iter(|c| transform_positions(c, m, g.scale))
+            .collect(),
+        None => g.positions.to_vec(),
+    };
+    let identity_normals: Matrix3 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    let normal_matrix = g
+        .transform
+        .as_ref()
+        .map_or(identity_normals, normal_transform);
+    let (normals, normal_indices) = match g.corner_normals {
+        Some(n) => {
+            let (values, indices) = corner_normals(n, &normal_matrix);
+            (Some(values), Some(indices))
+        }
+        None => (None, None),
+    };
+    let (uvs, uv_indices) = match g.corner_uvs {
+        Some(uv) => {
+            let (values, indices) =
+                uv_vertex_map(uv, g.corner_vertices, &face_offsets, g.positions.len());
+            (Some(values), Some(indices))
+        }
+        None => (None, None),
+    };
+    let mut mesh = Mesh {
+        name: g.name.clone().into(),
+        positions: positions.into(),
+        colors: None,
+        uvs: uvs.map(Cow::Owned),
+        normals: normals.map(Cow::Owned),
+        face_offsets: face_offsets.into(),
+        position_indices: g.corner_vertices.to_vec().into(),
+        uv_indices: uv_indices.map(Cow::Owned),
+        normal_indices: normal_indices.map(Cow::Owned),
+        smooth: g.smooth.map(|s| Cow::Owned(s.to_vec())),
+        materials: g.materials.iter().map(|m| Cow::Owned(m.clone())).collect(),
+        material_indices: g.material_indices.map(|m| Cow::Owned(m.to_vec())),
+        edges: g.edges.map(|e| Cow::Owned(e.to_vec())),
+    };
+    if let Some(order) = g.material_indices.and_then(face_order) {
+        reorder_faces(&mut mesh, &order);
+    }
+    mesh.validate()?;
+    Ok(mesh)
+}
+
+/// Puts the faces of `mesh` in `order` (a permutation of its faces).
+pub fn reorder_faces(mesh: &mut Mesh, order: &[u32]) {
+    let old = mesh.face_offsets.to_vec();
+    let mut offsets = Vec::with_capacity(old.len());
+    offsets.push(0u32);
+    for &f in order {
+        let f = f as usize;
+        offsets.push(offsets.last().unwrap() + (old[f + 1] - old[f]));
+    }
+    let permute_corners = |values: &[u32]| -> Vec<u32> {
+        order
+            .iter()
+            .flat_map(|&f| {
+                values[old[f as usize] as usize..old[f as usize + 1] as usize]
+                    .iter()
+                    .copied()
+            })
+            .collect()
+    };
+    let permute_faces =
+        |values: &[u32]| -> Vec<u32> { order.iter().map(|&f| values[f as usize]).collect() };
+    mesh.position_indices = permute_corners(&mesh.position_indices).into();
+    if let Some(uv) = &mesh.uv_indices {
+        mesh.uv_indices = Some(permute_corners(uv).into());
+    }
+    if let Some(normal) = &mesh.normal_indices {
+        mesh.normal_indices = Some(permute_corners(normal).into());
+    }
+    if let Some(smooth) = &mesh.smooth {
+        mesh.smooth = Some(permute_faces(smooth).into());
+    }
+    if let Some(materials) = &mesh.material_indices {
+        mesh.material_indices = Some(permute_faces(materials).into());
+    }
+    mesh.face_offsets = offsets.into();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounding_is_blenders() {
+        assert_eq!(round_4_digits(0.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(round_4_digits(0.00001).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(round_4_digits(0.12346), 0.1235);
+        // 0.12345 is 0.123449996 as a float: it rounds down.
+        assert_eq!(round_4_digits(0.12345), 0.1234);
+        assert_eq!(round_4_digits(-0.5), -0.5);
+    }
+
+    #[test]
+    fn identity_transforms_keep_values() {
+        let identity: Matrix4 = [
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0],
+            [0.0, 0.0, 0.0, 1.0],
+        ];
+        let axes: Matrix3 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let m = world_and_axes_transform(&axes, &identity);
+        assert_eq!(
+            transform_positions(&[[1.5, -2.0, 3.25]], &m, 1.0),
+            vec![[1.5, -2.0, 3.25]]
+        );
+        let n = normal_transform(&m);
+        let (normals, indices) =
+            corner_normals(&[[0.0, 0.0, 2.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]], &n);
+        assert_eq!(normals.len(), 2);
+        assert_eq!(indices, vec![0, 0, 1]);
+    }
+
+    #[test]
+    fn uvs_merge_per_vertex_within_the_limit() {
+        // Two quads sharing vertices 1 and 2; the shared corners agree on vertex 1
+        // and differ on vertex 2 (a seam).
+        let corner_vertices = [0, 1, 2, 3, 1, 4, 5, 2];
+        let uvs = [
+            [0.0, 0.0],
+            [1.0, 0.0],
+            [1.0, 1.0],
+            [0.0, 1.0],
+            [1.00005, 0.0],
+            [2.0, 0.0],
+            [2.0, 1.0],
+            [5.0, 5.0],
+        ];
+        let (merged, indices) = uv_vertex_map(&uvs, &corner_vertices, &[0, 4, 8], 6);
+        assert_eq!(merged.len(), 7);
+        assert_eq!(indices[1], indices[4]);
+        assert_ne!(indices[2], indices[7]);
+        // Vertex 1's list is [corner 4, corner 1]: corner 4 seeds the group.
+        assert_eq!(merged[indices[1] as usize], [1.00005, 0.0]);
+        // Vertex 2 has two groups: seeded by corner 7 then corner 2, numbered last-made first.
+        assert_eq!(merged[indices[2] as usize], [1.0, 1.0]);
+        assert_eq!(indices[7], indices[2] + 1);
+    }
+
+    #[test]
+    fn faces_sort_by_material_stably() {
+        assert_eq!(face_order(&[0, 0, 1]), None);
+        assert_eq!(face_order(&[1, 0, 1, 0]), Some(vec![1, 3, 0, 2]));
+    }
+}

@@ -1,0 +1,246 @@
+"""Gathering a Blender scene into oxport meshes and writing them."""
+
+from __future__ import annotations
+
+import os
+import time
+from array import array
+from dataclasses import dataclass, field
+
+import bpy
+from bpy_extras.io_utils import axis_conversion
+
+import oxport
+import oxport.blender
+
+
+class NotSupported(Exception):
+    """An option or a kind of object that the add-on does not export yet."""
+
+
+@dataclass
+class Report:
+    objects: int = 0
+    faces: int = 0
+    bytes: int = 0
+    gather_seconds: float = 0.0
+    write_seconds: float = 0.0
+    per_step: dict = field(default_factory=dict)
+
+    def summary(self) -> str:
+        return (f"oxport: {self.objects} objects, {self.faces} faces, {self.bytes / 1e6:.1f} MB; "
+                f"gathering {self.gather_seconds:.3f} s, writing {self.write_seconds:.3f} s")
+
+
+# Options whose non-default values are not exported yet: refused with a clear message.
+_NOT_YET = {
+    "export_triangulated_mesh": False,
+    "export_curves_as_nurbs": False,
+    "export_object_groups": False,
+    "export_material_groups": False,
+    "export_vertex_groups": False,
+    "export_smooth_groups": False,
+    "export_animation": False,
+    "export_colors": False,
+    "export_pbr_extensions": False,
+    "export_eval_mode": "DAG_EVAL_VIEWPORT",
+    "apply_modifiers": True,
+}
+
+
+def _check_options(options: dict) -> None:
+    refused = [f"{name}={options[name]!r}" for name, default in _NOT_YET.items()
+               if name in options and options[name] != default]
+    if refused:
+        raise NotSupported("oxport OBJ export does not support these options yet: " + ", ".join(refused)
+                           + " (use File > Export > Wavefront (.obj) for them)")
+
+
+def _axis(identifier: str) -> str:
+    return identifier.replace("NEGATIVE_", "-")
+
+
+def _f32(x: float) -> float:
+    """Rounds to float32: one float32 operation done in double, then rounded, is exact."""
+    return array("f", (x,))[0]
+
+
+def _buffer(typecode: str, count: int) -> array:
+    return array(typecode, bytes(array(typecode).itemsize * count))
+
+
+def _mtl_material(material: bpy.types.Material) -> oxport.Material:
+    """Blender 3.4's MTL values for a material: from its Principled BSDF when one
+    feeds the material output, from the material's viewport values otherwise."""
+    roughness = material.roughness
+    specular = material.specular_intensity
+    metallic = material.metallic
+    ior = 1.0
+    alpha = material.diffuse_color[3]
+    diffuse = tuple(material.diffuse_color[:3])
+    emission = (0.0, 0.0, 0.0)
+    strength = 0.0
+    bsdf = _principled_bsdf(material)
+    if bsdf is not None:
+        inputs = bsdf.inputs
+        roughness = inputs["Roughness"].default_value
+        specular = inputs["Specular"].default_value
+        metallic = inputs["Metallic"].default_value
+        ior = inputs["IOR"].default_value
+        alpha = inputs["Alpha"].default_value
+        diffuse = tuple(inputs["Base Color"].default_value[:3])
+        if "Emission Strength" in inputs:
+            strength = inputs["Emission Strength"].default_value
+        emission = tuple(inputs["Emission"].default_value[:3])
+        if _has_texture_links(bsdf):
+            raise NotSupported(f"material {material.name!r}: image textures are not exported yet")
+    emission = tuple(_f32(c * strength) for c in emission) if bsdf is not None else emission
+    exponent = _f32(1.0 - roughness)
+    exponent = _f32(exponent * _f32(exponent * 1000.0))
+    transparent = alpha != 1.0
+    if specular == 0.0:
+        illum = 1
+    elif metallic > 0.0:
+        illum = 6 if transparent else 3
+    elif transparent:
+        illum = 9
+    else:
+        illum = 2
+    ambient = (metallic,) * 3 if metallic != 0.0 else (1.0, 1.0, 1.0)
+    return oxport.Material(
+        name=material.name.replace(" ", "_"),
+        specular_exponent=exponent,
+        ambient=ambient,
+        diffuse=diffuse,
+        specular=(specular,) * 3,
+        emissive=emission,
+        ior=ior,
+        dissolve=alpha,
+        illum=illum,
+    )
+
+
+def _principled_bsdf(material: bpy.types.Material):
+    tree = material.node_tree
+    if tree is None:
+        return None
+    for node in tree.nodes:
+        if node.bl_idname == "ShaderNodeOutputMaterial" and node.inputs[0].is_linked:
+            for link in node.inputs[0].links:
+                if link.from_node.bl_idname == "ShaderNodeBsdfPrincipled":
+                    return link.from_node
+    return None
+
+
+def _has_texture_links(bsdf) -> bool:
+    return any(socket.is_linked for socket in bsdf.inputs
+               if socket.name in ("Base Color", "Metallic", "Specular", "Roughness", "Sheen",
+                                  "Emission", "Alpha", "Normal"))
+
+
+def _objects(context, options: dict) -> list:
+    selected_only = options.get("export_selected_objects", False)
+    objects = []
+    for ob in context.view_layer.objects:
+        if selected_only and not ob.select_get():
+            continue
+        if ob.type == "MESH":
+            objects.append(ob)
+        elif ob.type in ("CURVE", "SURFACE"):
+            raise NotSupported(f"object {ob.name!r}: {ob.type.lower()} objects are not exported yet")
+    return objects
+
+
+def _gather(ob, depsgraph, options: dict, axes, timings: dict):
+    """One object: foreach_get into buffers, everything heavy in oxport."""
+    evaluated = ob.evaluated_get(depsgraph)
+    # The evaluated mesh itself, as Blender's exporter uses it: no copy, and the
+    # same cached vertex normals (Blender sums them in parallel, so two separate
+    # computations can differ in the last bit, and a rounded normal with them).
+    me = evaluated.data
+    vertices, corners, faces = len(me.vertices), len(me.loops), len(me.polygons)
+    positions = _buffer("f", 3 * vertices)
+    me.vertices.foreach_get("co", positions)
+    corner_vertices = _buffer("i", corners)
+    me.loops.foreach_get("vertex_index", corner_vertices)
+    face_starts = _buffer("i", faces)
+    me.polygons.foreach_get("loop_start", face_starts)
+    normals = uvs = None
+    if options.get("export_normals", True) and faces:
+        t = time.perf_counter()
+        me.calc_normals_split()
+        normals = _buffer("f", 3 * corners)
+        me.loops.foreach_get("normal", normals)
+        timings["normals"] = timings.get("normals", 0.0) + time.perf_counter() - t
+    if options.get("export_uv", True) and faces and me.uv_layers.active is not None:
+        uvs = _buffer("f", 2 * corners)
+        me.uv_layers.active.data.foreach_get("uv", uvs)
+    smooth = None
+    if faces:
+        smooth = _buffer("b", faces)
+        me.polygons.foreach_get("use_smooth", smooth)
+    material_indices = names = None
+    slots = [slot.material for slot in ob.material_slots]
+    if options.get("export_materials", True) and slots and faces:
+        if any(m is None for m in slots):
+            raise NotSupported(f"object {ob.name!r}: empty material slots are not exported yet")
+        material_indices = _buffer("i", faces)
+        me.polygons.foreach_get("material_index", material_indices)
+        names = [m.name.replace(" ", "_") for m in slots]
+    loose = _buffer("b", len(me.edges))
+    me.edges.foreach_get("is_loose", loose)
+    edges = None
+    if any(loose):
+        pairs = _buffer("i", 2 * len(me.edges))
+        me.edges.foreach_get("vertices", pairs)
+        edges = array("i")
+        for i, is_loose in enumerate(loose):
+            if is_loose:
+                edges.extend((pairs[2 * i], pairs[2 * i + 1]))
+    mesh = oxport.blender.mesh(
+        ob.name, ob.matrix_world, axes, positions, corner_vertices, face_starts,
+        scale=options.get("global_scale", 1.0), corner_normals=normals, corner_uvs=uvs,
+        smooth=smooth, material_indices=material_indices, materials=names, edges=edges,
+    )
+    return mesh, slots
+
+
+def export(context, filepath: str, options: dict) -> Report:
+    """Exports the scene like ``bpy.ops.wm.obj_export(filepath=..., **options)``."""
+    _check_options(options)
+    report = Report()
+    start = time.perf_counter()
+    depsgraph = context.evaluated_depsgraph_get()
+    axes = axis_conversion(from_forward="Y", from_up="Z",
+                           to_forward=_axis(options.get("forward_axis", "NEGATIVE_Z")),
+                           to_up=_axis(options.get("up_axis", "Y")))
+    meshes = []
+    materials: list = []
+    for ob in _objects(context, options):
+        mesh, slots = _gather(ob, depsgraph, options, axes, report.per_step)
+        meshes.append(mesh)
+        for material in slots:
+            if material is not None and material not in materials:
+                materials.append(material)
+    report.gather_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    version = bpy.app.version_string
+    write_materials = options.get("export_materials", True)
+    mtl_path = os.path.splitext(filepath)[0] + ".mtl"
+    mtl = None
+    if write_materials:
+        mtl = sorted((_mtl_material(m) for m in materials), key=lambda m: m.name.encode())
+    blend = os.path.basename(bpy.data.filepath) if bpy.data.filepath else "None"
+    summary = oxport.write_obj(
+        filepath, meshes,
+        header=f"Blender {version}\nwww.blender.org",
+        mtllib=os.path.basename(mtl_path) if write_materials else None,
+        mtl_materials=mtl,
+        mtl_header=f"Blender {version} MTL File: '{blend}'\nwww.blender.org",
+        normals=options.get("export_normals", True),
+        uvs=options.get("export_uv", True),
+        materials=write_materials,
+    )
+    report.write_seconds = time.perf_counter() - start
+    report.objects, report.faces, report.bytes = summary.objects, summary.faces, summary.bytes
+    return report

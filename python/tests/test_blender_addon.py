@@ -1,0 +1,83 @@
+"""The Blender add-on against Blender 3.4's own exporter, in the same Blender
+process: the scene is built by a shared reference script, exported by
+``wm.obj_export`` into one folder and by ``export_scene.oxport_obj`` into
+another under the same name, with the same options; OBJ and MTL must be
+identical bytes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, SCRIPTS, blender
+from test_blender_bytes import assert_same_file
+
+RUNNER = ROOT / "integrations" / "blender" / "tests" / "run_in_blender.py"
+
+
+def export_both(tmp_path: Path, script: str, args: list[str], name: str, options: dict | None = None) -> dict:
+    command = [blender(), "-b", "--factory-startup", "--python", str(RUNNER), "--",
+               str(ROOT), str(SCRIPTS / script), str(tmp_path), name, *args]
+    if options:
+        command += ["--options", json.dumps(options)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    lines = [line for line in result.stdout.splitlines() if line.startswith("OXPORT_REPORT ")]
+    if result.returncode != 0 or not lines:
+        pytest.fail(f"Blender failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
+    report = json.loads(lines[-1].split(" ", 1)[1])
+    assert report["result"] == ["FINISHED"], result.stdout[-4000:]
+    return report
+
+
+def assert_same_export(tmp_path: Path, name: str, mtl: bool = True) -> None:
+    ours, theirs = tmp_path / "oxport" / name, tmp_path / "blender" / name
+    assert_same_file(ours, theirs)
+    if mtl:
+        assert_same_file(ours.with_suffix(".mtl"), theirs.with_suffix(".mtl"))
+    else:
+        assert not ours.with_suffix(".mtl").exists()
+
+
+@pytest.mark.parametrize("level", [2, 5])
+def test_monkey(level: int, tmp_path: Path) -> None:
+    export_both(tmp_path, "monkey.py", [str(level)], f"monkey{level}.obj")
+    assert_same_export(tmp_path, f"monkey{level}.obj")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_many_object_scene(seed: int, tmp_path: Path) -> None:
+    export_both(tmp_path, "scene.py", ["400", str(seed)], "scene.obj")
+    assert_same_export(tmp_path, "scene.obj")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"export_normals": False},
+        {"export_uv": False},
+        {"export_materials": False},
+        {"export_normals": False, "export_uv": False},
+        {"forward_axis": "Y", "up_axis": "Z"},
+        {"forward_axis": "NEGATIVE_X", "up_axis": "NEGATIVE_Y"},
+        {"forward_axis": "X", "up_axis": "Z"},
+        {"global_scale": 2.5},
+        {"global_scale": 0.01, "forward_axis": "Z", "up_axis": "NEGATIVE_Y"},
+        {"export_selected_objects": True},
+    ],
+    ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()),
+)
+def test_options(options: dict, tmp_path: Path) -> None:
+    export_both(tmp_path, "scene.py", ["60", "4"], "options.obj", options)
+    assert_same_export(tmp_path, "options.obj", mtl=options.get("export_materials", True))
+
+
+def test_options_not_supported_yet_are_refused(tmp_path: Path) -> None:
+    command = [blender(), "-b", "--factory-startup", "--python", str(RUNNER), "--",
+               str(ROOT), str(SCRIPTS / "monkey.py"), str(tmp_path), "m.obj", "1",
+               "--options", json.dumps({"export_triangulated_mesh": True})]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    assert "does not support these options yet: export_triangulated_mesh=True" in result.stdout + result.stderr
+    assert not (tmp_path / "oxport" / "m.obj").exists()
