@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use rayon::prelude::*;
 
@@ -133,18 +134,21 @@ fn round_4_digits(f: f32) -> f32 {
 /// `normal_matrix`, normalized, rounded to four digits, merged with equal ones
 /// (float equality) in first-appearance order. Returns the normals and one
 /// index per corner.
-pub fn corner_normals(
-    corner_normals: &[[f32; 3]],
-    normal_matrix: &Matrix3,
-) -> (Vec<[f32; 3]>, Vec<u32>) {
-    let mut index_of: HashMap<[u32; 3], u32> = HashMap::with_capacity(corner_normals.len() / 4);
+pub fn corner_normals(corner_normals: &[[f32; 3]], normal_matrix: &Matrix3) -> (Vec<[f32; 3]>, Vec<u32>) {
+    let rounded: Vec<[f32; 3]> = corner_normals
+        .par_iter()
+        .with_min_len(4096)
+        .map(|&n| transform_normal(normal_matrix, n).map(round_4_digits))
+        .collect();
+    let mut index_of: HashMap<u128, u32, BuildHasherDefault<KeyHasher>> =
+        HashMap::with_capacity_and_hasher(corner_normals.len() / 4, Default::default());
     let mut normals = Vec::new();
-    let indices = corner_normals
+    let indices = rounded
         .iter()
         .map(|&n| {
-            let n = transform_normal(normal_matrix, n).map(round_4_digits);
             // Float equality: -0 equals +0 (the first one seen is kept).
-            let key = n.map(|x| if x == 0.0 { 0 } else { x.to_bits() });
+            let [x, y, z] = n.map(|x| if x == 0.0 { 0 } else { x.to_bits() });
+            let key = u128::from(x) | u128::from(y) << 32 | u128::from(z) << 64;
             *index_of.entry(key).or_insert_with(|| {
                 normals.push(n);
                 normals.len() as u32 - 1
@@ -152,6 +156,36 @@ pub fn corner_normals(
         })
         .collect();
     (normals, indices)
+}
+
+/// A fast hash for keys that are bit patterns of floats (FxHash's mixing):
+/// the default SipHash costs more than the rest of the merging.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl KeyHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u128(&mut self, value: u128) {
+        self.add(value as u64);
+        self.add((value >> 64) as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// Blender's `STD_UV_CONNECT_LIMIT`.
@@ -195,41 +229,39 @@ pub fn uv_vertex_map(
     let mut out_uvs = Vec::with_capacity(vertex_count);
     let mut out_indices = vec![0u32; corners];
     let mut pending: Vec<u32> = Vec::new();
-    let mut groups: Vec<Vec<u32>> = Vec::new();
+    // The groups of one vertex, one after the other; `ends[g]` closes group g.
+    let mut grouped: Vec<u32> = Vec::new();
+    let mut ends: Vec<usize> = Vec::new();
     for v in 0..vertex_count {
         pending.clear();
-        pending.extend(
-            by_vertex[start[v] as usize..start[v + 1] as usize]
-                .iter()
-                .rev(),
-        );
-        groups.clear();
+        pending.extend(by_vertex[start[v] as usize..start[v + 1] as usize].iter().rev());
+        grouped.clear();
+        ends.clear();
         let mut rest = 0;
         // `pending[rest..]` is Blender's remaining list, in list order.
         while rest < pending.len() {
             let seed = pending[rest];
             rest += 1;
             let uv = uvs[seed as usize];
-            let mut group = vec![seed];
+            grouped.push(seed);
             let mut kept = rest;
             for k in rest..pending.len() {
                 let c = pending[k];
                 let other = uvs[c as usize];
-                if (uv[0] - other[0]).abs() < UV_CONNECT_LIMIT
-                    && (uv[1] - other[1]).abs() < UV_CONNECT_LIMIT
-                {
-                    group.push(c);
+                if (uv[0] - other[0]).abs() < UV_CONNECT_LIMIT && (uv[1] - other[1]).abs() < UV_CONNECT_LIMIT {
+                    grouped.push(c);
                 } else {
                     pending[kept] = c;
                     kept += 1;
                 }
             }
             pending.truncate(kept);
-            groups.push(group);
+            ends.push(grouped.len());
         }
         // The final list holds the groups last-made first; the exporter gives
         // each group the next index and keeps the UV of its seed.
-        for group in groups.iter().rev() {
+        for g in (0..ends.len()).rev() {
+            let group = &grouped[if g == 0 { 0 } else { ends[g - 1] }..ends[g]];
             let index = out_uvs.len() as u32;
             out_uvs.push(uvs[group[0] as usize]);
             for &c in group {
