@@ -134,7 +134,10 @@ fn round_4_digits(f: f32) -> f32 {
 /// `normal_matrix`, normalized, rounded to four digits, merged with equal ones
 /// (float equality) in first-appearance order. Returns the normals and one
 /// index per corner.
-pub fn corner_normals(corner_normals: &[[f32; 3]], normal_matrix: &Matrix3) -> (Vec<[f32; 3]>, Vec<u32>) {
+pub fn corner_normals(
+    corner_normals: &[[f32; 3]],
+    normal_matrix: &Matrix3,
+) -> (Vec<[f32; 3]>, Vec<u32>) {
     let rounded: Vec<[f32; 3]> = corner_normals
         .par_iter()
         .with_min_len(4096)
@@ -234,7 +237,11 @@ pub fn uv_vertex_map(
     let mut ends: Vec<usize> = Vec::new();
     for v in 0..vertex_count {
         pending.clear();
-        pending.extend(by_vertex[start[v] as usize..start[v + 1] as usize].iter().rev());
+        pending.extend(
+            by_vertex[start[v] as usize..start[v + 1] as usize]
+                .iter()
+                .rev(),
+        );
         grouped.clear();
         ends.clear();
         let mut rest = 0;
@@ -248,7 +255,9 @@ pub fn uv_vertex_map(
             for k in rest..pending.len() {
                 let c = pending[k];
                 let other = uvs[c as usize];
-                if (uv[0] - other[0]).abs() < UV_CONNECT_LIMIT && (uv[1] - other[1]).abs() < UV_CONNECT_LIMIT {
+                if (uv[0] - other[0]).abs() < UV_CONNECT_LIMIT
+                    && (uv[1] - other[1]).abs() < UV_CONNECT_LIMIT
+                {
                     grouped.push(c);
                 } else {
                     pending[kept] = c;

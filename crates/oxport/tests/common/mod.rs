@@ -2,18 +2,32 @@
 
 #![allow(dead_code)]
 
-use std::ffi::CString;
+use std::ffi::CStr;
+
+const FORMATS: [&CStr; 10] = [
+    c"%.0f", c"%.1f", c"%.2f", c"%.3f", c"%.4f", c"%.5f", c"%.6f", c"%.7f", c"%.8f", c"%.9f",
+];
 
 /// `snprintf(buf, n, "%.{precision}f", value)` through the C library.
 pub fn c_fixed(value: f64, precision: usize) -> Vec<u8> {
-    let format = CString::new(format!("%.{precision}f")).unwrap();
-    let mut buf = vec![0u8; 400];
-    // SAFETY: the buffer is large enough for any double with up to 9 decimals
-    // (309 integer digits, sign, point, decimals), and snprintf bounds its writes anyway.
-    let n = unsafe { libc::snprintf(buf.as_mut_ptr().cast(), buf.len(), format.as_ptr(), value) };
+    let mut buf = [0u8; 400];
+    c_fixed_into(value, precision, &mut buf).to_vec()
+}
+
+/// [`c_fixed`] into a caller's buffer, without allocating.
+pub fn c_fixed_into(value: f64, precision: usize, buf: &mut [u8; 400]) -> &[u8] {
+    // SAFETY: the buffer holds any double with up to 9 decimals (309 integer
+    // digits, sign, point, decimals), and snprintf bounds its writes anyway.
+    let n = unsafe {
+        libc::snprintf(
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+            FORMATS[precision].as_ptr(),
+            value,
+        )
+    };
     assert!(n >= 0 && (n as usize) < buf.len());
-    buf.truncate(n as usize);
-    buf
+    &buf[..n as usize]
 }
 
 pub fn fixed<F: oxport::numfmt::FixedFloat>(value: F, precision: usize) -> Vec<u8> {
