@@ -41,7 +41,7 @@ test-python: build
 exhaustive:
 	$(CARGO) test --release -p oxport --features exhaustive --test numfmt_exhaustive
 
-bench: bench-numfmt bench-obj
+bench: bench-numfmt bench-obj bench-blender
 
 bench-numfmt: venv
 	$(VPY) -m pip install --quiet matplotlib
@@ -59,3 +59,6 @@ clean:
 # The Blender add-on against Blender's own exporter (part of `make test` when Blender is installed).
 blender-test: build
 	$(VPY) -m pytest python/tests/test_blender_addon.py -q
+
+bench-blender: build
+	$(VPY) bench/blender_addon.py

@@ -25,24 +25,32 @@ exec(compile(open(script).read(), script, "exec"), {"__name__": "__main__"})
 import oxport_obj  # noqa: E402
 from oxport_obj import export  # noqa: E402
 
+os.remove(first)
+os.remove(os.path.splitext(first)[0] + ".mtl")
+# The same file name in two folders, so that the mtllib lines agree.
+blender_path = os.path.join(out_dir, "blender", "scene.obj")
+oxport_path = os.path.join(out_dir, "oxport", "scene.obj")
+os.makedirs(os.path.dirname(blender_path), exist_ok=True)
+os.makedirs(os.path.dirname(oxport_path), exist_ok=True)
 blender_times, oxport_times, gather_times, write_times = [], [], [], []
 steps = {}
 for run in range(runs):
-    for path in (os.path.join(out_dir, "blender.obj"), os.path.join(out_dir, "oxport.obj")):
+    # Each exporter writes a new file: remove the last one and flush the disk first.
+    for path in (blender_path, oxport_path):
         if os.path.exists(path):
             os.remove(path)
     os.sync()
     start = time.perf_counter()
-    bpy.ops.wm.obj_export(filepath=os.path.join(out_dir, "blender.obj"))
+    bpy.ops.wm.obj_export(filepath=blender_path)
     blender_times.append(time.perf_counter() - start)
     os.sync()
     start = time.perf_counter()
-    report = export.export(bpy.context, os.path.join(out_dir, "oxport.obj"), {})
+    report = export.export(bpy.context, oxport_path, {})
     oxport_times.append(time.perf_counter() - start)
     gather_times.append(report.gather_seconds)
     write_times.append(report.write_seconds)
     steps = report.per_step
-same = open(os.path.join(out_dir, "blender.obj"), "rb").read() == open(os.path.join(out_dir, "oxport.obj"), "rb").read()
+same = open(blender_path, "rb").read() == open(oxport_path, "rb").read()
 print("OXPORT_BENCH " + json.dumps({
     "objects": report.objects, "faces": report.faces, "bytes": report.bytes, "identical": same,
     "blender": blender_times, "oxport": oxport_times, "gather": gather_times, "write": write_times,

@@ -62,6 +62,7 @@ def blender_mesh(
     face_starts: Any,
     *,
     corner_normals: Optional[Any] = None,
+    vertex_normals: Optional[Any] = None,
     corner_uvs: Optional[Any] = None,
     smooth: Optional[Any] = None,
     material_indices: Optional[Any] = None,

@@ -29,6 +29,7 @@ def mesh(
     *,
     scale: float = 1.0,
     corner_normals: Optional[Buffer] = None,
+    vertex_normals: Optional[Buffer] = None,
     corner_uvs: Optional[Buffer] = None,
     smooth: Optional[Buffer] = None,
     material_indices: Optional[Buffer] = None,
@@ -50,6 +51,10 @@ def mesh(
         corner_vertices: ``loops.foreach_get("vertex_index")``.
         face_starts: ``polygons.foreach_get("loop_start")``.
         corner_normals: ``loops.foreach_get("normal")`` after ``calc_normals_split()``.
+        vertex_normals: ``vertices.foreach_get("normal")`` instead of
+            ``corner_normals`` when every face is smooth and the mesh has neither
+            auto smooth nor custom normals: Blender's split normals are then the
+            vertex normals, the same floats (4 times fewer values to fetch).
         corner_uvs: the active UV layer's ``data.foreach_get("uv")``.
         smooth: per face smooth group (``use_smooth`` as 0/1 without smooth groups).
         material_indices: ``polygons.foreach_get("material_index")``, with
@@ -65,6 +70,7 @@ def mesh(
         corner_vertices,
         face_starts,
         corner_normals=corner_normals,
+        vertex_normals=vertex_normals,
         corner_uvs=corner_uvs,
         smooth=smooth,
         material_indices=material_indices,

@@ -368,8 +368,8 @@ fn matrix<const N: usize>(object: &Bound<'_, PyAny>, name: &str) -> PyResult<[[f
 /// see `oxport.blender.mesh`.
 #[pyfunction]
 #[pyo3(signature = (name, world, axes, scale, positions, corner_vertices, face_starts, *,
-    corner_normals=None, corner_uvs=None, smooth=None, material_indices=None, materials=None,
-    edges=None))]
+    corner_normals=None, vertex_normals=None, corner_uvs=None, smooth=None,
+    material_indices=None, materials=None, edges=None))]
 #[allow(clippy::too_many_arguments)]
 fn blender_mesh(
     py: Python<'_>,
@@ -381,6 +381,7 @@ fn blender_mesh(
     corner_vertices: Bound<'_, PyAny>,
     face_starts: Bound<'_, PyAny>,
     corner_normals: Option<Bound<'_, PyAny>>,
+    vertex_normals: Option<Bound<'_, PyAny>>,
     corner_uvs: Option<Bound<'_, PyAny>>,
     smooth: Option<Bound<'_, PyAny>>,
     material_indices: Option<Bound<'_, PyAny>>,
@@ -393,6 +394,17 @@ fn blender_mesh(
     let corner_vertices = index_rows::<1>(&corner_vertices, "corner_vertices")?;
     let face_starts = index_rows::<1>(&face_starts, "face_starts")?;
     let corner_normals = optional(&corner_normals, |o| float_rows::<3>(o, "corner_normals"))?;
+    let vertex_normals = optional(&vertex_normals, |o| float_rows::<3>(o, "vertex_normals"))?;
+    let normals = match (&corner_normals, &vertex_normals) {
+        (Some(_), Some(_)) => {
+            return Err(PyValueError::new_err(
+                "corner_normals and vertex_normals: give one or the other",
+            ));
+        }
+        (Some(c), None) => Some(oxport::blender::NormalSource::Corners(c.as_slice())),
+        (None, Some(v)) => Some(oxport::blender::NormalSource::Vertices(v.as_slice())),
+        (None, None) => None,
+    };
     let corner_uvs = optional(&corner_uvs, |o| float_rows::<2>(o, "corner_uvs"))?;
     let smooth = optional(&smooth, |o| index_rows::<1>(o, "smooth"))?;
     let material_indices = optional(&material_indices, |o| {
@@ -406,7 +418,7 @@ fn blender_mesh(
         positions: positions.as_slice(),
         corner_vertices: corner_vertices.as_slice().as_flattened(),
         face_starts: face_starts.as_slice().as_flattened(),
-        corner_normals: corner_normals.as_ref().map(|a| a.as_slice()),
+        normals,
         corner_uvs: corner_uvs.as_ref().map(|a| a.as_slice()),
         smooth: smooth.as_ref().map(|a| a.as_slice().as_flattened()),
         material_indices: material_indices

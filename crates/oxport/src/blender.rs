@@ -127,38 +127,189 @@ fn transform_normal(m: &Matrix3, [x, y, z]: [f32; 3]) -> [f32; 3] {
 fn round_4_digits(f: f32) -> f32 {
     let scale = 10_000.0f32;
     // Blender writes 0.49999999f, which is 0.5 as a float.
-    (scale * f - 0.5).ceil() / scale
+    ceil(scale * f - 0.5) / scale
+}
+
+/// `ceilf`, inline (x86-64's baseline has no rounding instruction, and the
+/// libm call dominated), with its signed zeros: `ceil(-0.5)` is -0.
+fn ceil(v: f32) -> f32 {
+    if v.is_nan() || v.abs() >= 8_388_608.0 {
+        return v; // already an integer, or infinite, or NaN
+    }
+    let t = v as i32 as f32;
+    let c = if t < v { t + 1.0 } else { t };
+    if c == 0.0 && v.is_sign_negative() {
+        -0.0
+    } else {
+        c
+    }
+}
+
+/// Where the corner normals come from.
+#[derive(Clone, Copy, Debug)]
+pub enum NormalSource<'a> {
+    /// `loops[].normal` after `calc_normals_split()`: one per corner.
+    Corners(&'a [[f32; 3]]),
+    /// `vertices[].normal`: on a mesh whose faces are all smooth, without auto
+    /// smooth or custom normals, Blender's split normals are the vertex normals,
+    /// the same floats. (Not on flat faces: their split normals differ from
+    /// `polygons[].normal` in the last bits.)
+    Vertices(&'a [[f32; 3]]),
+}
+
+/// A rounded normal as a key with float equality (-0 equals +0): the three
+/// components are multiples of 1/10000, so the integers `10000 x` (exact up
+/// to a rounding error far below 1/2) identify them, 21 bits each.
+fn normal_key(n: [f32; 3]) -> u64 {
+    let q = n.map(|x| {
+        let scaled = x * 10_000.0;
+        // Round half away from zero without a libm call; NaN becomes 0.
+        let q = (scaled + if scaled < 0.0 { -0.5 } else { 0.5 }) as i64;
+        (q + (1 << 20)) as u64 & 0x1f_ffff
+    });
+    q[0] | q[1] << 21 | q[2] << 42
 }
 
 /// Corner normals as the exporter writes them: each transformed by
 /// `normal_matrix`, normalized, rounded to four digits, merged with equal ones
-/// (float equality) in first-appearance order. Returns the normals and one
-/// index per corner.
+/// in first-appearance order (corner order). Returns the normals and one index
+/// per corner.
+///
+/// The corners around a smooth vertex usually share its normal, and those of
+/// a flat face share the face's, so each vertex remembers the index its last
+/// corner got and the previous corner's is kept too: the hash table, whose
+/// lookups miss the cache, is asked only when both differ.
 pub fn corner_normals(
-    corner_normals: &[[f32; 3]],
+    source: NormalSource,
+    corner_vertices: &[u32],
+    smooth: Option<&[u32]>,
+    vertex_count: usize,
     normal_matrix: &Matrix3,
-) -> (Vec<[f32; 3]>, Vec<u32>) {
-    let rounded: Vec<[f32; 3]> = corner_normals
-        .par_iter()
-        .with_min_len(4096)
-        .map(|&n| transform_normal(normal_matrix, n).map(round_4_digits))
-        .collect();
-    let mut index_of: HashMap<u128, u32, BuildHasherDefault<KeyHasher>> =
-        HashMap::with_capacity_and_hasher(corner_normals.len() / 4, Default::default());
-    let mut normals = Vec::new();
-    let indices = rounded
-        .iter()
-        .map(|&n| {
-            // Float equality: -0 equals +0 (the first one seen is kept).
-            let [x, y, z] = n.map(|x| if x == 0.0 { 0 } else { x.to_bits() });
-            let key = u128::from(x) | u128::from(y) << 32 | u128::from(z) << 64;
-            *index_of.entry(key).or_insert_with(|| {
-                normals.push(n);
-                normals.len() as u32 - 1
+) -> Result<(Vec<[f32; 3]>, Vec<u32>)> {
+    let round = |values: &[[f32; 3]]| -> Vec<([f32; 3], u64)> {
+        values
+            .par_iter()
+            .with_min_len(4096)
+            .map(|&n| {
+                let n = transform_normal(normal_matrix, n).map(round_4_digits);
+                (n, normal_key(n))
             })
+            .collect()
+    };
+    let (per_corner, per_vertex) = match source {
+        NormalSource::Corners(normals) => {
+            if normals.len() != corner_vertices.len() {
+                return Err(Error::invalid(format!(
+                    "{} corner normals for {} corners",
+                    normals.len(),
+                    corner_vertices.len()
+                )));
+            }
+            (round(normals), Vec::new())
+        }
+        NormalSource::Vertices(vertices) => {
+            if vertices.len() != vertex_count {
+                return Err(Error::invalid(format!(
+                    "{} vertex normals for {vertex_count} vertices",
+                    vertices.len()
+                )));
+            }
+            if smooth.is_some_and(|s| s.contains(&0)) {
+                return Err(Error::invalid(
+                    "vertex normals stand for corner normals only when every face is smooth",
+                ));
+            }
+            (Vec::new(), round(vertices))
+        }
+    };
+    let normal_of = |c: usize, v: usize| {
+        if per_corner.is_empty() {
+            per_vertex[v]
+        } else {
+            per_corner[c]
+        }
+    };
+    // Hash table lookups miss the cache, so they are spread over the threads:
+    // thread p owns the keys whose hash falls in part p, walks every corner in
+    // order and merges only its own keys. Each part's normals come out in
+    // first-appearance order; merging the parts by first corner gives the
+    // global order. Corner c's code is `local index * parts + part`.
+    let corners = corner_vertices.len();
+    let parts = if corners >= 1 << 28 {
+        1
+    } else {
+        rayon::current_num_threads().clamp(1, 8)
+    };
+    let codes: Vec<std::sync::atomic::AtomicU32> =
+        (0..corners).map(|_| Default::default()).collect();
+    let part_of =
+        |key: u64| ((key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % parts as u64) as usize;
+    let merged: Vec<(Vec<[f32; 3]>, Vec<u32>)> = (0..parts)
+        .into_par_iter()
+        .map(|part| {
+            let mut index_of: HashMap<u64, u32, BuildHasherDefault<KeyHasher>> =
+                HashMap::with_capacity_and_hasher(vertex_count / parts, Default::default());
+            let (mut normals, mut firsts, mut keys) = (Vec::new(), Vec::new(), Vec::new());
+            let mut last = vec![u32::MAX; vertex_count];
+            let (mut previous_key, mut previous_index) = (u64::MAX, 0u32);
+            for c in 0..corners {
+                let v = corner_vertices[c] as usize;
+                let (n, key) = normal_of(c, v);
+                if part_of(key) != part {
+                    continue;
+                }
+                let cached = last[v];
+                let index = if key == previous_key {
+                    previous_index
+                } else if cached != u32::MAX && keys[cached as usize] == key {
+                    cached
+                } else {
+                    *index_of.entry(key).or_insert_with(|| {
+                        normals.push(n);
+                        keys.push(key);
+                        firsts.push(c as u32);
+                        normals.len() as u32 - 1
+                    })
+                };
+                last[v] = index;
+                (previous_key, previous_index) = (key, index);
+                codes[c].store(
+                    index * parts as u32 + part as u32,
+                    std::sync::atomic::Ordering::Relaxed,
+                );
+            }
+            (normals, firsts)
         })
         .collect();
-    (normals, indices)
+    let mut order: Vec<(u32, u32)> = merged
+        .iter()
+        .enumerate()
+        .flat_map(|(part, (_, firsts))| {
+            firsts
+                .iter()
+                .enumerate()
+                .map(move |(local, &first)| (first, (local * parts + part) as u32))
+        })
+        .collect();
+    order.par_sort_unstable();
+    let longest = merged
+        .iter()
+        .map(|(normals, _)| normals.len())
+        .max()
+        .unwrap_or(0);
+    let mut global = vec![0u32; longest * parts];
+    let mut normals = Vec::with_capacity(order.len());
+    for (index, &(_, code)) in order.iter().enumerate() {
+        let (local, part) = (code as usize / parts, code as usize % parts);
+        global[code as usize] = index as u32;
+        normals.push(merged[part].0[local]);
+    }
+    let indices = codes
+        .into_par_iter()
+        .with_min_len(4096)
+        .map(|code| global[code.into_inner() as usize])
+        .collect();
+    Ok((normals, indices))
 }
 
 /// A fast hash for keys that are bit patterns of floats (FxHash's mixing):
@@ -181,9 +332,8 @@ impl Hasher for KeyHasher {
         }
     }
 
-    fn write_u128(&mut self, value: u128) {
-        self.add(value as u64);
-        self.add((value >> 64) as u64);
+    fn write_u64(&mut self, value: u64) {
+        self.add(value);
     }
 
     fn finish(&self) -> u64 {
@@ -306,8 +456,8 @@ pub struct Gathered<'a> {
     pub corner_vertices: &'a [u32],
     /// `polygons[].loop_start`
     pub face_starts: &'a [u32],
-    /// `loops[].normal` (after `calc_normals_split`), when normals are exported.
-    pub corner_normals: Option<&'a [[f32; 3]]>,
+    /// The normals, when they are exported.
+    pub normals: Option<NormalSource<'a>>,
     /// The active UV layer's `data[].uv`, when UVs are exported.
     pub corner_uvs: Option<&'a [[f32; 2]]>,
     /// Smooth group per face (`polygons[].use_smooth` as 0 or 1 without smooth groups).
@@ -348,15 +498,10 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
             g.positions.len()
         ));
     }
-    for (what, len) in [
-        ("normals", g.corner_normals.map(<[_]>::len)),
-        ("uvs", g.corner_uvs.map(<[_]>::len)),
-    ] {
-        if let Some(len) = len
-            && len != corners
-        {
-            return fail(format!("{len} {what} for {corners} loops"));
-        }
+    if let Some(len) = g.corner_uvs.map(<[_]>::len)
+        && len != corners
+    {
+        return fail(format!("{len} uvs for {corners} loops"));
     }
     for (what, len) in [
         ("smooth", g.smooth.map(<[_]>::len)),
@@ -384,9 +529,16 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
         .transform
         .as_ref()
         .map_or(identity_normals, normal_transform);
-    let (normals, normal_indices) = match g.corner_normals {
-        Some(n) => {
-            let (values, indices) = corner_normals(n, &normal_matrix);
+    let (normals, normal_indices) = match g.normals {
+        Some(source) => {
+            let (values, indices) = corner_normals(
+                source,
+                g.corner_vertices,
+                g.smooth,
+                g.positions.len(),
+                &normal_matrix,
+            )
+            .map_err(|e| Error::invalid(format!("object {:?}: {e}", g.name)))?;
             (Some(values), Some(indices))
         }
         None => (None, None),
@@ -487,8 +639,14 @@ mod tests {
             vec![[1.5, -2.0, 3.25]]
         );
         let n = normal_transform(&m);
-        let (normals, indices) =
-            corner_normals(&[[0.0, 0.0, 2.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]], &n);
+        let (normals, indices) = corner_normals(
+            NormalSource::Corners(&[[0.0, 0.0, 2.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]),
+            &[0, 1, 0],
+            None,
+            2,
+            &n,
+        )
+        .unwrap();
         assert_eq!(normals.len(), 2);
         assert_eq!(indices, vec![0, 0, 1]);
     }
@@ -517,6 +675,77 @@ mod tests {
         // Vertex 2 has two groups: seeded by corner 7 then corner 2, numbered last-made first.
         assert_eq!(merged[indices[2] as usize], [1.0, 1.0]);
         assert_eq!(indices[7], indices[2] + 1);
+    }
+
+    #[test]
+    fn normals_merge_the_same_on_any_number_of_threads() {
+        let mut rng = crate::synth::Rng::new(9);
+        // Few distinct directions, so that merging has work to do.
+        let directions: Vec<[f32; 3]> = (0..500)
+            .map(|_| [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), 0.5])
+            .collect();
+        let per_corner: Vec<[f32; 3]> = (0..20_000)
+            .map(|_| directions[rng.below(500) as usize])
+            .collect();
+        let corner_vertices: Vec<u32> = (0..20_000).map(|_| rng.below(3000)).collect();
+        let identity: Matrix3 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                corner_normals(
+                    NormalSource::Corners(&per_corner),
+                    &corner_vertices,
+                    None,
+                    3000,
+                    &identity,
+                )
+                .unwrap()
+            })
+        };
+        let (normals, indices) = run(1);
+        assert_eq!(normals.len(), 500);
+        // First appearance order, checked directly.
+        let mut seen = Vec::new();
+        for &i in &indices {
+            if !seen.contains(&i) {
+                assert_eq!(i as usize, seen.len());
+                seen.push(i);
+            }
+        }
+        for threads in [2, 3, 8] {
+            assert_eq!(
+                run(threads),
+                (normals.clone(), indices.clone()),
+                "{threads} threads"
+            );
+        }
+    }
+
+    #[test]
+    fn vertex_normals_only_for_all_smooth_meshes() {
+        let identity: Matrix3 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let vertex_normals = [[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]];
+        let (normals, indices) = corner_normals(
+            NormalSource::Vertices(&vertex_normals),
+            &[0, 1, 2, 2],
+            Some(&[1]),
+            3,
+            &identity,
+        )
+        .unwrap();
+        assert_eq!(normals.len(), 3);
+        assert_eq!(indices, vec![0, 1, 2, 2]);
+        let error = corner_normals(
+            NormalSource::Vertices(&vertex_normals),
+            &[0, 1, 2],
+            Some(&[0]),
+            3,
+            &identity,
+        );
+        assert!(error.is_err());
     }
 
     #[test]

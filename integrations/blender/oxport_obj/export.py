@@ -165,20 +165,27 @@ def _gather(ob, depsgraph, options: dict, axes, timings: dict):
     me.loops.foreach_get("vertex_index", corner_vertices)
     face_starts = _buffer("i", faces)
     me.polygons.foreach_get("loop_start", face_starts)
-    normals = uvs = None
-    if options.get("export_normals", True) and faces:
-        t = time.perf_counter()
-        me.calc_normals_split()
-        normals = _buffer("f", 3 * corners)
-        me.loops.foreach_get("normal", normals)
-        timings["normals"] = timings.get("normals", 0.0) + time.perf_counter() - t
-    if options.get("export_uv", True) and faces and me.uv_layers.active is not None:
-        uvs = _buffer("f", 2 * corners)
-        me.uv_layers.active.data.foreach_get("uv", uvs)
     smooth = None
     if faces:
         smooth = _buffer("b", faces)
         me.polygons.foreach_get("use_smooth", smooth)
+    normals = {}
+    if options.get("export_normals", True) and faces:
+        t = time.perf_counter()
+        if me.use_auto_smooth or me.has_custom_normals or 0 in smooth:
+            me.calc_normals_split()
+            normals["corner_normals"] = _buffer("f", 3 * corners)
+            me.loops.foreach_get("normal", normals["corner_normals"])
+        else:
+            # All smooth: Blender's split normals are the vertex normals, the
+            # same floats, and there are 4 times fewer of them to fetch.
+            normals["vertex_normals"] = _buffer("f", 3 * vertices)
+            me.vertices.foreach_get("normal", normals["vertex_normals"])
+        timings["normals"] = timings.get("normals", 0.0) + time.perf_counter() - t
+    uvs = None
+    if options.get("export_uv", True) and faces and me.uv_layers.active is not None:
+        uvs = _buffer("f", 2 * corners)
+        me.uv_layers.active.data.foreach_get("uv", uvs)
     material_indices = names = None
     slots = [slot.material for slot in ob.material_slots]
     if options.get("export_materials", True) and slots and faces:
@@ -200,7 +207,7 @@ def _gather(ob, depsgraph, options: dict, axes, timings: dict):
     t = time.perf_counter()
     mesh = oxport.blender.mesh(
         ob.name, ob.matrix_world, axes, positions, corner_vertices, face_starts,
-        scale=options.get("global_scale", 1.0), corner_normals=normals, corner_uvs=uvs,
+        scale=options.get("global_scale", 1.0), corner_uvs=uvs, **normals,
         smooth=smooth, material_indices=material_indices, materials=names, edges=edges,
     )
     timings["oxport.blender.mesh"] = timings.get("oxport.blender.mesh", 0.0) + time.perf_counter() - t
