@@ -140,6 +140,10 @@ class Mesh:
     def face_count(self) -> int:
         return self._native.face_count()
 
+    def with_edges(self, edges: Buffer) -> "Mesh":
+        """A copy of this mesh whose loose edges (``l a b``) are ``edges``, ``(E, 2)`` integers."""
+        return Mesh._wrap(self._native.with_edges(edges))
+
     def __repr__(self) -> str:
         return repr(self._native)
 

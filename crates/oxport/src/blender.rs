@@ -222,26 +222,49 @@ pub fn corner_normals(
             (Vec::new(), round(vertices))
         }
     };
-    let normal_of = |c: usize, v: usize| {
+    // What the merging walks, in corner order: every corner for corner
+    // normals; for vertex normals each vertex once, at its first corner (the
+    // later corners of a vertex find its normal already merged).
+    let corners = corner_vertices.len();
+    let vertex_order: Vec<u32> = if per_corner.is_empty() {
+        let mut seen = vec![false; vertex_count];
+        let mut order = Vec::with_capacity(vertex_count);
+        for (c, &v) in corner_vertices.iter().enumerate() {
+            if !std::mem::replace(&mut seen[v as usize], true) {
+                order.push(c as u32);
+            }
+        }
+        order
+    } else {
+        Vec::new()
+    };
+    let (items, slots) = if per_corner.is_empty() {
+        (vertex_order.len(), vertex_count)
+    } else {
+        (corners, corners)
+    };
+    // Item i: (its slot, its first corner, its vertex, its normal and key).
+    let item = |i: usize| {
         if per_corner.is_empty() {
-            per_vertex[v]
+            let c = vertex_order[i] as usize;
+            let v = corner_vertices[c] as usize;
+            (v, c, v, per_vertex[v])
         } else {
-            per_corner[c]
+            let v = corner_vertices[i] as usize;
+            (i, i, v, per_corner[i])
         }
     };
     // Hash table lookups miss the cache, so they are spread over the threads:
-    // thread p owns the keys whose hash falls in part p, walks every corner in
+    // thread p owns the keys whose hash falls in part p, walks every item in
     // order and merges only its own keys. Each part's normals come out in
     // first-appearance order; merging the parts by first corner gives the
-    // global order. Corner c's code is `local index * parts + part`.
-    let corners = corner_vertices.len();
-    let parts = if corners >= 1 << 28 {
+    // global order. A slot's code is `local index * parts + part`.
+    let parts = if slots >= 1 << 28 {
         1
     } else {
         rayon::current_num_threads().clamp(1, 8)
     };
-    let codes: Vec<std::sync::atomic::AtomicU32> =
-        (0..corners).map(|_| Default::default()).collect();
+    let codes: Vec<std::sync::atomic::AtomicU32> = (0..slots).map(|_| Default::default()).collect();
     let part_of =
         |key: u64| ((key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % parts as u64) as usize;
     let merged: Vec<(Vec<[f32; 3]>, Vec<u32>)> = (0..parts)
@@ -250,15 +273,24 @@ pub fn corner_normals(
             let mut index_of: HashMap<u64, u32, BuildHasherDefault<KeyHasher>> =
                 HashMap::with_capacity_and_hasher(vertex_count / parts, Default::default());
             let (mut normals, mut firsts, mut keys) = (Vec::new(), Vec::new(), Vec::new());
-            let mut last = vec![u32::MAX; vertex_count];
+            // The corners of a smooth vertex usually share its normal, those of
+            // a flat face the face's: remember the last index of each vertex and
+            // the previous item's, and ask the table only when both differ.
+            let mut last = vec![
+                u32::MAX;
+                if per_corner.is_empty() {
+                    0
+                } else {
+                    vertex_count
+                }
+            ];
             let (mut previous_key, mut previous_index) = (u64::MAX, 0u32);
-            for c in 0..corners {
-                let v = corner_vertices[c] as usize;
-                let (n, key) = normal_of(c, v);
+            for i in 0..items {
+                let (slot, first, v, (n, key)) = item(i);
                 if part_of(key) != part {
                     continue;
                 }
-                let cached = last[v];
+                let cached = last.get(v).copied().unwrap_or(u32::MAX);
                 let index = if key == previous_key {
                     previous_index
                 } else if cached != u32::MAX && keys[cached as usize] == key {
@@ -267,13 +299,15 @@ pub fn corner_normals(
                     *index_of.entry(key).or_insert_with(|| {
                         normals.push(n);
                         keys.push(key);
-                        firsts.push(c as u32);
+                        firsts.push(first as u32);
                         normals.len() as u32 - 1
                     })
                 };
-                last[v] = index;
+                if let Some(entry) = last.get_mut(v) {
+                    *entry = index;
+                }
                 (previous_key, previous_index) = (key, index);
-                codes[c].store(
+                codes[slot].store(
                     index * parts as u32 + part as u32,
                     std::sync::atomic::Ordering::Relaxed,
                 );
@@ -304,11 +338,20 @@ pub fn corner_normals(
         global[code as usize] = index as u32;
         normals.push(merged[part].0[local]);
     }
-    let indices = codes
+    let slot_indices: Vec<u32> = codes
         .into_par_iter()
         .with_min_len(4096)
         .map(|code| global[code.into_inner() as usize])
         .collect();
+    let indices = if per_corner.is_empty() {
+        corner_vertices
+            .par_iter()
+            .with_min_len(4096)
+            .map(|&v| slot_indices[v as usize])
+            .collect()
+    } else {
+        slot_indices
+    };
     Ok((normals, indices))
 }
 
@@ -569,7 +612,8 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
     if let Some(order) = g.material_indices.and_then(face_order) {
         reorder_faces(&mut mesh, &order);
     }
-    mesh.validate()?;
+    // Valid by construction: every index comes from a checked input or from here.
+    debug_assert!(mesh.validate().is_ok());
     Ok(mesh)
 }
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 from array import array
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import bpy
@@ -66,7 +68,8 @@ def _f32(x: float) -> float:
 
 
 def _buffer(typecode: str, count: int) -> array:
-    return array(typecode, bytes(array(typecode).itemsize * count))
+    """A zeroed buffer for ``foreach_get``, allocated once (repetition doubles a memcpy)."""
+    return array(typecode, (0,)) * count
 
 
 def _mtl_material(material: bpy.types.Material) -> oxport.Material:
@@ -151,8 +154,26 @@ def _objects(context, options: dict) -> list:
     return objects
 
 
-def _gather(ob, depsgraph, options: dict, axes, timings: dict):
-    """One object: foreach_get into buffers, everything heavy in oxport."""
+def _loose_edges(me):
+    """The loose edges as pairs of vertex indices, or None when there are none."""
+    loose = _buffer("b", len(me.edges))
+    me.edges.foreach_get("is_loose", loose)
+    if loose.tobytes().find(b"\1") < 0:  # memchr, not a Python loop
+        return None
+    pairs = _buffer("i", 2 * len(me.edges))
+    me.edges.foreach_get("vertices", pairs)
+    edges = array("i")
+    for i, is_loose in enumerate(loose):
+        if is_loose:
+            edges.extend((pairs[2 * i], pairs[2 * i + 1]))
+    return edges
+
+
+def _gather(ob, depsgraph, options: dict, axes, pool, timings: dict):
+    """One object: ``foreach_get`` into buffers, then everything heavy in
+    oxport's Rust core on ``pool``'s thread (which runs without the GIL) while
+    this thread fetches the loose edges and goes on to the next object.
+    Returns a function giving the mesh, and the object's materials."""
     evaluated = ob.evaluated_get(depsgraph)
     # The evaluated mesh itself, as Blender's exporter uses it: no copy, and the
     # same cached vertex normals (Blender sums them in parallel, so two separate
@@ -172,7 +193,8 @@ def _gather(ob, depsgraph, options: dict, axes, timings: dict):
     normals = {}
     if options.get("export_normals", True) and faces:
         t = time.perf_counter()
-        if me.use_auto_smooth or me.has_custom_normals or 0 in smooth:
+        all_smooth = smooth.tobytes().find(b"\0") < 0  # memchr, not a Python loop
+        if me.use_auto_smooth or me.has_custom_normals or not all_smooth:
             me.calc_normals_split()
             normals["corner_normals"] = _buffer("f", 3 * corners)
             me.loops.foreach_get("normal", normals["corner_normals"])
@@ -194,23 +216,27 @@ def _gather(ob, depsgraph, options: dict, axes, timings: dict):
         material_indices = _buffer("i", faces)
         me.polygons.foreach_get("material_index", material_indices)
         names = [m.name.replace(" ", "_") for m in slots]
-    loose = _buffer("b", len(me.edges))
-    me.edges.foreach_get("is_loose", loose)
-    edges = None
-    if any(loose):
-        pairs = _buffer("i", 2 * len(me.edges))
-        me.edges.foreach_get("vertices", pairs)
-        edges = array("i")
-        for i, is_loose in enumerate(loose):
-            if is_loose:
-                edges.extend((pairs[2 * i], pairs[2 * i + 1]))
-    t = time.perf_counter()
-    mesh = oxport.blender.mesh(
-        ob.name, ob.matrix_world, axes, positions, corner_vertices, face_starts,
-        scale=options.get("global_scale", 1.0), corner_uvs=uvs, **normals,
-        smooth=smooth, material_indices=material_indices, materials=names, edges=edges,
-    )
-    timings["oxport.blender.mesh"] = timings.get("oxport.blender.mesh", 0.0) + time.perf_counter() - t
+    started = threading.Event()
+
+    def build():
+        started.set()
+        return oxport.blender.mesh(
+            ob.name, matrix_world, axes, positions, corner_vertices, face_starts,
+            scale=options.get("global_scale", 1.0), corner_uvs=uvs, smooth=smooth,
+            material_indices=material_indices, materials=names, **normals,
+        )
+
+    matrix_world = ob.matrix_world.copy()
+    built = pool.submit(build)
+    # foreach_get keeps the GIL for its whole call: let the build thread get
+    # into oxport (which lets the GIL go) before fetching the loose edges.
+    started.wait()
+    edges = _loose_edges(me)
+
+    def mesh():
+        result = built.result()
+        return result if edges is None else result.with_edges(edges)
+
     return mesh, slots
 
 
@@ -223,14 +249,16 @@ def export(context, filepath: str, options: dict) -> Report:
     axes = axis_conversion(from_forward="Y", from_up="Z",
                            to_forward=_axis(options.get("forward_axis", "NEGATIVE_Z")),
                            to_up=_axis(options.get("up_axis", "Y")))
-    meshes = []
+    pending = []
     materials: list = []
-    for ob in _objects(context, options):
-        mesh, slots = _gather(ob, depsgraph, options, axes, report.per_step)
-        meshes.append(mesh)
-        for material in slots:
-            if material is not None and material not in materials:
-                materials.append(material)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="oxport") as pool:
+        for ob in _objects(context, options):
+            mesh, slots = _gather(ob, depsgraph, options, axes, pool, report.per_step)
+            pending.append(mesh)
+            for material in slots:
+                if material is not None and material not in materials:
+                    materials.append(material)
+        meshes = [mesh() for mesh in pending]
     report.gather_seconds = time.perf_counter() - start
     start = time.perf_counter()
     version = bpy.app.version_string
