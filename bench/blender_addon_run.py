@@ -34,22 +34,41 @@ os.makedirs(os.path.dirname(blender_path), exist_ok=True)
 os.makedirs(os.path.dirname(oxport_path), exist_ok=True)
 blender_times, oxport_times, gather_times, write_times = [], [], [], []
 steps = {}
-for run in range(runs):
-    # Each exporter writes a new file: remove the last one and flush the disk first.
-    for path in (blender_path, oxport_path):
-        if os.path.exists(path):
-            os.remove(path)
+def fresh(path):
+    """Each exporter writes a new file: its own last one is removed (its pages
+    freed for it to reuse) and the disk flushed just before it runs."""
+    if os.path.exists(path):
+        os.remove(path)
     os.sync()
+
+
+def run_blender():
+    fresh(blender_path)
     start = time.perf_counter()
     bpy.ops.wm.obj_export(filepath=blender_path)
     blender_times.append(time.perf_counter() - start)
-    os.sync()
+
+
+def run_oxport():
+    global steps
+    fresh(oxport_path)
     start = time.perf_counter()
     report = export.export(bpy.context, oxport_path, {})
     oxport_times.append(time.perf_counter() - start)
     gather_times.append(report.gather_seconds)
     write_times.append(report.write_seconds)
     steps = report.per_step
+    return report
+
+
+for run in range(runs):
+    # Alternate which goes first, so that neither always meets the other's leftovers.
+    if run % 2 == 0:
+        run_blender()
+        report = run_oxport()
+    else:
+        report = run_oxport()
+        run_blender()
 same = open(blender_path, "rb").read() == open(oxport_path, "rb").read()
 print("OXPORT_BENCH " + json.dumps({
     "objects": report.objects, "faces": report.faces, "bytes": report.bytes, "identical": same,

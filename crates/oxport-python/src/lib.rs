@@ -297,7 +297,11 @@ impl Mesh {
                 uv_indices: view.uv_indices.as_deref().map(owned),
                 normal_indices: view.normal_indices.as_deref().map(owned),
                 smooth: view.smooth.as_deref().map(owned),
-                materials: view.materials.iter().map(|m| m.to_string().into()).collect(),
+                materials: view
+                    .materials
+                    .iter()
+                    .map(|m| m.to_string().into())
+                    .collect(),
                 material_indices: view.material_indices.as_deref().map(owned),
                 edges: Some(edges.as_slice().to_vec().into()),
             };

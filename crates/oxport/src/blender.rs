@@ -259,7 +259,9 @@ pub fn corner_normals(
     // order and merges only its own keys. Each part's normals come out in
     // first-appearance order; merging the parts by first corner gives the
     // global order. A slot's code is `local index * parts + part`.
-    let parts = if slots >= 1 << 28 {
+    // One part for small meshes (threads cost more than they save there), and
+    // for huge ones (codes must fit in 32 bits).
+    let parts = if items < 1 << 16 || slots >= 1 << 28 {
         1
     } else {
         rayon::current_num_threads().clamp(1, 8)

@@ -6,7 +6,7 @@ import os
 import threading
 import time
 from array import array
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import bpy
@@ -154,6 +154,10 @@ def _objects(context, options: dict) -> list:
     return objects
 
 
+# Meshes with fewer corners are built on the calling thread.
+_OVERLAP_CORNERS = 200_000
+
+
 def _loose_edges(me):
     """The loose edges as pairs of vertex indices, or None when there are none."""
     loose = _buffer("b", len(me.edges))
@@ -179,6 +183,7 @@ def _gather(ob, depsgraph, options: dict, axes, pool, timings: dict):
     # same cached vertex normals (Blender sums them in parallel, so two separate
     # computations can differ in the last bit, and a rounded normal with them).
     me = evaluated.data
+    t0 = time.perf_counter()
     vertices, corners, faces = len(me.vertices), len(me.loops), len(me.polygons)
     positions = _buffer("f", 3 * vertices)
     me.vertices.foreach_get("co", positions)
@@ -227,11 +232,22 @@ def _gather(ob, depsgraph, options: dict, axes, pool, timings: dict):
         )
 
     matrix_world = ob.matrix_world.copy()
-    built = pool.submit(build)
-    # foreach_get keeps the GIL for its whole call: let the build thread get
-    # into oxport (which lets the GIL go) before fetching the loose edges.
-    started.wait()
+    timings["fetch"] = timings.get("fetch", 0.0) + time.perf_counter() - t0
+    t0 = time.perf_counter()
+    if corners < _OVERLAP_CORNERS:
+        # Small meshes: handing work to a thread costs more than it saves.
+        result = build()
+        built = Future()
+        built.set_result(result)
+    else:
+        built = pool.submit(build)
+        # foreach_get keeps the GIL for its whole call: let the build thread get
+        # into oxport (which lets the GIL go) before fetching the loose edges.
+        started.wait()
+    timings["build"] = timings.get("build", 0.0) + time.perf_counter() - t0
+    t0 = time.perf_counter()
     edges = _loose_edges(me)
+    timings["edges"] = timings.get("edges", 0.0) + time.perf_counter() - t0
 
     def mesh():
         result = built.result()
