@@ -214,6 +214,7 @@ def write_obj(
     deduplicate_normals: bool = False,
     deduplicate_uvs: bool = False,
     threads: Optional[int] = None,
+    direct: bool = False,
 ) -> WriteSummary:
     """Writes ``meshes`` as a Wavefront OBJ file, in parallel, atomically.
 
@@ -239,6 +240,10 @@ def write_obj(
         deduplicate_normals, deduplicate_uvs: merge values whose text is the
             same, keeping the first appearance (what Blender does with normals).
         threads: encoding threads; None is one per core.
+        direct: write around the page cache (``O_DIRECT`` on Linux, where the
+            file system allows it; buffered otherwise): much faster for big files
+            where the kernel is slow to hand out cache pages (virtual machines),
+            at the price of the file not being in the cache afterwards.
 
     Raises:
         ValueError: bad options or meshes, with the argument named.
@@ -273,6 +278,7 @@ def write_obj(
         deduplicate_normals=deduplicate_normals,
         deduplicate_uvs=deduplicate_uvs,
         threads=threads,
+        direct=direct,
     )
     return WriteSummary(*summary)
 

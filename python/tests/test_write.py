@@ -270,3 +270,15 @@ def test_empty_arrays_of_any_alignment(tmp_path: Path) -> None:
     mesh = oxport.Mesh("empty", empty_f, empty_i, empty_i, edges=array.array("i"))
     oxport.write_obj(tmp_path / "e.obj", [mesh])
     assert (tmp_path / "e.obj").read_text() == "o empty\n"
+
+
+def test_direct_io_gives_the_same_file(tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    positions = rng.random((200_000, 3), dtype=np.float32)
+    corners = rng.integers(0, 200_000, 600_000).astype(np.uint32)
+    mesh = oxport.Mesh("m", positions, np.arange(0, 600_001, 3, dtype=np.uint32), corners)
+    buffered, direct = tmp_path / "buffered.obj", tmp_path / "direct.obj"
+    oxport.write_obj(buffered, [mesh])
+    summary = oxport.write_obj(direct, [mesh], direct=True)
+    assert summary.bytes == direct.stat().st_size
+    assert direct.read_bytes() == buffered.read_bytes()

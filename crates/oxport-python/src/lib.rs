@@ -484,7 +484,7 @@ fn precision(object: &Bound<'_, PyAny>, name: &str) -> PyResult<oxport::obj::Pre
 /// `(bytes, objects, vertices, faces, threads)`.
 #[pyfunction]
 #[pyo3(signature = (path, meshes, *, header, mtllib, precision, uv_precision, normal_precision,
-    normals, uvs, colors, materials, deduplicate_normals, deduplicate_uvs, threads))]
+    normals, uvs, colors, materials, deduplicate_normals, deduplicate_uvs, threads, direct=false))]
 #[allow(clippy::too_many_arguments)]
 fn write_obj(
     py: Python<'_>,
@@ -502,6 +502,7 @@ fn write_obj(
     deduplicate_normals: bool,
     deduplicate_uvs: bool,
     threads: Option<usize>,
+    direct: bool,
 ) -> PyResult<(u64, u64, u64, u64, usize)> {
     if threads == Some(0) {
         return Err(PyValueError::new_err(
@@ -521,6 +522,7 @@ fn write_obj(
         header,
         mtllib,
         threads,
+        direct,
         ..Default::default()
     };
     let meshes: Vec<&Mesh> = meshes.iter().map(|m| m.get()).collect();

@@ -12,16 +12,32 @@ use crate::{Error, Result};
 /// A `path` that exists and is not a regular file (`/dev/null`, a FIFO, a
 /// terminal) is written directly: it cannot be replaced, only written to.
 pub(crate) fn write_file<T>(path: &Path, fill: impl FnOnce(&mut File) -> Result<T>) -> Result<T> {
+    write_file_with(path, false, |file, _| fill(file))
+}
+
+/// [`write_file`], opening the temporary file with `O_DIRECT` when `direct`
+/// is asked for and the file system allows it; `fill` is told which it got.
+pub(crate) fn write_file_with<T>(
+    path: &Path,
+    direct: bool,
+    fill: impl FnOnce(&mut File, bool) -> Result<T>,
+) -> Result<T> {
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
         let mut file = std::fs::OpenOptions::new()
             .write(true)
             .open(path)
             .map_err(|e| Error::io_at(path, e))?;
-        return fill(&mut file).map_err(|error| name_path(error, path));
+        return fill(&mut file, false).map_err(|error| name_path(error, path));
     }
     let temporary = temporary_path(path);
-    let mut file = File::create(&temporary).map_err(|e| Error::io_at(path, e))?;
-    let result = fill(&mut file);
+    let (mut file, direct) = match direct.then(|| crate::direct::create(&temporary)).flatten() {
+        Some(file) => (file, true),
+        None => (
+            File::create(&temporary).map_err(|e| Error::io_at(path, e))?,
+            false,
+        ),
+    };
+    let result = fill(&mut file, direct);
     drop(file);
     let result = result
         .map_err(|error| name_path(error, path))

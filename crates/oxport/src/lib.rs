@@ -28,6 +28,7 @@
 
 mod atomic;
 pub mod blender;
+mod direct;
 mod error;
 pub mod mesh;
 pub mod numfmt;

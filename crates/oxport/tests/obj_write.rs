@@ -126,3 +126,43 @@ fn a_full_disk_is_an_error_naming_the_path() {
     let error = obj::write(path, &[synth::sphere(3)], &WriteOptions::default()).unwrap_err();
     assert!(error.to_string().starts_with("/dev/full: "), "{error}");
 }
+
+#[test]
+fn direct_io_writes_the_same_bytes() {
+    // A folder on the project's disk (O_DIRECT works there) and /dev/shm
+    // (tmpfs refuses it: the writer must fall back to buffered writes).
+    let target = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("direct");
+    let folders = [target, std::path::PathBuf::from("/dev/shm")];
+    // Sizes below, near and above the 8 MB staging buffer.
+    let scenes = [
+        vec![],
+        vec![synth::sphere(2)],
+        synth::city(50, 3),
+        vec![synth::sphere(7)],
+    ];
+    for folder in folders
+        .iter()
+        .filter(|f| f.parent().is_none_or(|p| p.exists()))
+    {
+        std::fs::create_dir_all(folder).unwrap();
+        for (i, scene) in scenes.iter().enumerate() {
+            let expected = write(scene, &WriteOptions::default());
+            let path = folder.join(format!("oxport-direct-{}-{i}.obj", std::process::id()));
+            let options = WriteOptions {
+                direct: true,
+                ..WriteOptions::default()
+            };
+            let summary = obj::write(&path, scene, &options).unwrap();
+            let written = std::fs::read(&path).unwrap();
+            std::fs::remove_file(&path).unwrap();
+            assert_eq!(summary.bytes, expected.len() as u64);
+            assert!(
+                written == expected,
+                "{} scene {i}: {} bytes, expected {}",
+                folder.display(),
+                written.len(),
+                expected.len()
+            );
+        }
+    }
+}

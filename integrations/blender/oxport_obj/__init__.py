@@ -67,9 +67,17 @@ class EXPORT_SCENE_OT_oxport_obj(bpy.types.Operator, ExportHelper):
     bl_options = {"PRESET"}
     filename_ext = ".obj"
     filter_glob: bpy.props.StringProperty(default="*.obj;*.mtl", options={"HIDDEN"})
+    oxport_direct_io: bpy.props.BoolProperty(
+        name="Direct I/O",
+        description="Write around the page cache (O_DIRECT where the file system allows it): "
+                    "much faster for big files on machines where the kernel hands out cache "
+                    "pages slowly; the file is then not in the cache afterwards",
+        default=False,
+    )
 
     def execute(self, context):
         options = {name: getattr(self, name) for name in _exporter_options()}
+        options["oxport_direct_io"] = self.oxport_direct_io
         try:
             report = export.export(context, self.filepath, options)
         except export.NotSupported as error:

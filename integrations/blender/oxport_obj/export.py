@@ -50,7 +50,17 @@ _NOT_YET = {
 }
 
 
+# Options exported as Blender does. path_mode only matters for textures, start_frame
+# and end_frame for animation, smooth_group_bitflags for smooth groups: those are refused.
+_SUPPORTED = {"forward_axis", "up_axis", "global_scale", "export_selected_objects", "export_uv",
+              "export_normals", "export_materials", "path_mode", "start_frame", "end_frame",
+              "smooth_group_bitflags", "oxport_direct_io"}
+
+
 def _check_options(options: dict) -> None:
+    unknown = set(options) - set(_NOT_YET) - _SUPPORTED
+    if unknown:
+        raise NotSupported("unknown options: " + ", ".join(sorted(unknown)))
     refused = [f"{name}={options[name]!r}" for name, default in _NOT_YET.items()
                if name in options and options[name] != default]
     if refused:
@@ -293,6 +303,7 @@ def export(context, filepath: str, options: dict) -> Report:
         normals=options.get("export_normals", True),
         uvs=options.get("export_uv", True),
         materials=write_materials,
+        direct=options.get("oxport_direct_io", False),
     )
     report.write_seconds = time.perf_counter() - start
     report.objects, report.faces, report.bytes = summary.objects, summary.faces, summary.bytes

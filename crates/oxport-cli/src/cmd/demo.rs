@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args as ClapArgs;
-use oxport::obj::Precision;
+use oxport::obj::WriteOptions;
 
 use super::obj::{Scene, export};
 
@@ -49,8 +49,10 @@ pub fn run(args: Args) -> oxport::Result<()> {
             &meshes,
             &materials,
             &args.out_dir.join(name),
-            Precision::Fixed(6),
-            args.threads,
+            WriteOptions {
+                threads: args.threads,
+                ..WriteOptions::default()
+            },
             "exporting",
         )?;
         println!("{summary}");

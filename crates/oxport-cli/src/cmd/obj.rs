@@ -31,6 +31,11 @@ pub struct WriteArgs {
     /// Encoding threads (default: one per core)
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Write around the page cache (O_DIRECT, Linux; falls back to buffered
+    /// writes where the file system refuses): faster for big files on machines
+    /// where the kernel hands out cache pages slowly
+    #[arg(long)]
+    pub direct: bool,
 }
 
 /// A procedural scene named on the command line.
@@ -119,8 +124,12 @@ pub fn run(command: Command) -> oxport::Result<()> {
                 &meshes,
                 &materials,
                 &args.out,
-                args.precision.0,
-                args.threads,
+                WriteOptions {
+                    precision: args.precision.0,
+                    threads: args.threads,
+                    direct: args.direct,
+                    ..WriteOptions::default()
+                },
                 "writing",
             )?;
             println!("{summary}");
@@ -135,20 +144,17 @@ pub fn export(
     meshes: &[Mesh],
     materials: &[Material],
     out: &std::path::Path,
-    precision: Precision,
-    threads: Option<usize>,
+    options: WriteOptions,
     label: &str,
 ) -> oxport::Result<String> {
     let mtllib = (!materials.is_empty()).then(|| out.with_extension("mtl"));
     let options = WriteOptions {
-        precision,
         header: vec!["oxport".into()],
         mtllib: mtllib
             .as_ref()
             .and_then(|p| p.file_name())
             .map(|n| n.to_string_lossy().into_owned()),
-        threads,
-        ..WriteOptions::default()
+        ..options
     };
     let progress = bar(label);
     reset_peak_memory();

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::io::Write;
 use std::path::Path;
 
+use crate::direct::DirectWriter;
 use crate::mesh::Mesh;
 use crate::numfmt::{self, MAX_PRECISION};
 use crate::pipeline::Pipeline;
@@ -45,6 +46,11 @@ pub struct WriteOptions {
     pub threads: Option<usize>,
     /// Elements (vertices, faces, edges) per chunk: Blender's 32k by default.
     pub chunk_size: usize,
+    /// Write around the page cache (`O_DIRECT`, Linux) where the file system
+    /// allows it: much faster for big files where the kernel is slow to hand
+    /// out cache pages (virtual machines), and the cache is not flushed of
+    /// other data; the file is then not in the cache for a reader right after.
+    pub direct: bool,
 }
 
 impl Default for WriteOptions {
@@ -63,6 +69,7 @@ impl Default for WriteOptions {
             mtllib: None,
             threads: None,
             chunk_size: 32 * 1024,
+            direct: false,
         }
     }
 }
@@ -123,13 +130,16 @@ pub fn write_with_progress(
     progress: impl FnMut(u64, u64),
 ) -> Result<WriteSummary> {
     prepare(meshes, options)?;
-    atomic::write_file(path, |file| {
-        write_unchecked(
-            std::io::BufWriter::with_capacity(1 << 16, file),
-            meshes,
-            options,
-            progress,
-        )
+    atomic::write_file_with(path, options.direct, |file, direct| {
+        if direct {
+            let mut out = DirectWriter::new(file);
+            let summary = write_unchecked(&mut out, meshes, options, progress)?;
+            out.finish()?;
+            Ok(summary)
+        } else {
+            let out = std::io::BufWriter::with_capacity(1 << 16, file);
+            write_unchecked(out, meshes, options, progress)
+        }
     })
 }
 

@@ -1,0 +1,113 @@
+//! Writing around the page cache (`O_DIRECT`).
+//!
+//! Where the kernel is slow to hand out page-cache pages (virtual machines
+//! are; on these a new 2 GB file writes at ~450 MB/s buffered and ~3 GB/s
+//! direct), writing big files directly to the device is several times faster,
+//! and it does not evict what other programs keep in the cache. The price:
+//! the file is not in the cache afterwards, and every write waits for the
+//! device. `O_DIRECT` needs block-aligned memory, lengths and offsets, so bytes
+//! go through an aligned staging buffer; the last partial block is written
+//! padded with zeros and the file is then cut to its true length.
+
+use std::fs::File;
+use std::io::{self, Write};
+
+/// The alignment `O_DIRECT` asks for: the logical block size, 4096 or less.
+const BLOCK: usize = 4096;
+/// Bytes staged before each write.
+const STAGE: usize = 8 << 20;
+
+#[derive(Clone, Copy)]
+#[repr(C, align(4096))]
+struct Block([u8; BLOCK]);
+
+/// A [`Write`] for a file opened with `O_DIRECT`. Call [`DirectWriter::finish`]
+/// at the end: until then the last partial block is only in memory.
+pub(crate) struct DirectWriter<'f> {
+    file: &'f mut File,
+    stage: Vec<Block>,
+    staged: usize,
+    written: u64,
+}
+
+impl<'f> DirectWriter<'f> {
+    pub(crate) fn new(file: &'f mut File) -> Self {
+        DirectWriter {
+            file,
+            stage: vec![Block([0; BLOCK]); STAGE / BLOCK],
+            staged: 0,
+            written: 0,
+        }
+    }
+
+    /// Writes the first `len` staged bytes (a whole number of blocks).
+    fn write_stage(&mut self, len: usize) -> io::Result<()> {
+        self.file.write_all(&as_bytes(&self.stage)[..len])
+    }
+
+    /// Writes the staged bytes, padded to whole blocks, and cuts the file to
+    /// the bytes actually written.
+    pub(crate) fn finish(mut self) -> io::Result<()> {
+        if self.staged > 0 {
+            let (staged, padded) = (self.staged, self.staged.next_multiple_of(BLOCK));
+            as_bytes_mut(&mut self.stage)[staged..padded].fill(0);
+            self.write_stage(padded)?;
+            self.written += staged as u64;
+        }
+        self.file.set_len(self.written)
+    }
+}
+
+fn as_bytes(blocks: &[Block]) -> &[u8] {
+    // SAFETY: `Block` is plain bytes without padding (size and alignment 4096),
+    // so the blocks are `len * BLOCK` initialized, contiguous bytes.
+    unsafe { std::slice::from_raw_parts(blocks.as_ptr().cast::<u8>(), blocks.len() * BLOCK) }
+}
+
+fn as_bytes_mut(blocks: &mut [Block]) -> &mut [u8] {
+    // SAFETY: as in `as_bytes`; the borrow is exclusive.
+    unsafe {
+        std::slice::from_raw_parts_mut(blocks.as_mut_ptr().cast::<u8>(), blocks.len() * BLOCK)
+    }
+}
+
+impl Write for DirectWriter<'_> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        let n = data.len().min(STAGE - self.staged);
+        let staged = self.staged;
+        as_bytes_mut(&mut self.stage)[staged..staged + n].copy_from_slice(&data[..n]);
+        self.staged += n;
+        if self.staged == STAGE {
+            self.write_stage(STAGE)?;
+            self.written += STAGE as u64;
+            self.staged = 0;
+        }
+        Ok(n)
+    }
+
+    /// Nothing: whole blocks are written as they fill, the rest by `finish`.
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Opens `path` for writing with `O_DIRECT`, or `None` where the system or the
+/// file system does not offer it (tmpfs, other platforms).
+pub(crate) fn create(path: &std::path::Path) -> Option<File> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .custom_flags(libc::O_DIRECT)
+            .open(path)
+            .ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = path;
+        None
+    }
+}
