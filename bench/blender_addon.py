@@ -46,22 +46,29 @@ def main() -> None:
         r = run(script, script_args, args.runs)
         blender, oxport = statistics.median(r["blender"]), statistics.median(r["oxport"])
         gather, write = statistics.median(r["gather"]), statistics.median(r["write"])
+        direct, direct_write = statistics.median(r["direct"]), statistics.median(r["direct_write"])
         rows.append([
             label, f"{r['faces']:,}", f"{r['bytes'] / 1e6:.0f} MB", "yes" if r["identical"] else "**no**",
             f"{blender:.3f} s", f"{oxport:.3f} s ({gather:.3f} + {write:.3f})", f"**{blender / oxport:.1f}×**",
+            f"{direct:.3f} s (writing {direct_write:.3f})", f"**{blender / direct:.1f}×**",
         ])
         print(label, json.dumps(r))
     text = f"""## Blender add-on against Blender's exporter
 
-In one Blender 3.4 process, alternating: `bpy.ops.wm.obj_export` and the oxport
-add-on's export (gathering through Blender's Python API included), each writing a
-new file; medians of {args.runs} runs. The add-on's time is split into gathering
-(`foreach_get`, split normals, Blender's float math, normal and UV merging in
-oxport's Rust core) and writing. Machine: {machine()}.
+In one Blender 3.4 process, in rotating order: `bpy.ops.wm.obj_export`, the oxport
+add-on's export (gathering through Blender's Python API included), and the add-on
+with its Direct I/O option (`O_DIRECT`: on this virtual machine the kernel hands
+out page-cache pages slowly, ~450 MB/s for a new file, while direct writes reach
+~3 GB/s). Each writes a new file: its own previous one is removed and the disk
+synced just before it runs. Medians of {args.runs} runs. The add-on's time is split
+into gathering (`foreach_get`, split normals, Blender's float math, normal and UV
+merging in oxport's Rust core) and writing. "Same bytes" compares all three files.
+Machine: {machine()}.
 
 Command: `make bench-blender` (`.venv/bin/python bench/blender_addon.py --runs {args.runs}`).
 
-{table(["scene", "faces", "OBJ", "same bytes", "Blender", "add-on (gather + write)", "speed-up"], rows)}
+{table(["scene", "faces", "OBJ", "same bytes", "Blender", "add-on (gather + write)", "speed-up",
+        "add-on, Direct I/O", "speed-up"], rows)}
 """
     update_section("blender-addon", text)
     print(text)

@@ -32,7 +32,10 @@ blender_path = os.path.join(out_dir, "blender", "scene.obj")
 oxport_path = os.path.join(out_dir, "oxport", "scene.obj")
 os.makedirs(os.path.dirname(blender_path), exist_ok=True)
 os.makedirs(os.path.dirname(oxport_path), exist_ok=True)
+direct_path = os.path.join(out_dir, "direct", "scene.obj")
+os.makedirs(os.path.dirname(direct_path), exist_ok=True)
 blender_times, oxport_times, gather_times, write_times = [], [], [], []
+direct_times, direct_write_times = [], []
 steps = {}
 def fresh(path):
     """Each exporter writes a new file: its own last one is removed (its pages
@@ -61,17 +64,25 @@ def run_oxport():
     return report
 
 
+def run_direct():
+    fresh(direct_path)
+    start = time.perf_counter()
+    report = export.export(bpy.context, direct_path, {"oxport_direct_io": True})
+    direct_times.append(time.perf_counter() - start)
+    direct_write_times.append(report.write_seconds)
+
+
 for run in range(runs):
-    # Alternate which goes first, so that neither always meets the other's leftovers.
-    if run % 2 == 0:
-        run_blender()
-        report = run_oxport()
-    else:
-        report = run_oxport()
-        run_blender()
-same = open(blender_path, "rb").read() == open(oxport_path, "rb").read()
+    # Rotate the order, so that none always meets another's leftovers.
+    order = [run_blender, run_oxport, run_direct]
+    order = order[run % 3:] + order[:run % 3]
+    for exporter in order:
+        result = exporter()
+        if exporter is run_oxport:
+            report = result
+same = open(blender_path, "rb").read() == open(oxport_path, "rb").read() == open(direct_path, "rb").read()
 print("OXPORT_BENCH " + json.dumps({
     "objects": report.objects, "faces": report.faces, "bytes": report.bytes, "identical": same,
     "blender": blender_times, "oxport": oxport_times, "gather": gather_times, "write": write_times,
-    "steps": steps,
+    "steps": steps, "direct": direct_times, "direct_write": direct_write_times,
 }))
