@@ -54,20 +54,4 @@ def write_obj(
 ) -> tuple[int, int, int, int, int]: ...
 def write_mtl(path: str, materials: Sequence[Any], *, header: Sequence[str]) -> None: ...
 def format_fixed(values: Any, precision: int) -> bytes: ...
-def blender_mesh(
-    name: str,
-    world: Sequence[Sequence[float]],
-    axes: Sequence[Sequence[float]],
-    scale: float,
-    positions: Any,
-    corner_vertices: Any,
-    face_starts: Any,
-    *,
-    corner_normals: Optional[Any] = None,
-    vertex_normals: Optional[Any] = None,
-    corner_uvs: Optional[Any] = None,
-    smooth: Optional[Any] = None,
-    material_indices: Optional[Any] = None,
-    materials: Optional[Sequence[str]] = None,
-    edges: Optional[Any] = None,
-) -> Mesh: ...
+def blender_meshes(items: Sequence[dict[str, Any]]) -> list[Mesh]: ...

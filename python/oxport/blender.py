@@ -61,20 +61,24 @@ def mesh(
             ``materials`` the names of the object's material slots.
         edges: loose edges as pairs of vertex indices, in the order to write.
     """
-    native: Any = _native.blender_mesh(
-        name,
-        _blender_layout(matrix_world),
-        _blender_layout(axes),
-        scale,
-        positions,
-        corner_vertices,
-        face_starts,
-        corner_normals=corner_normals,
-        vertex_normals=vertex_normals,
-        corner_uvs=corner_uvs,
-        smooth=smooth,
-        material_indices=material_indices,
-        materials=list(materials) if materials is not None else None,
-        edges=edges,
-    )
-    return Mesh._wrap(native)
+    return meshes([dict(
+        name=name, matrix_world=matrix_world, axes=axes, positions=positions,
+        corner_vertices=corner_vertices, face_starts=face_starts, scale=scale,
+        corner_normals=corner_normals, vertex_normals=vertex_normals, corner_uvs=corner_uvs,
+        smooth=smooth, material_indices=material_indices, materials=materials, edges=edges,
+    )])[0]
+
+
+def meshes(items: Sequence[dict[str, Any]]) -> list[Mesh]:
+    """:func:`mesh` for many meshes at once, each given as a dict of its
+    arguments: built in parallel, in one call without the GIL (for scenes of
+    many small objects, where a call per object would cost more than the work)."""
+    native_items = []
+    for item in items:
+        native = dict(item)
+        native["world"] = _blender_layout(native.pop("matrix_world"))
+        native["axes"] = _blender_layout(native["axes"])
+        if native.get("materials") is not None:
+            native["materials"] = list(native["materials"])
+        native_items.append(native)
+    return [Mesh._wrap(m) for m in _native.blender_meshes(native_items)]

@@ -394,73 +394,122 @@ fn matrix<const N: usize>(object: &Bound<'_, PyAny>, name: &str) -> PyResult<[[f
     Ok(m)
 }
 
-/// The mesh Blender 3.4's OBJ exporter writes for one evaluated Blender mesh;
-/// see `oxport.blender.mesh`.
-#[pyfunction]
-#[pyo3(signature = (name, world, axes, scale, positions, corner_vertices, face_starts, *,
-    corner_normals=None, vertex_normals=None, corner_uvs=None, smooth=None,
-    material_indices=None, materials=None, edges=None))]
-#[allow(clippy::too_many_arguments)]
-fn blender_mesh(
-    py: Python<'_>,
+/// The arrays of one gathered Blender mesh, taken from a dict of
+/// `oxport.blender.mesh`'s arguments.
+struct GatheredArrays {
     name: String,
-    world: Bound<'_, PyAny>,
-    axes: Bound<'_, PyAny>,
+    transform: oxport::blender::Matrix4,
     scale: f32,
-    positions: Bound<'_, PyAny>,
-    corner_vertices: Bound<'_, PyAny>,
-    face_starts: Bound<'_, PyAny>,
-    corner_normals: Option<Bound<'_, PyAny>>,
-    vertex_normals: Option<Bound<'_, PyAny>>,
-    corner_uvs: Option<Bound<'_, PyAny>>,
-    smooth: Option<Bound<'_, PyAny>>,
-    material_indices: Option<Bound<'_, PyAny>>,
-    materials: Option<Vec<String>>,
-    edges: Option<Bound<'_, PyAny>>,
-) -> PyResult<Mesh> {
-    let world = matrix::<4>(&world, "world")?;
-    let axes = matrix::<3>(&axes, "axes")?;
-    let positions = float_rows::<3>(&positions, "positions")?;
-    let corner_vertices = index_rows::<1>(&corner_vertices, "corner_vertices")?;
-    let face_starts = index_rows::<1>(&face_starts, "face_starts")?;
-    let corner_normals = optional(&corner_normals, |o| float_rows::<3>(o, "corner_normals"))?;
-    let vertex_normals = optional(&vertex_normals, |o| float_rows::<3>(o, "vertex_normals"))?;
-    let normals = match (&corner_normals, &vertex_normals) {
-        (Some(_), Some(_)) => {
+    positions: Array<[f32; 3]>,
+    corner_vertices: Array<[u32; 1]>,
+    face_starts: Array<[u32; 1]>,
+    corner_normals: Option<Array<[f32; 3]>>,
+    vertex_normals: Option<Array<[f32; 3]>>,
+    corner_uvs: Option<Array<[f32; 2]>>,
+    smooth: Option<Array<[u32; 1]>>,
+    material_indices: Option<Array<[u32; 1]>>,
+    materials: Vec<String>,
+    edges: Option<Array<[u32; 2]>>,
+}
+
+impl GatheredArrays {
+    fn from_dict(item: &Bound<'_, pyo3::types::PyDict>) -> PyResult<Self> {
+        let required = |key: &str| {
+            item.get_item(key)?
+                .ok_or_else(|| PyValueError::new_err(format!("{key}: missing")))
+        };
+        let optional_item = |key: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
+            Ok(item.get_item(key)?.filter(|o| !o.is_none()))
+        };
+        let world = matrix::<4>(&required("world")?, "world")?;
+        let axes = matrix::<3>(&required("axes")?, "axes")?;
+        let corner_normals = optional(&optional_item("corner_normals")?, |o| {
+            float_rows(o, "corner_normals")
+        })?;
+        let vertex_normals = optional(&optional_item("vertex_normals")?, |o| {
+            float_rows(o, "vertex_normals")
+        })?;
+        if corner_normals.is_some() && vertex_normals.is_some() {
             return Err(PyValueError::new_err(
                 "corner_normals and vertex_normals: give one or the other",
             ));
         }
-        (Some(c), None) => Some(oxport::blender::NormalSource::Corners(c.as_slice())),
-        (None, Some(v)) => Some(oxport::blender::NormalSource::Vertices(v.as_slice())),
-        (None, None) => None,
-    };
-    let corner_uvs = optional(&corner_uvs, |o| float_rows::<2>(o, "corner_uvs"))?;
-    let smooth = optional(&smooth, |o| index_rows::<1>(o, "smooth"))?;
-    let material_indices = optional(&material_indices, |o| {
-        index_rows::<1>(o, "material_indices")
-    })?;
-    let edges = optional(&edges, |o| index_rows::<2>(o, "edges"))?;
-    let gathered = oxport::blender::Gathered {
-        name,
-        transform: Some(oxport::blender::world_and_axes_transform(&axes, &world)),
-        scale,
-        positions: positions.as_slice(),
-        corner_vertices: corner_vertices.as_slice().as_flattened(),
-        face_starts: face_starts.as_slice().as_flattened(),
-        normals,
-        corner_uvs: corner_uvs.as_ref().map(|a| a.as_slice()),
-        smooth: smooth.as_ref().map(|a| a.as_slice().as_flattened()),
-        material_indices: material_indices
-            .as_ref()
-            .map(|a| a.as_slice().as_flattened()),
-        materials: materials.unwrap_or_default(),
-        edges: edges.as_ref().map(|a| a.as_slice()),
-    };
-    let mesh = py
-        .detach(|| oxport::blender::mesh(&gathered))
-        .map_err(to_py_err)?;
-    Ok(Mesh::from_owned(mesh))
+        Ok(GatheredArrays {
+            name: required("name")?.extract()?,
+            transform: oxport::blender::world_and_axes_transform(&axes, &world),
+            scale: optional_item("scale")?.map_or(Ok(1.0), |s| s.extract())?,
+            positions: float_rows(&required("positions")?, "positions")?,
+            corner_vertices: index_rows(&required("corner_vertices")?, "corner_vertices")?,
+            face_starts: index_rows(&required("face_starts")?, "face_starts")?,
+            corner_normals,
+            vertex_normals,
+            corner_uvs: optional(&optional_item("corner_uvs")?, |o| {
+                float_rows(o, "corner_uvs")
+            })?,
+            smooth: optional(&optional_item("smooth")?, |o| index_rows(o, "smooth"))?,
+            material_indices: optional(&optional_item("material_indices")?, |o| {
+                index_rows(o, "material_indices")
+            })?,
+            materials: optional_item("materials")?.map_or(Ok(Vec::new()), |m| m.extract())?,
+            edges: optional(&optional_item("edges")?, |o| index_rows(o, "edges"))?,
+        })
+    }
+
+    fn gathered(&self) -> oxport::blender::Gathered<'_> {
+        use oxport::blender::NormalSource;
+        let normals = match (&self.corner_normals, &self.vertex_normals) {
+            (Some(c), _) => Some(NormalSource::Corners(c.as_slice())),
+            (None, Some(v)) => Some(NormalSource::Vertices(v.as_slice())),
+            (None, None) => None,
+        };
+        fn flat(a: &Array<[u32; 1]>) -> &[u32] {
+            a.as_slice().as_flattened()
+        }
+        oxport::blender::Gathered {
+            name: self.name.clone(),
+            transform: Some(self.transform),
+            scale: self.scale,
+            positions: self.positions.as_slice(),
+            corner_vertices: flat(&self.corner_vertices),
+            face_starts: flat(&self.face_starts),
+            normals,
+            corner_uvs: self.corner_uvs.as_ref().map(|a| a.as_slice()),
+            smooth: self.smooth.as_ref().map(flat),
+            material_indices: self.material_indices.as_ref().map(flat),
+            materials: self.materials.clone(),
+            edges: self.edges.as_ref().map(|a| a.as_slice()),
+        }
+    }
+}
+
+/// The meshes Blender 3.4's OBJ exporter writes for evaluated Blender meshes,
+/// each given as a dict of `oxport.blender.mesh`'s arguments (with the
+/// matrices in Blender's layout); built in parallel without the GIL.
+#[pyfunction]
+fn blender_meshes(
+    py: Python<'_>,
+    items: Vec<Bound<'_, pyo3::types::PyDict>>,
+) -> PyResult<Vec<Mesh>> {
+    let arrays = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            GatheredArrays::from_dict(item)
+                .map_err(|e| PyValueError::new_err(format!("mesh {i}: {}", e.value(py))))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let meshes = py.detach(|| {
+        use rayon::prelude::*;
+        arrays
+            .par_iter()
+            .map(|a| oxport::blender::mesh(&a.gathered()))
+            .collect::<oxport::Result<Vec<_>>>()
+    });
+    Ok(meshes
+        .map_err(to_py_err)?
+        .into_iter()
+        .map(Mesh::from_owned)
+        .collect())
 }
 
 /// `Precision` from `int` (0 to 9) or `"shortest"`.
@@ -623,7 +672,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write_obj, m)?)?;
     m.add_function(wrap_pyfunction!(write_mtl, m)?)?;
     m.add_function(wrap_pyfunction!(format_fixed, m)?)?;
-    m.add_function(wrap_pyfunction!(blender_mesh, m)?)?;
+    m.add_function(wrap_pyfunction!(blender_meshes, m)?)?;
     m.add("Error", py.get_type::<Error>())?;
     m.add("ParseError", py.get_type::<ParseError>())?;
     m.add("CorruptError", py.get_type::<CorruptError>())?;

@@ -6,7 +6,7 @@ import os
 import threading
 import time
 from array import array
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import bpy
@@ -164,7 +164,8 @@ def _objects(context, options: dict) -> list:
     return objects
 
 
-# Meshes with fewer corners are built on the calling thread.
+# Meshes with fewer corners are built in batches; bigger ones one at a time, the
+# gathering waiting until the build thread is inside oxport before it goes on.
 _OVERLAP_CORNERS = 200_000
 
 
@@ -183,7 +184,7 @@ def _loose_edges(me):
     return edges
 
 
-def _gather(ob, depsgraph, options: dict, axes, pool, timings: dict):
+def _gather(ob, depsgraph, options: dict, axes, pool, batches, timings: dict):
     """One object: ``foreach_get`` into buffers, then everything heavy in
     oxport's Rust core on ``pool``'s thread (which runs without the GIL) while
     this thread fetches the loose edges and goes on to the next object.
@@ -231,39 +232,65 @@ def _gather(ob, depsgraph, options: dict, axes, pool, timings: dict):
         material_indices = _buffer("i", faces)
         me.polygons.foreach_get("material_index", material_indices)
         names = [m.name.replace(" ", "_") for m in slots]
-    started = threading.Event()
-
-    def build():
-        started.set()
-        return oxport.blender.mesh(
-            ob.name, matrix_world, axes, positions, corner_vertices, face_starts,
-            scale=options.get("global_scale", 1.0), corner_uvs=uvs, smooth=smooth,
-            material_indices=material_indices, materials=names, **normals,
-        )
-
-    matrix_world = ob.matrix_world.copy()
+    arguments = dict(
+        name=ob.name, matrix_world=ob.matrix_world.copy(), axes=axes, positions=positions,
+        corner_vertices=corner_vertices, face_starts=face_starts,
+        scale=options.get("global_scale", 1.0), corner_uvs=uvs, smooth=smooth,
+        material_indices=material_indices, materials=names, **normals,
+    )
     timings["fetch"] = timings.get("fetch", 0.0) + time.perf_counter() - t0
     t0 = time.perf_counter()
     if corners < _OVERLAP_CORNERS:
-        # Small meshes: handing work to a thread costs more than it saves.
-        result = build()
-        built = Future()
-        built.set_result(result)
+        # Small meshes are built in batches: a thread hand-off per mesh would
+        # cost more than the work.
+        arguments["edges"] = _loose_edges(me)
+        mesh = batches.add(arguments, corners)
     else:
+        started = threading.Event()
+
+        def build():
+            started.set()
+            return oxport.blender.mesh(**arguments)
+
         built = pool.submit(build)
         # foreach_get keeps the GIL for its whole call: let the build thread get
         # into oxport (which lets the GIL go) before fetching the loose edges.
         started.wait()
+        edges = _loose_edges(me)
+
+        def mesh():
+            result = built.result()
+            return result if edges is None else result.with_edges(edges)
+
     timings["build"] = timings.get("build", 0.0) + time.perf_counter() - t0
-    t0 = time.perf_counter()
-    edges = _loose_edges(me)
-    timings["edges"] = timings.get("edges", 0.0) + time.perf_counter() - t0
-
-    def mesh():
-        result = built.result()
-        return result if edges is None else result.with_edges(edges)
-
     return mesh, slots
+
+
+class _Batches:
+    """Small meshes' arguments, handed to the build thread a batch at a time."""
+
+    def __init__(self, pool, corners_per_batch: int = 500_000):
+        self.pool = pool
+        self.corners_per_batch = corners_per_batch
+        self.items: list = []
+        self.corners = 0
+
+    def add(self, arguments: dict, corners: int):
+        """Queues one mesh; returns a function giving its mesh once built."""
+        holder: list = []
+        self.items.append((arguments, holder))
+        self.corners += corners
+        if self.corners >= self.corners_per_batch:
+            self.flush()
+        return lambda: holder[0].result()[holder[1]]
+
+    def flush(self) -> None:
+        if not self.items:
+            return
+        items, self.items, self.corners = self.items, [], 0
+        future = self.pool.submit(oxport.blender.meshes, [arguments for arguments, _ in items])
+        for index, (_, holder) in enumerate(items):
+            holder.extend((future, index))
 
 
 def export(context, filepath: str, options: dict) -> Report:
@@ -278,12 +305,14 @@ def export(context, filepath: str, options: dict) -> Report:
     pending = []
     materials: list = []
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="oxport") as pool:
+        batches = _Batches(pool)
         for ob in _objects(context, options):
-            mesh, slots = _gather(ob, depsgraph, options, axes, pool, report.per_step)
+            mesh, slots = _gather(ob, depsgraph, options, axes, pool, batches, report.per_step)
             pending.append(mesh)
             for material in slots:
                 if material is not None and material not in materials:
                     materials.append(material)
+        batches.flush()
         meshes = [mesh() for mesh in pending]
     report.gather_seconds = time.perf_counter() - start
     start = time.perf_counter()
