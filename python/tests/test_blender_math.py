@@ -1,0 +1,92 @@
+"""oxport.blender outside Blender: what the add-on hands to the Rust core."""
+
+from __future__ import annotations
+
+import array
+import math
+
+import numpy as np
+import pytest
+
+import oxport
+import oxport.blender
+
+IDENTITY4 = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]]
+# Blender's default OBJ axes (forward -Z, up Y): (x, y, z) -> (x, z, -y).
+Y_UP = [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, -1.0, 0.0]]
+
+
+def quad_mesh(**extra: object) -> oxport.Mesh:
+    positions = array.array("f", [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0])
+    return oxport.blender.mesh(
+        "quad", IDENTITY4, Y_UP, positions, array.array("i", [0, 1, 2, 3]), array.array("i", [0]),
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def test_axes_and_scale_transform_positions() -> None:
+    mesh = quad_mesh(scale=2.0)
+    positions = np.asarray(mesh.positions)
+    assert positions.tolist() == [[0, 0, 0], [2, 0, 0], [2, 0, -2], [0, 0, -2]]
+    assert np.asarray(mesh.face_offsets).tolist() == [0, 4]
+
+
+def test_normals_are_rounded_to_four_digits_and_merged() -> None:
+    s = 1 / math.sqrt(2)
+    corner_normals = array.array("f", [0, 0, 1, 0, 0, 1, s, 0, s, 0, 0, 1.00001])
+    mesh = quad_mesh(corner_normals=corner_normals, smooth=array.array("b", [1]))
+    normals = np.asarray(mesh.normals)
+    # (0, 0, 1) becomes (0, 1, 0) with Y up; zeros round to -0.
+    expected = np.array([[0.0, 1.0, 0.0], [0.7071, 0.7071, 0.0]], np.float32)
+    assert normals.tolist() == expected.tolist()
+    assert math.copysign(1, normals[0][0]) == -1
+    assert np.asarray(mesh.normal_indices).tolist() == [0, 0, 1, 0]
+
+
+def test_vertex_normals_match_corner_normals_on_smooth_meshes() -> None:
+    rng = np.random.default_rng(3)
+    vertex_normals = rng.normal(size=(4, 3)).astype(np.float32)
+    corners = np.array([0, 1, 2, 3], np.int32)
+    by_corner = quad_mesh(corner_normals=vertex_normals[corners].reshape(-1), smooth=array.array("b", [1]))
+    by_vertex = quad_mesh(vertex_normals=vertex_normals.reshape(-1), smooth=array.array("b", [1]))
+    assert np.asarray(by_corner.normals).tolist() == np.asarray(by_vertex.normals).tolist()
+    assert np.asarray(by_corner.normal_indices).tolist() == np.asarray(by_vertex.normal_indices).tolist()
+    with pytest.raises(ValueError, match="every face is smooth"):
+        quad_mesh(vertex_normals=vertex_normals.reshape(-1), smooth=array.array("b", [0]))
+    with pytest.raises(ValueError, match="one or the other"):
+        quad_mesh(vertex_normals=vertex_normals.reshape(-1), corner_normals=vertex_normals.reshape(-1))
+
+
+def test_faces_are_sorted_by_material_and_batches_equal_single_calls() -> None:
+    positions = array.array("f", [0.0] * 18)
+    corner_vertices = array.array("i", [0, 1, 2, 3, 4, 5])
+    arguments = dict(
+        name="m", matrix_world=IDENTITY4, axes=Y_UP, positions=positions,
+        corner_vertices=corner_vertices, face_starts=array.array("i", [0, 3]),
+        material_indices=array.array("i", [1, 0]), materials=["b", "a"],
+    )
+    single = oxport.blender.mesh(**arguments)  # type: ignore[arg-type]
+    assert np.asarray(single.position_indices).tolist() == [3, 4, 5, 0, 1, 2]
+    assert np.asarray(single.material_indices).tolist() == [0, 1]
+    batch = oxport.blender.meshes([arguments, dict(arguments, name="n")])
+    assert [m.name for m in batch] == ["m", "n"]
+    assert np.asarray(batch[0].position_indices).tolist() == [3, 4, 5, 0, 1, 2]
+
+
+def test_bad_input_is_an_error_not_a_crash() -> None:
+    with pytest.raises(ValueError, match="uses vertex 9"):
+        oxport.blender.mesh("bad", IDENTITY4, Y_UP, array.array("f", [0.0] * 3),
+                            array.array("i", [0, 9, 0]), array.array("i", [0]))
+    with pytest.raises(ValueError, match="loop starts"):
+        oxport.blender.mesh("bad", IDENTITY4, Y_UP, array.array("f", [0.0] * 9),
+                            array.array("i", [0, 1, 2]), array.array("i", [0, 0]))
+    with pytest.raises(ValueError, match="world"):
+        oxport.blender.mesh("bad", [[1.0]], Y_UP, array.array("f"), array.array("i"), array.array("i"))
+
+
+def test_with_edges_keeps_the_rest() -> None:
+    mesh = quad_mesh()
+    edged = mesh.with_edges(array.array("i", [0, 2]))
+    assert np.asarray(edged.edges).tolist() == [[0, 2]]
+    assert np.asarray(edged.positions).tolist() == np.asarray(mesh.positions).tolist()
+    assert mesh.edges is None
