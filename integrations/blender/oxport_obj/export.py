@@ -233,7 +233,7 @@ def _gather(ob, depsgraph, options: dict, axes, pool, batches, timings: dict):
         me.polygons.foreach_get("material_index", material_indices)
         names = [m.name.replace(" ", "_") for m in slots]
     arguments = dict(
-        name=ob.name, matrix_world=ob.matrix_world.copy(), axes=axes, positions=positions,
+        name=ob.name.replace(" ", "_"), matrix_world=ob.matrix_world.copy(), axes=axes, positions=positions,
         corner_vertices=corner_vertices, face_starts=face_starts,
         scale=options.get("global_scale", 1.0), corner_uvs=uvs, smooth=smooth,
         material_indices=material_indices, materials=names, **normals,

@@ -1,0 +1,51 @@
+"""Blender script: objects with node materials (Principled BSDF with varied
+roughness, specular, metallic, IOR, alpha, emission), viewport-only materials,
+names with spaces, and a material shared by two objects; exported with
+Blender's own OBJ exporter.
+
+blender -b --factory-startup --python materials_scene.py -- SEED OUT.obj"""
+
+import random
+import sys
+
+import bpy
+
+argv = sys.argv[sys.argv.index("--") + 1:]
+seed, out = int(argv[0]), argv[1]
+rng = random.Random(seed)
+bpy.ops.wm.read_factory_settings(use_empty=True)
+
+materials = []
+for i in range(8):
+    material = bpy.data.materials.new(f"node material {i}" if i % 2 else f"node_{i}")
+    material.use_nodes = True
+    bsdf = material.node_tree.nodes["Principled BSDF"]
+    bsdf.inputs["Base Color"].default_value = (rng.random(), rng.random(), rng.random(), 1.0)
+    bsdf.inputs["Roughness"].default_value = rng.random()
+    bsdf.inputs["Specular"].default_value = rng.choice([0.0, 0.25, 0.5, rng.random()])
+    bsdf.inputs["Metallic"].default_value = rng.choice([0.0, 1.0, rng.random()])
+    bsdf.inputs["IOR"].default_value = rng.uniform(1.0, 2.5)
+    bsdf.inputs["Alpha"].default_value = rng.choice([1.0, rng.random()])
+    bsdf.inputs["Emission"].default_value = (rng.random(), rng.random(), rng.random(), 1.0)
+    bsdf.inputs["Emission Strength"].default_value = rng.choice([0.0, rng.uniform(0.1, 5.0)])
+    materials.append(material)
+for i in range(3):
+    material = bpy.data.materials.new(f"viewport {i}")
+    material.diffuse_color = (rng.random(), rng.random(), rng.random(), rng.choice([1.0, 0.5]))
+    material.roughness = rng.random()
+    material.metallic = rng.choice([0.0, rng.random()])
+    material.specular_intensity = rng.choice([0.0, 0.5, rng.random()])
+    materials.append(material)
+
+for i in range(6):
+    rng.choice([bpy.ops.mesh.primitive_cube_add, bpy.ops.mesh.primitive_uv_sphere_add,
+                bpy.ops.mesh.primitive_monkey_add])(location=(rng.uniform(-5, 5), rng.uniform(-5, 5), 0))
+    ob = bpy.context.active_object
+    ob.name = f"object {i}"
+    for material in rng.sample(materials, 3):
+        ob.data.materials.append(material)
+    for polygon in ob.data.polygons:
+        polygon.material_index = rng.randrange(3)
+        polygon.use_smooth = rng.random() < 0.5
+
+bpy.ops.wm.obj_export(filepath=out, export_selected_objects=False)
