@@ -21,13 +21,14 @@ Arrays are taken through the buffer protocol (numpy arrays, ``array.array``,
 from __future__ import annotations
 
 from ._native import CorruptError, Error, ParseError, UnsupportedError, __version__
-from ._obj import Material, Mesh, TextureMap, WriteSummary, write_mtl, write_obj
+from ._obj import Material, Mesh, ObjWriter, TextureMap, WriteSummary, write_mtl, write_obj
 
 __all__ = [
     "CorruptError",
     "Error",
     "Material",
     "Mesh",
+    "ObjWriter",
     "ParseError",
     "TextureMap",
     "UnsupportedError",

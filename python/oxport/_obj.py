@@ -196,6 +196,40 @@ def _lines(text: Optional[str]) -> list[str]:
     return [] if text is None else text.split("\n")
 
 
+def _options(
+    header: Optional[str],
+    mtllib: Optional[str],
+    precision: Precision,
+    uv_precision: Precision,
+    normal_precision: Precision,
+    normals: bool,
+    uvs: bool,
+    colors: bool,
+    materials: bool,
+    deduplicate_normals: bool,
+    deduplicate_uvs: bool,
+    threads: Optional[int],
+    direct: bool,
+) -> dict[str, Any]:
+    return dict(
+        header=_lines(header), mtllib=mtllib, precision=precision, uv_precision=uv_precision,
+        normal_precision=normal_precision, normals=normals, uvs=uvs, colors=colors,
+        materials=materials, deduplicate_normals=deduplicate_normals,
+        deduplicate_uvs=deduplicate_uvs, threads=threads, direct=direct,
+    )
+
+
+def _natives(meshes: Sequence[Mesh]) -> list["_native.Mesh"]:
+    if isinstance(meshes, Mesh):
+        raise ValueError("meshes: expected a list of Mesh, got one Mesh")
+    natives = []
+    for i, mesh in enumerate(meshes):
+        if not isinstance(mesh, Mesh):
+            raise ValueError(f"meshes[{i}]: expected oxport.Mesh, got {type(mesh).__name__}")
+        natives.append(mesh._native)
+    return natives
+
+
 def write_obj(
     path: Union[str, os.PathLike[str]],
     meshes: Sequence[Mesh],
@@ -249,13 +283,7 @@ def write_obj(
         ValueError: bad options or meshes, with the argument named.
         OSError: the file cannot be written (the path is in the error).
     """
-    if isinstance(meshes, Mesh):
-        raise ValueError("meshes: expected a list of Mesh, got one Mesh")
-    natives = []
-    for i, mesh in enumerate(meshes):
-        if not isinstance(mesh, Mesh):
-            raise ValueError(f"meshes[{i}]: expected oxport.Mesh, got {type(mesh).__name__}")
-        natives.append(mesh._native)
+    natives = _natives(meshes)
     path = os.fspath(path)
     if mtl_materials is not None and mtllib is None:
         mtllib = os.path.basename(os.path.splitext(path)[0] + ".mtl")
@@ -263,24 +291,73 @@ def write_obj(
         assert mtllib is not None
         mtl_path = os.path.join(os.path.dirname(path), mtllib)
         write_mtl(mtl_path, mtl_materials, header=mtl_header)
-    summary = _native.write_obj(
-        path,
-        natives,
-        header=_lines(header),
-        mtllib=mtllib,
-        precision=precision,
-        uv_precision=uv_precision,
-        normal_precision=normal_precision,
-        normals=normals,
-        uvs=uvs,
-        colors=colors,
-        materials=materials,
-        deduplicate_normals=deduplicate_normals,
-        deduplicate_uvs=deduplicate_uvs,
-        threads=threads,
-        direct=direct,
-    )
-    return WriteSummary(*summary)
+    options = _options(header, mtllib, precision, uv_precision, normal_precision, normals, uvs,
+                       colors, materials, deduplicate_normals, deduplicate_uvs, threads, direct)
+    return WriteSummary(*_native.write_obj(path, natives, options))
+
+
+class ObjWriter:
+    """An OBJ file written batch after batch, for meshes that become ready one
+    after the other (the Blender add-on writes each while it gathers the next).
+    The bytes are those of one :func:`write_obj` call with all the meshes.
+
+    The file is written under a temporary name and appears under ``path`` only
+    when :meth:`close` completes; :meth:`abort`, or leaving a ``with`` block by
+    an exception, removes it. The options are :func:`write_obj`'s (the MTL file
+    is written separately, with :func:`write_mtl`).
+
+    ::
+
+        with oxport.ObjWriter("scene.obj", mtllib="scene.mtl") as writer:
+            for batch in batches:
+                writer.write(batch)
+        print(writer.summary)
+    """
+
+    def __init__(
+        self,
+        path: Union[str, os.PathLike[str]],
+        *,
+        header: Optional[str] = None,
+        mtllib: Optional[str] = None,
+        precision: Precision = 6,
+        uv_precision: Precision = 6,
+        normal_precision: Precision = 4,
+        normals: bool = True,
+        uvs: bool = True,
+        colors: bool = True,
+        materials: bool = True,
+        deduplicate_normals: bool = False,
+        deduplicate_uvs: bool = False,
+        threads: Optional[int] = None,
+        direct: bool = False,
+    ) -> None:
+        options = _options(header, mtllib, precision, uv_precision, normal_precision, normals, uvs,
+                           colors, materials, deduplicate_normals, deduplicate_uvs, threads, direct)
+        self._native = _native.ObjWriter(os.fspath(path), options)
+        self.summary: Optional[WriteSummary] = None
+
+    def write(self, meshes: Sequence[Mesh]) -> None:
+        """Writes ``meshes`` after those already written (the GIL is released)."""
+        self._native.write(_natives(meshes))
+
+    def close(self) -> WriteSummary:
+        """Completes the file under its name and returns what was written."""
+        self.summary = WriteSummary(*self._native.close())
+        return self.summary
+
+    def abort(self) -> None:
+        """Gives up: nothing appears under the file's name."""
+        self._native.abort()
+
+    def __enter__(self) -> "ObjWriter":
+        return self
+
+    def __exit__(self, kind: Any, error: Any, traceback: Any) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self.abort()
 
 
 def write_mtl(

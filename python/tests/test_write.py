@@ -282,3 +282,28 @@ def test_direct_io_gives_the_same_file(tmp_path: Path) -> None:
     summary = oxport.write_obj(direct, [mesh], direct=True)
     assert summary.bytes == direct.stat().st_size
     assert direct.read_bytes() == buffered.read_bytes()
+
+
+def test_obj_writer_streams_what_write_obj_writes(tmp_path: Path) -> None:
+    meshes = [quad(smooth=np.array([1]), materials=["m"], material_indices=np.array([0])) for _ in range(5)]
+    whole, streamed = tmp_path / "whole.obj", tmp_path / "streamed.obj"
+    oxport.write_obj(whole, meshes, header="h", mtllib="x.mtl")
+    with oxport.ObjWriter(streamed, header="h", mtllib="x.mtl") as writer:
+        writer.write(meshes[:2])
+        writer.write([])
+        writer.write(meshes[2:])
+    assert writer.summary is not None and writer.summary.objects == 5
+    assert streamed.read_bytes() == whole.read_bytes()
+    with pytest.raises(ValueError, match="closed"):
+        writer.write(meshes)
+
+
+def test_obj_writer_leaves_nothing_when_abandoned(tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError):
+        with oxport.ObjWriter(tmp_path / "gone.obj") as writer:
+            writer.write([quad()])
+            raise RuntimeError("export cancelled")
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(ValueError, match="precision"):
+        oxport.ObjWriter(tmp_path / "bad.obj", precision=12)
+    assert list(tmp_path.iterdir()) == []

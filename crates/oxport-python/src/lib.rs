@@ -529,63 +529,114 @@ fn precision(object: &Bound<'_, PyAny>, name: &str) -> PyResult<oxport::obj::Pre
     )))
 }
 
-/// Writes meshes as OBJ; see `oxport.write_obj`. Returns
-/// `(bytes, objects, vertices, faces, threads)`.
-#[pyfunction]
-#[pyo3(signature = (path, meshes, *, header, mtllib, precision, uv_precision, normal_precision,
-    normals, uvs, colors, materials, deduplicate_normals, deduplicate_uvs, threads, direct=false))]
-#[allow(clippy::too_many_arguments)]
-fn write_obj(
-    py: Python<'_>,
-    path: PathBuf,
-    meshes: Vec<Bound<'_, Mesh>>,
-    header: Vec<String>,
-    mtllib: Option<String>,
-    precision: Bound<'_, PyAny>,
-    uv_precision: Bound<'_, PyAny>,
-    normal_precision: Bound<'_, PyAny>,
-    normals: bool,
-    uvs: bool,
-    colors: bool,
-    materials: bool,
-    deduplicate_normals: bool,
-    deduplicate_uvs: bool,
-    threads: Option<usize>,
-    direct: bool,
-) -> PyResult<(u64, u64, u64, u64, usize)> {
+/// `WriteOptions` from the dict the facade builds (the keyword arguments of
+/// `oxport.write_obj` and `oxport.ObjWriter`).
+fn write_options(options: &Bound<'_, pyo3::types::PyDict>) -> PyResult<oxport::obj::WriteOptions> {
+    let get = |key: &str| -> PyResult<Bound<'_, PyAny>> {
+        options
+            .get_item(key)?
+            .ok_or_else(|| PyValueError::new_err(format!("{key}: missing")))
+    };
+    let flag = |key: &str| -> PyResult<bool> { get(key)?.extract() };
+    let threads: Option<usize> = get("threads")?
+        .extract()
+        .map_err(|_| PyValueError::new_err("threads: expected a positive integer or None"))?;
     if threads == Some(0) {
         return Err(PyValueError::new_err(
             "threads: must be at least 1 (or None for one per core)",
         ));
     }
-    let options = oxport::obj::WriteOptions {
-        precision: self::precision(&precision, "precision")?,
-        uv_precision: self::precision(&uv_precision, "uv_precision")?,
-        normal_precision: self::precision(&normal_precision, "normal_precision")?,
-        normals,
-        uvs,
-        colors,
-        materials,
-        deduplicate_normals,
-        deduplicate_uvs,
-        header,
-        mtllib,
+    Ok(oxport::obj::WriteOptions {
+        precision: precision(&get("precision")?, "precision")?,
+        uv_precision: precision(&get("uv_precision")?, "uv_precision")?,
+        normal_precision: precision(&get("normal_precision")?, "normal_precision")?,
+        normals: flag("normals")?,
+        uvs: flag("uvs")?,
+        colors: flag("colors")?,
+        materials: flag("materials")?,
+        deduplicate_normals: flag("deduplicate_normals")?,
+        deduplicate_uvs: flag("deduplicate_uvs")?,
+        header: get("header")?.extract()?,
+        mtllib: get("mtllib")?.extract()?,
         threads,
-        direct,
+        direct: flag("direct")?,
         ..Default::default()
-    };
+    })
+}
+
+type Summary = (u64, u64, u64, u64, usize);
+
+fn summary_tuple(s: oxport::obj::WriteSummary) -> Summary {
+    (s.bytes, s.objects, s.vertices, s.faces, s.threads)
+}
+
+/// Writes meshes as OBJ; see `oxport.write_obj`. Returns
+/// `(bytes, objects, vertices, faces, threads)`.
+#[pyfunction]
+fn write_obj(
+    py: Python<'_>,
+    path: PathBuf,
+    meshes: Vec<Bound<'_, Mesh>>,
+    options: Bound<'_, pyo3::types::PyDict>,
+) -> PyResult<Summary> {
+    let options = write_options(&options)?;
     let meshes: Vec<&Mesh> = meshes.iter().map(|m| m.get()).collect();
     let views: Vec<oxport::Mesh> = meshes.iter().map(|m| m.view()).collect();
     let summary = py
         .detach(|| oxport::obj::write(&path, &views, &options))
         .map_err(to_py_err)?;
-    Ok((
-        summary.bytes,
-        summary.objects,
-        summary.vertices,
-        summary.faces,
-        summary.threads,
-    ))
+    Ok(summary_tuple(summary))
+}
+
+/// An OBJ file written batch after batch; see `oxport.ObjWriter`.
+#[pyclass(module = "oxport._native")]
+pub struct ObjWriter {
+    writer: std::sync::Mutex<Option<oxport::obj::FileWriter>>,
+}
+
+#[pymethods]
+impl ObjWriter {
+    #[new]
+    fn new(
+        py: Python<'_>,
+        path: PathBuf,
+        options: Bound<'_, pyo3::types::PyDict>,
+    ) -> PyResult<Self> {
+        let options = write_options(&options)?;
+        let writer = py
+            .detach(|| oxport::obj::FileWriter::create(&path, options))
+            .map_err(to_py_err)?;
+        Ok(ObjWriter {
+            writer: std::sync::Mutex::new(Some(writer)),
+        })
+    }
+
+    /// Writes `meshes` after those already written.
+    fn write(&self, py: Python<'_>, meshes: Vec<Bound<'_, Mesh>>) -> PyResult<()> {
+        let meshes: Vec<&Mesh> = meshes.iter().map(|m| m.get()).collect();
+        let views: Vec<oxport::Mesh> = meshes.iter().map(|m| m.view()).collect();
+        py.detach(|| {
+            let mut guard = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+            match guard.as_mut() {
+                Some(writer) => writer.write(&views),
+                None => Err(oxport::Error::invalid("the writer is closed")),
+            }
+        })
+        .map_err(to_py_err)
+    }
+
+    /// Completes the file under its name; returns `(bytes, objects, vertices, faces, threads)`.
+    fn close(&self, py: Python<'_>) -> PyResult<Summary> {
+        let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let writer = writer.ok_or_else(|| PyValueError::new_err("the writer is closed"))?;
+        let summary = py.detach(|| writer.finish()).map_err(to_py_err)?;
+        Ok(summary_tuple(summary))
+    }
+
+    /// Gives up: the temporary file is removed, nothing appears under the name.
+    fn abort(&self) {
+        drop(self.writer.lock().unwrap_or_else(|e| e.into_inner()).take());
+    }
 }
 
 /// Writes an MTL file. `materials` is a list of objects with the attributes of
@@ -669,6 +720,7 @@ fn format_fixed(py: Python<'_>, values: Bound<'_, PyAny>, precision: usize) -> P
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<Mesh>()?;
+    m.add_class::<ObjWriter>()?;
     m.add_function(wrap_pyfunction!(write_obj, m)?)?;
     m.add_function(wrap_pyfunction!(write_mtl, m)?)?;
     m.add_function(wrap_pyfunction!(format_fixed, m)?)?;

@@ -12,43 +12,74 @@ use crate::{Error, Result};
 /// A `path` that exists and is not a regular file (`/dev/null`, a FIFO, a
 /// terminal) is written directly: it cannot be replaced, only written to.
 pub(crate) fn write_file<T>(path: &Path, fill: impl FnOnce(&mut File) -> Result<T>) -> Result<T> {
-    write_file_with(path, false, |file, _| fill(file))
+    let (pending, mut file, _) = Pending::open(path, false)?;
+    let value = fill(&mut file).map_err(|e| pending.name(e))?;
+    drop(file);
+    pending.commit()?;
+    Ok(value)
 }
 
-/// [`write_file`], opening the temporary file with `O_DIRECT` when `direct`
-/// is asked for and the file system allows it; `fill` is told which it got.
-pub(crate) fn write_file_with<T>(
-    path: &Path,
-    direct: bool,
-    fill: impl FnOnce(&mut File, bool) -> Result<T>,
-) -> Result<T> {
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(|e| Error::io_at(path, e))?;
-        return fill(&mut file, false).map_err(|error| name_path(error, path));
+/// A file being written under a temporary name beside its path: renamed by
+/// [`Pending::commit`], removed when dropped uncommitted.
+pub(crate) struct Pending {
+    path: PathBuf,
+    /// `None` when the path is not a regular file and is written in place.
+    temporary: Option<PathBuf>,
+}
+
+impl Pending {
+    /// Opens the temporary file, with `O_DIRECT` when `direct` asks for it and
+    /// the file system allows it (the returned flag tells which).
+    pub(crate) fn open(path: &Path, direct: bool) -> Result<(Pending, File, bool)> {
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| Error::io_at(path, e))?;
+            let pending = Pending {
+                path: path.to_path_buf(),
+                temporary: None,
+            };
+            return Ok((pending, file, false));
+        }
+        let temporary = temporary_path(path);
+        let (file, direct) = match direct.then(|| crate::direct::create(&temporary)).flatten() {
+            Some(file) => (file, true),
+            None => (
+                File::create(&temporary).map_err(|e| Error::io_at(path, e))?,
+                false,
+            ),
+        };
+        let pending = Pending {
+            path: path.to_path_buf(),
+            temporary: Some(temporary),
+        };
+        Ok((pending, file, direct))
     }
-    let temporary = temporary_path(path);
-    let (mut file, direct) = match direct.then(|| crate::direct::create(&temporary)).flatten() {
-        Some(file) => (file, true),
-        None => (
-            File::create(&temporary).map_err(|e| Error::io_at(path, e))?,
-            false,
-        ),
-    };
-    let result = fill(&mut file, direct);
-    drop(file);
-    let result = result
-        .map_err(|error| name_path(error, path))
-        .and_then(|value| {
-            std::fs::rename(&temporary, path).map_err(|e| Error::io_at(path, e))?;
-            Ok(value)
-        });
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
+
+    /// Gives I/O errors that know no path this file's path.
+    pub(crate) fn name(&self, error: Error) -> Error {
+        name_path(error, &self.path)
     }
-    result
+
+    /// Renames the temporary file to the path (the file must be closed).
+    pub(crate) fn commit(mut self) -> Result<()> {
+        if let Some(temporary) = self.temporary.take()
+            && let Err(e) = std::fs::rename(&temporary, &self.path)
+        {
+            let _ = std::fs::remove_file(&temporary);
+            return Err(Error::io_at(&self.path, e));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if let Some(temporary) = self.temporary.take() {
+            let _ = std::fs::remove_file(temporary);
+        }
+    }
 }
 
 /// `.NAME.PID.oxport-tmp` in the same directory, so that the rename stays on one file system.

@@ -23,15 +23,15 @@ struct Block([u8; BLOCK]);
 
 /// A [`Write`] for a file opened with `O_DIRECT`. Call [`DirectWriter::finish`]
 /// at the end: until then the last partial block is only in memory.
-pub(crate) struct DirectWriter<'f> {
-    file: &'f mut File,
+pub(crate) struct DirectWriter {
+    file: File,
     stage: Vec<Block>,
     staged: usize,
     written: u64,
 }
 
-impl<'f> DirectWriter<'f> {
-    pub(crate) fn new(file: &'f mut File) -> Self {
+impl DirectWriter {
+    pub(crate) fn new(file: File) -> Self {
         DirectWriter {
             file,
             stage: vec![Block([0; BLOCK]); STAGE / BLOCK],
@@ -71,7 +71,7 @@ fn as_bytes_mut(blocks: &mut [Block]) -> &mut [u8] {
     }
 }
 
-impl Write for DirectWriter<'_> {
+impl Write for DirectWriter {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
         let n = data.len().min(STAGE - self.staged);
         let staged = self.staged;

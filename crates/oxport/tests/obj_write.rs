@@ -166,3 +166,38 @@ fn direct_io_writes_the_same_bytes() {
         }
     }
 }
+
+#[test]
+fn a_stream_of_batches_writes_what_one_call_writes() {
+    let scene = synth::city(30, 11);
+    let options = WriteOptions {
+        header: vec!["streamed".into()],
+        mtllib: Some("city.mtl".into()),
+        ..WriteOptions::default()
+    };
+    let whole = write(&scene, &options);
+    let mut writer = obj::Writer::new(Vec::new(), options.clone()).unwrap();
+    for batch in scene.chunks(7) {
+        writer.write(batch).unwrap();
+    }
+    let (streamed, summary) = writer.finish().unwrap();
+    assert!(streamed == whole);
+    assert_eq!(summary.objects, 30);
+    assert_eq!(summary.bytes, whole.len() as u64);
+
+    // A file writer dropped before finishing leaves nothing behind.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("stream");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("abandoned.obj");
+    let mut writer = obj::FileWriter::create(&path, options.clone()).unwrap();
+    writer.write(&scene[..3]).unwrap();
+    drop(writer);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    let mut writer = obj::FileWriter::create(&path, options).unwrap();
+    for batch in scene.chunks(4) {
+        writer.write(batch).unwrap();
+    }
+    writer.finish().unwrap();
+    assert!(std::fs::read(&path).unwrap() == whole);
+    std::fs::remove_file(&path).unwrap();
+}

@@ -8,4 +8,6 @@ mod mtl;
 mod write;
 
 pub use mtl::{write_mtl, write_mtl_to};
-pub use write::{Precision, WriteOptions, WriteSummary, write, write_to, write_with_progress};
+pub use write::{
+    FileWriter, Precision, WriteOptions, WriteSummary, Writer, write, write_to, write_with_progress,
+};

@@ -129,29 +129,216 @@ pub fn write_with_progress(
     options: &WriteOptions,
     progress: impl FnMut(u64, u64),
 ) -> Result<WriteSummary> {
-    prepare(meshes, options)?;
-    atomic::write_file_with(path, options.direct, |file, direct| {
-        if direct {
-            let mut out = DirectWriter::new(file);
-            let summary = write_unchecked(&mut out, meshes, options, progress)?;
-            out.finish()?;
-            Ok(summary)
-        } else {
-            let out = std::io::BufWriter::with_capacity(1 << 16, file);
-            write_unchecked(out, meshes, options, progress)
-        }
-    })
+    meshes.iter().try_for_each(Mesh::validate)?;
+    let mut writer = FileWriter::create(path, options.clone())?;
+    writer.write_with_progress(meshes, progress)?;
+    writer.finish()
 }
 
 /// Writes `meshes` to any byte sink.
 pub fn write_to<W: Write>(out: W, meshes: &[Mesh], options: &WriteOptions) -> Result<WriteSummary> {
-    prepare(meshes, options)?;
-    write_unchecked(out, meshes, options, |_, _| {})
+    meshes.iter().try_for_each(Mesh::validate)?;
+    let mut writer = Writer::new(out, options.clone())?;
+    writer.write(meshes)?;
+    Ok(writer.finish()?.1)
 }
 
-fn prepare(meshes: &[Mesh], options: &WriteOptions) -> Result<()> {
-    options.validate()?;
-    meshes.iter().try_for_each(Mesh::validate)
+/// An OBJ stream: the header first, then meshes batch after batch as they
+/// come, indices continuing across batches. The bytes are those of one
+/// [`write_to`] call with all the meshes.
+pub struct Writer<W: Write> {
+    out: W,
+    options: WriteOptions,
+    pipeline: Pipeline,
+    next: Offsets,
+    summary: WriteSummary,
+}
+
+impl<W: Write> Writer<W> {
+    /// Checks the options and writes the header.
+    pub fn new(mut out: W, options: WriteOptions) -> Result<Self> {
+        options.validate()?;
+        let pipeline = Pipeline::new(options.threads)?;
+        let mut header = Vec::new();
+        encode(Chunk::Header, &[], &[], &options, &mut header);
+        out.write_all(&header)?;
+        let summary = WriteSummary {
+            bytes: header.len() as u64,
+            threads: pipeline.threads(),
+            ..WriteSummary::default()
+        };
+        let next = Offsets {
+            position: 1,
+            uv: 1,
+            normal: 1,
+        };
+        Ok(Writer {
+            out,
+            options,
+            pipeline,
+            next,
+            summary,
+        })
+    }
+
+    /// Writes `meshes` after those already written.
+    pub fn write(&mut self, meshes: &[Mesh]) -> Result<()> {
+        self.write_with_progress(meshes, |_, _| {})
+    }
+
+    /// [`Writer::write`], calling `progress(done, total)` (in elements of
+    /// these meshes) as blocks are written.
+    pub fn write_with_progress(
+        &mut self,
+        meshes: &[Mesh],
+        mut progress: impl FnMut(u64, u64),
+    ) -> Result<()> {
+        meshes.iter().try_for_each(Mesh::validate)?;
+        let options = &self.options;
+        // Deduplication rewrites a mesh's normals or UVs; everything else is borrowed.
+        let meshes: Vec<Cow<Mesh>> = if options.deduplicate_normals || options.deduplicate_uvs {
+            dedup::deduplicate(meshes, options, &self.pipeline)
+        } else {
+            meshes.iter().map(Cow::Borrowed).collect()
+        };
+        let mut offsets = Vec::with_capacity(meshes.len());
+        for mesh in &meshes {
+            offsets.push(self.next);
+            self.next.position += mesh.positions.len() as u64;
+            self.next.uv += mesh
+                .uvs
+                .as_ref()
+                .filter(|_| options.uvs)
+                .map_or(0, |v| v.len()) as u64;
+            self.next.normal += mesh
+                .normals
+                .as_ref()
+                .filter(|_| options.normals)
+                .map_or(0, |v| v.len()) as u64;
+        }
+        let chunks = plan(&meshes, options);
+        let jobs = group(&chunks, options.chunk_size);
+        let total: u64 = chunks.iter().map(|c| c.elements()).sum();
+        let summary = &mut self.summary;
+        summary.objects += meshes.len() as u64;
+        summary.vertices += meshes.iter().map(|m| m.positions.len() as u64).sum::<u64>();
+        summary.faces += meshes.iter().map(|m| m.face_count() as u64).sum::<u64>();
+        // Blocks reach the sink in job order, so the n-th block is job n.
+        let (mut done, mut written) = (0, 0);
+        let (meshes, offsets, chunks, out) = (&meshes, &offsets, &chunks, &mut self.out);
+        self.pipeline.run(
+            jobs.iter().cloned(),
+            |job, block| {
+                for &chunk in &chunks[job] {
+                    encode(chunk, meshes, offsets, options, block);
+                }
+                Ok(())
+            },
+            |block| {
+                out.write_all(block)?;
+                summary.bytes += block.len() as u64;
+                done += chunks[jobs[written].clone()]
+                    .iter()
+                    .map(|c| c.elements())
+                    .sum::<u64>();
+                written += 1;
+                progress(done, total);
+                Ok(())
+            },
+        )
+    }
+
+    /// Flushes the sink and gives it back with what was written.
+    pub fn finish(mut self) -> Result<(W, WriteSummary)> {
+        self.out.flush()?;
+        Ok((self.out, self.summary))
+    }
+}
+
+/// A [`Writer`] into a file that appears whole or not at all: a temporary file
+/// beside the target, renamed by [`FileWriter::finish`]; dropped unfinished
+/// (an error, a panic, a cancelled export), it removes the temporary file.
+pub struct FileWriter {
+    writer: Writer<Sink>,
+    pending: atomic::Pending,
+}
+
+impl FileWriter {
+    /// Opens the temporary file (with `O_DIRECT` when `options.direct` asks
+    /// for it and the file system allows it) and writes the header.
+    pub fn create(path: &Path, options: WriteOptions) -> Result<Self> {
+        let (pending, file, direct) = atomic::Pending::open(path, options.direct)?;
+        let sink = if direct {
+            Sink::Direct(DirectWriter::new(file))
+        } else {
+            Sink::Buffered(std::io::BufWriter::with_capacity(1 << 16, file))
+        };
+        let writer = Writer::new(sink, options).map_err(|e| pending.name(e))?;
+        Ok(FileWriter { writer, pending })
+    }
+
+    /// Writes `meshes` after those already written.
+    pub fn write(&mut self, meshes: &[Mesh]) -> Result<()> {
+        self.write_with_progress(meshes, |_, _| {})
+    }
+
+    /// [`FileWriter::write`] with progress, as [`Writer::write_with_progress`].
+    pub fn write_with_progress(
+        &mut self,
+        meshes: &[Mesh],
+        progress: impl FnMut(u64, u64),
+    ) -> Result<()> {
+        self.writer
+            .write_with_progress(meshes, progress)
+            .map_err(|e| self.pending.name(e))
+    }
+
+    /// Completes the file and renames it to its path.
+    pub fn finish(self) -> Result<WriteSummary> {
+        let FileWriter { writer, pending } = self;
+        let (sink, summary) = writer.finish().map_err(|e| pending.name(e))?;
+        sink.finish().map_err(|e| pending.name(e.into()))?;
+        pending.commit()?;
+        Ok(summary)
+    }
+}
+
+/// Where a [`FileWriter`]'s bytes go: through a buffer, or around the page cache.
+enum Sink {
+    Buffered(std::io::BufWriter<std::fs::File>),
+    Direct(DirectWriter),
+}
+
+impl Sink {
+    fn finish(self) -> std::io::Result<()> {
+        match self {
+            Sink::Buffered(mut out) => out.flush(),
+            Sink::Direct(out) => out.finish(),
+        }
+    }
+}
+
+impl Write for Sink {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Sink::Buffered(out) => out.write(data),
+            Sink::Direct(out) => out.write(data),
+        }
+    }
+
+    fn write_all(&mut self, data: &[u8]) -> std::io::Result<()> {
+        match self {
+            Sink::Buffered(out) => out.write_all(data),
+            Sink::Direct(out) => out.write_all(data),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Sink::Buffered(out) => out.flush(),
+            Sink::Direct(out) => out.flush(),
+        }
+    }
 }
 
 /// The kinds of lines of a mesh, in the order they are written.
@@ -197,78 +384,6 @@ struct Offsets {
     normal: u64,
 }
 
-fn write_unchecked<W: Write>(
-    mut out: W,
-    meshes: &[Mesh],
-    options: &WriteOptions,
-    mut progress: impl FnMut(u64, u64),
-) -> Result<WriteSummary> {
-    let pipeline = Pipeline::new(options.threads)?;
-    // Deduplication rewrites a mesh's normals or UVs; everything else is borrowed.
-    let meshes: Vec<Cow<Mesh>> = if options.deduplicate_normals || options.deduplicate_uvs {
-        dedup::deduplicate(meshes, options, &pipeline)
-    } else {
-        meshes.iter().map(Cow::Borrowed).collect()
-    };
-    let mut offsets = Vec::with_capacity(meshes.len());
-    let mut next = Offsets {
-        position: 1,
-        uv: 1,
-        normal: 1,
-    };
-    for mesh in &meshes {
-        offsets.push(next);
-        next.position += mesh.positions.len() as u64;
-        next.uv += mesh
-            .uvs
-            .as_ref()
-            .filter(|_| options.uvs)
-            .map_or(0, |v| v.len()) as u64;
-        next.normal += mesh
-            .normals
-            .as_ref()
-            .filter(|_| options.normals)
-            .map_or(0, |v| v.len()) as u64;
-    }
-    let chunks = plan(&meshes, options);
-    let jobs = group(&chunks, options.chunk_size);
-    let total: u64 = chunks.iter().map(|c| c.elements()).sum();
-    let mut summary = WriteSummary {
-        objects: meshes.len() as u64,
-        vertices: meshes.iter().map(|m| m.positions.len() as u64).sum(),
-        faces: meshes.iter().map(|m| m.face_count() as u64).sum(),
-        threads: pipeline.threads(),
-        bytes: 0,
-    };
-    // Blocks reach the sink in job order, so the n-th block is job n.
-    let (mut done, mut written) = (0, 0);
-    let meshes = &meshes;
-    let offsets = &offsets;
-    let chunks = &chunks;
-    pipeline.run(
-        jobs.iter().cloned(),
-        |job, block| {
-            for &chunk in &chunks[job] {
-                encode(chunk, meshes, offsets, options, block);
-            }
-            Ok(())
-        },
-        |block| {
-            out.write_all(block)?;
-            summary.bytes += block.len() as u64;
-            done += chunks[jobs[written].clone()]
-                .iter()
-                .map(|c| c.elements())
-                .sum::<u64>();
-            written += 1;
-            progress(done, total);
-            Ok(())
-        },
-    )?;
-    out.flush()?;
-    Ok(summary)
-}
-
 /// Consecutive chunks grouped into jobs of at least `size` elements, so that
 /// thousands of small objects cost as little per element as one big one.
 fn group(chunks: &[Chunk], size: usize) -> Vec<std::ops::Range<usize>> {
@@ -291,7 +406,7 @@ fn group(chunks: &[Chunk], size: usize) -> Vec<std::ops::Range<usize>> {
 /// The chunks of the whole file, in output order.
 fn plan(meshes: &[Cow<Mesh>], options: &WriteOptions) -> Vec<Chunk> {
     let size = options.chunk_size;
-    let mut chunks = vec![Chunk::Header];
+    let mut chunks = Vec::new();
     for (m, mesh) in meshes.iter().enumerate() {
         chunks.push(Chunk::Object { m });
         let normals = mesh.normals.as_ref().filter(|_| options.normals);
