@@ -60,14 +60,16 @@ add-on's export (gathering through Blender's Python API included), and the add-o
 with its Direct I/O option (`O_DIRECT`: on this virtual machine the kernel hands
 out page-cache pages slowly, ~450 MB/s for a new file, while direct writes reach
 ~3 GB/s). Each writes a new file: its own previous one is removed and the disk
-synced just before it runs. Medians of {args.runs} runs. The add-on's time is split
-into gathering (`foreach_get`, split normals, Blender's float math, normal and UV
-merging in oxport's Rust core) and writing. "Same bytes" compares all three files.
+synced just before it runs. Medians of {args.runs} runs. The add-on builds each mesh
+in oxport's Rust core (Blender's float math, normal and UV merging) and writes it
+while Python gathers the next ones through `foreach_get`; its time is split into
+gathering (until the last object is gathered) and the rest of the writing after
+that. "Same bytes" compares all three files.
 Machine: {machine()}.
 
 Command: `make bench-blender` (`.venv/bin/python bench/blender_addon.py --runs {args.runs}`).
 
-{table(["scene", "faces", "OBJ", "same bytes", "Blender", "add-on (gather + write)", "speed-up",
+{table(["scene", "faces", "OBJ", "same bytes", "Blender", "add-on (gathering + rest of writing)", "speed-up",
         "add-on, Direct I/O", "speed-up"], rows)}
 """
     update_section("blender-addon", text)

@@ -6,7 +6,7 @@ import os
 import threading
 import time
 from array import array
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import bpy
@@ -22,6 +22,10 @@ class NotSupported(Exception):
 
 @dataclass
 class Report:
+    """What an export did. Meshes are built and written while later ones are
+    gathered: ``gather_seconds`` runs until the last object is gathered,
+    ``write_seconds`` from then until the OBJ and MTL files are complete."""
+
     objects: int = 0
     faces: int = 0
     bytes: int = 0
@@ -31,7 +35,7 @@ class Report:
 
     def summary(self) -> str:
         return (f"oxport: {self.objects} objects, {self.faces} faces, {self.bytes / 1e6:.1f} MB; "
-                f"gathering {self.gather_seconds:.3f} s, writing {self.write_seconds:.3f} s")
+                f"gathering {self.gather_seconds:.3f} s, then writing {self.write_seconds:.3f} s more")
 
 
 # Options whose non-default values are not exported yet: refused with a clear message.
@@ -184,11 +188,11 @@ def _loose_edges(me):
     return edges
 
 
-def _gather(ob, depsgraph, options: dict, axes, pool, batches, timings: dict):
-    """One object: ``foreach_get`` into buffers, then everything heavy in
-    oxport's Rust core on ``pool``'s thread (which runs without the GIL) while
-    this thread fetches the loose edges and goes on to the next object.
-    Returns a function giving the mesh, and the object's materials."""
+def _gather(ob, depsgraph, options: dict, axes, pool, batches, writer, timings: dict):
+    """One object: ``foreach_get`` into buffers; the mesh is then built in
+    oxport's Rust core and written on ``pool``'s thread (which runs without the
+    GIL) while this thread goes on to the next object. Returns the object's
+    materials."""
     evaluated = ob.evaluated_get(depsgraph)
     # The evaluated mesh itself, as Blender's exporter uses it: no copy, and the
     # same cached vertex normals (Blender sums them in parallel, so two separate
@@ -244,53 +248,54 @@ def _gather(ob, depsgraph, options: dict, axes, pool, batches, timings: dict):
         # Small meshes are built in batches: a thread hand-off per mesh would
         # cost more than the work.
         arguments["edges"] = _loose_edges(me)
-        mesh = batches.add(arguments, corners)
+        batches.add(arguments, corners)
     else:
+        batches.flush()  # what came before is written before this mesh
         started = threading.Event()
+        edges: Future = Future()
 
-        def build():
+        def build_and_write():
             started.set()
-            return oxport.blender.mesh(**arguments)
+            mesh = oxport.blender.mesh(**arguments)
+            loose = edges.result()
+            writer.write([mesh if loose is None else mesh.with_edges(loose)])
 
-        built = pool.submit(build)
+        batches.tasks.append(pool.submit(build_and_write))
         # foreach_get keeps the GIL for its whole call: let the build thread get
         # into oxport (which lets the GIL go) before fetching the loose edges.
         started.wait()
-        edges = _loose_edges(me)
-
-        def mesh():
-            result = built.result()
-            return result if edges is None else result.with_edges(edges)
-
+        edges.set_result(_loose_edges(me))
     timings["build"] = timings.get("build", 0.0) + time.perf_counter() - t0
-    return mesh, slots
+    return slots
 
 
 class _Batches:
-    """Small meshes' arguments, handed to the build thread a batch at a time."""
+    """Small meshes' arguments, handed to the build thread a batch at a time;
+    the thread builds each batch and writes it to the file, in order."""
 
-    def __init__(self, pool, corners_per_batch: int = 500_000):
+    def __init__(self, pool, writer, corners_per_batch: int = 500_000):
         self.pool = pool
+        self.writer = writer
         self.corners_per_batch = corners_per_batch
         self.items: list = []
         self.corners = 0
+        self.tasks: list = []
 
-    def add(self, arguments: dict, corners: int):
-        """Queues one mesh; returns a function giving its mesh once built."""
-        holder: list = []
-        self.items.append((arguments, holder))
+    def add(self, arguments: dict, corners: int) -> None:
+        self.items.append(arguments)
         self.corners += corners
         if self.corners >= self.corners_per_batch:
             self.flush()
-        return lambda: holder[0].result()[holder[1]]
 
     def flush(self) -> None:
-        if not self.items:
-            return
-        items, self.items, self.corners = self.items, [], 0
-        future = self.pool.submit(oxport.blender.meshes, [arguments for arguments, _ in items])
-        for index, (_, holder) in enumerate(items):
-            holder.extend((future, index))
+        if self.items:
+            items, self.items, self.corners = self.items, [], 0
+            self.tasks.append(self.pool.submit(lambda: self.writer.write(oxport.blender.meshes(items))))
+
+    def wait(self) -> None:
+        """Waits for every batch; the first failure is raised."""
+        for task in self.tasks:
+            task.result()
 
 
 def export(context, filepath: str, options: dict) -> Report:
@@ -302,38 +307,40 @@ def export(context, filepath: str, options: dict) -> Report:
     axes = axis_conversion(from_forward="Y", from_up="Z",
                            to_forward=_axis(options.get("forward_axis", "NEGATIVE_Z")),
                            to_up=_axis(options.get("up_axis", "Y")))
-    pending = []
-    materials: list = []
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="oxport") as pool:
-        batches = _Batches(pool)
-        for ob in _objects(context, options):
-            mesh, slots = _gather(ob, depsgraph, options, axes, pool, batches, report.per_step)
-            pending.append(mesh)
-            for material in slots:
-                if material is not None and material not in materials:
-                    materials.append(material)
-        batches.flush()
-        meshes = [mesh() for mesh in pending]
-    report.gather_seconds = time.perf_counter() - start
-    start = time.perf_counter()
     version = bpy.app.version_string
     write_materials = options.get("export_materials", True)
     mtl_path = os.path.splitext(filepath)[0] + ".mtl"
-    mtl = None
-    if write_materials:
-        mtl = sorted((_mtl_material(m) for m in materials), key=lambda m: m.name.encode())
-    blend = os.path.basename(bpy.data.filepath) if bpy.data.filepath else "None"
-    summary = oxport.write_obj(
-        filepath, meshes,
+    # Meshes are written as soon as they are built, while later ones are gathered.
+    writer = oxport.ObjWriter(
+        filepath,
         header=f"Blender {version}\nwww.blender.org",
         mtllib=os.path.basename(mtl_path) if write_materials else None,
-        mtl_materials=mtl,
-        mtl_header=f"Blender {version} MTL File: '{blend}'\nwww.blender.org",
         normals=options.get("export_normals", True),
         uvs=options.get("export_uv", True),
         materials=write_materials,
         direct=options.get("oxport_direct_io", False),
     )
+    materials: list = []
+    try:
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="oxport") as pool:
+            batches = _Batches(pool, writer)
+            for ob in _objects(context, options):
+                slots = _gather(ob, depsgraph, options, axes, pool, batches, writer, report.per_step)
+                for material in slots:
+                    if material is not None and material not in materials:
+                        materials.append(material)
+            batches.flush()
+            report.gather_seconds = time.perf_counter() - start
+            start = time.perf_counter()
+            batches.wait()
+        summary = writer.close()
+    except BaseException:
+        writer.abort()
+        raise
+    if write_materials:
+        mtl = sorted((_mtl_material(m) for m in materials), key=lambda m: m.name.encode())
+        blend = os.path.basename(bpy.data.filepath) if bpy.data.filepath else "None"
+        oxport.write_mtl(mtl_path, mtl, header=f"Blender {version} MTL File: '{blend}'\nwww.blender.org")
     report.write_seconds = time.perf_counter() - start
     report.objects, report.faces, report.bytes = summary.objects, summary.faces, summary.bytes
     return report
