@@ -237,8 +237,8 @@ def _gather(ob, depsgraph, options: dict, axes, pool, batches, writer, timings: 
         me.polygons.foreach_get("material_index", material_indices)
         names = [m.name.replace(" ", "_") for m in slots]
     arguments = dict(
-        name=ob.name.replace(" ", "_"), matrix_world=ob.matrix_world.copy(), axes=axes, positions=positions,
-        corner_vertices=corner_vertices, face_starts=face_starts,
+        name=ob.name.replace(" ", "_"), matrix_world=ob.matrix_world.copy(), axes=axes,
+        positions=positions, corner_vertices=corner_vertices, face_starts=face_starts,
         scale=options.get("global_scale", 1.0), corner_uvs=uvs, smooth=smooth,
         material_indices=material_indices, materials=names, **normals,
     )
@@ -264,7 +264,12 @@ def _gather(ob, depsgraph, options: dict, axes, pool, batches, writer, timings: 
         # foreach_get keeps the GIL for its whole call: let the build thread get
         # into oxport (which lets the GIL go) before fetching the loose edges.
         started.wait()
-        edges.set_result(_loose_edges(me))
+        try:
+            loose = _loose_edges(me)
+        except BaseException as error:
+            edges.set_exception(error)  # the build thread must not wait forever
+            raise
+        edges.set_result(loose)
     timings["build"] = timings.get("build", 0.0) + time.perf_counter() - t0
     return slots
 
