@@ -42,7 +42,7 @@ pub fn run(args: Args) -> oxport::Result<()> {
         let start = Instant::now();
         let (meshes, materials) = scene.build();
         println!(
-            "generated {scene:?} in {:.2} s",
+            "generated {scene} in {:.2} s",
             start.elapsed().as_secs_f64()
         );
         let summary = export(
