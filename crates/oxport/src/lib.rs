@@ -24,7 +24,9 @@
 //!
 //! The modules: [`numfmt`] (numbers to text, exactly), [`pipeline`] (the
 //! ordered parallel pipeline under every writer), [`mesh`] (the scene model),
-//! [`obj`] (OBJ and MTL), [`synth`] (procedural scenes for demos and tests).
+//! [`obj`] (OBJ and MTL, at once or streamed), [`blender`] (what Blender 3.4's
+//! exporter computes before it writes, for meshes gathered from Blender),
+//! [`synth`] (procedural scenes for demos and tests).
 
 mod atomic;
 pub mod blender;
