@@ -1,6 +1,6 @@
 //! Wavefront OBJ and MTL.
 //!
-//! [`write`] produces the bytes Blender 3.4's exporter writes for the same
+//! [`write()`] produces the bytes Blender 3.4's exporter writes for the same
 //! data (see `docs/formats/obj.md`); [`write_mtl`] its material libraries.
 
 mod dedup;

@@ -122,7 +122,7 @@ pub fn write(path: &Path, meshes: &[Mesh], options: &WriteOptions) -> Result<Wri
     write_with_progress(path, meshes, options, |_, _| {})
 }
 
-/// [`write`], calling `progress(done, total)` (in elements) as blocks are written.
+/// [`write()`], calling `progress(done, total)` (in elements) as blocks are written.
 pub fn write_with_progress(
     path: &Path,
     meshes: &[Mesh],
