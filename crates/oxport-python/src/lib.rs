@@ -284,27 +284,8 @@ impl Mesh {
     fn with_edges(&self, py: Python<'_>, edges: Bound<'_, PyAny>) -> PyResult<Mesh> {
         let edges = index_rows::<2>(&edges, "edges")?;
         let mesh = py.detach(|| {
-            let view = self.view();
-            let owned = |v: &[u32]| std::borrow::Cow::Owned(v.to_vec());
-            let copy = oxport::Mesh {
-                name: view.name.into_owned().into(),
-                positions: view.positions.into_owned().into(),
-                colors: view.colors.map(|c| c.into_owned().into()),
-                uvs: view.uvs.map(|u| u.into_owned().into()),
-                normals: view.normals.map(|n| n.into_owned().into()),
-                face_offsets: owned(&view.face_offsets),
-                position_indices: owned(&view.position_indices),
-                uv_indices: view.uv_indices.as_deref().map(owned),
-                normal_indices: view.normal_indices.as_deref().map(owned),
-                smooth: view.smooth.as_deref().map(owned),
-                materials: view
-                    .materials
-                    .iter()
-                    .map(|m| m.to_string().into())
-                    .collect(),
-                material_indices: view.material_indices.as_deref().map(owned),
-                edges: Some(edges.as_slice().to_vec().into()),
-            };
+            let mut copy = self.view().into_owned();
+            copy.edges = Some(edges.as_slice().to_vec().into());
             copy.validate().map(|()| copy)
         });
         Ok(Mesh::from_owned(mesh.map_err(to_py_err)?))

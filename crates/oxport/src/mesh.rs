@@ -37,6 +37,32 @@ pub struct Mesh<'a> {
 }
 
 impl Mesh<'_> {
+    /// The same mesh owning all its arrays (borrowed ones are copied).
+    pub fn into_owned(self) -> Mesh<'static> {
+        fn own<T: Clone>(values: Cow<'_, [T]>) -> Cow<'static, [T]> {
+            Cow::Owned(values.into_owned())
+        }
+        Mesh {
+            name: Cow::Owned(self.name.into_owned()),
+            positions: own(self.positions),
+            colors: self.colors.map(own),
+            uvs: self.uvs.map(own),
+            normals: self.normals.map(own),
+            face_offsets: own(self.face_offsets),
+            position_indices: own(self.position_indices),
+            uv_indices: self.uv_indices.map(own),
+            normal_indices: self.normal_indices.map(own),
+            smooth: self.smooth.map(own),
+            materials: self
+                .materials
+                .into_iter()
+                .map(|m| Cow::Owned(m.into_owned()))
+                .collect(),
+            material_indices: self.material_indices.map(own),
+            edges: self.edges.map(own),
+        }
+    }
+
     /// The number of faces.
     pub fn face_count(&self) -> usize {
         self.face_offsets.len().saturating_sub(1)

@@ -11,3 +11,13 @@ pub use mtl::{write_mtl, write_mtl_to};
 pub use write::{
     FileWriter, Precision, WriteOptions, WriteSummary, Writer, write, write_to, write_with_progress,
 };
+
+/// A statement's text must stay on its line: an error naming `what` otherwise.
+fn refuse_line_break(what: &str, text: &str) -> crate::Result<()> {
+    if text.contains(['\n', '\r']) {
+        return Err(crate::Error::invalid(format!(
+            "{what} {text:?} contains a line break"
+        )));
+    }
+    Ok(())
+}

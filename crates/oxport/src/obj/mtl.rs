@@ -4,9 +4,10 @@
 use std::io::Write;
 use std::path::Path;
 
+use super::refuse_line_break;
 use crate::mesh::Material;
 use crate::numfmt::{self, write_fixed};
-use crate::{Error, Result, atomic};
+use crate::{Result, atomic};
 
 /// Writes `materials` in the given order to `path`, atomically, with each
 /// `header` line as `# line`.
@@ -63,15 +64,6 @@ fn encode(materials: &[Material], header: &[String]) -> Result<Vec<u8>> {
         }
     }
     Ok(out)
-}
-
-fn refuse_line_break(what: &str, text: &str) -> Result<()> {
-    if text.contains(['\n', '\r']) {
-        return Err(Error::invalid(format!(
-            "{what} {text:?} contains a line break"
-        )));
-    }
-    Ok(())
 }
 
 fn scalar(out: &mut Vec<u8>, key: &[u8], value: f32) {

@@ -11,7 +11,7 @@ use crate::numfmt::{self, MAX_PRECISION};
 use crate::pipeline::Pipeline;
 use crate::{Error, Result, atomic};
 
-use super::dedup;
+use super::{dedup, refuse_line_break};
 
 /// How many decimals a kind of number gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,15 +92,11 @@ impl WriteOptions {
         if self.chunk_size == 0 {
             return Err(Error::invalid("chunk_size must be at least 1"));
         }
-        if let Some(line) = self.header.iter().find(|l| l.contains(['\n', '\r'])) {
-            return Err(Error::invalid(format!(
-                "header line {line:?} contains a line break"
-            )));
+        for line in &self.header {
+            refuse_line_break("header line", line)?;
         }
-        if let Some(mtllib) = &self.mtllib
-            && mtllib.contains(['\n', '\r'])
-        {
-            return Err(Error::invalid("mtllib contains a line break"));
+        if let Some(mtllib) = &self.mtllib {
+            refuse_line_break("mtllib", mtllib)?;
         }
         Ok(())
     }
