@@ -43,7 +43,7 @@ def test_normals_are_rounded_to_four_digits_and_merged() -> None:
     assert np.asarray(mesh.normal_indices).tolist() == [0, 0, 1, 0]
 
 
-def test_vertex_normals_match_corner_normals_on_smooth_meshes() -> None:
+def test_vertex_normals_on_smooth_faces_face_normals_on_flat_ones() -> None:
     rng = np.random.default_rng(3)
     vertex_normals = rng.normal(size=(4, 3)).astype(np.float32)
     corners = np.array([0, 1, 2, 3], np.int32)
@@ -51,10 +51,19 @@ def test_vertex_normals_match_corner_normals_on_smooth_meshes() -> None:
     by_vertex = quad_mesh(vertex_normals=vertex_normals.reshape(-1), smooth=array.array("b", [1]))
     assert np.asarray(by_corner.normals).tolist() == np.asarray(by_vertex.normals).tolist()
     assert np.asarray(by_corner.normal_indices).tolist() == np.asarray(by_vertex.normal_indices).tolist()
-    with pytest.raises(ValueError, match="every face is smooth"):
-        quad_mesh(vertex_normals=vertex_normals.reshape(-1), smooth=array.array("b", [0]))
+    # A flat face takes its own normal, (0, 0, 1) turned Y up, whatever the vertices say.
+    flat = quad_mesh(vertex_normals=vertex_normals.reshape(-1), smooth=array.array("b", [0]))
+    assert np.asarray(flat.normals).tolist() == [[0.0, 1.0, 0.0]]
+    assert np.asarray(flat.normal_indices).tolist() == [0, 0, 0, 0]
     with pytest.raises(ValueError, match="one or the other"):
         quad_mesh(vertex_normals=vertex_normals.reshape(-1), corner_normals=vertex_normals.reshape(-1))
+
+
+def test_unused_edges_are_counted_and_bad_indices_refused() -> None:
+    assert oxport.blender.unused_edges(array.array("I", [0, 1, 2, 3]), 4) == 0
+    assert oxport.blender.unused_edges(array.array("I", [0, 1, 1]), 5) == 3
+    with pytest.raises(ValueError, match="uses edge 9 of 4"):
+        oxport.blender.unused_edges(array.array("I", [0, 9]), 4)
 
 
 def test_faces_are_sorted_by_material_and_batches_equal_single_calls() -> None:

@@ -493,6 +493,18 @@ fn blender_meshes(
         .collect())
 }
 
+/// How many of `edge_count` edges no corner uses (`oxport.blender.unused_edges`).
+#[pyfunction]
+fn blender_unused_edges(
+    py: Python<'_>,
+    corner_edges: &Bound<'_, PyAny>,
+    edge_count: usize,
+) -> PyResult<usize> {
+    let corner_edges = index_rows::<1>(corner_edges, "corner_edges")?;
+    py.detach(|| oxport::blender::unused_edges(corner_edges.as_slice().as_flattened(), edge_count))
+        .map_err(to_py_err)
+}
+
 /// `Precision` from `int` (0 to 9) or `"shortest"`.
 fn precision(object: &Bound<'_, PyAny>, name: &str) -> PyResult<oxport::obj::Precision> {
     if let Ok(text) = object.extract::<String>() {
@@ -706,6 +718,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(write_mtl, m)?)?;
     m.add_function(wrap_pyfunction!(format_fixed, m)?)?;
     m.add_function(wrap_pyfunction!(blender_meshes, m)?)?;
+    m.add_function(wrap_pyfunction!(blender_unused_edges, m)?)?;
     m.add("Error", py.get_type::<Error>())?;
     m.add("ParseError", py.get_type::<ParseError>())?;
     m.add("CorruptError", py.get_type::<CorruptError>())?;

@@ -150,11 +150,80 @@ fn ceil(v: f32) -> f32 {
 pub enum NormalSource<'a> {
     /// `loops[].normal` after `calc_normals_split()`: one per corner.
     Corners(&'a [[f32; 3]]),
-    /// `vertices[].normal`: on a mesh whose faces are all smooth, without auto
-    /// smooth or custom normals, Blender's split normals are the vertex normals,
-    /// the same floats. (Not on flat faces: their split normals differ from
-    /// `polygons[].normal` in the last bits.)
+    /// `vertices[].normal`, for a mesh without auto smooth or custom normals:
+    /// Blender's split normals are then the vertex normals on smooth faces (the
+    /// same floats) and the face normals on flat ones. [`corner_normals`] takes
+    /// it only when every face is smooth; [`mesh`] computes the flat faces'
+    /// normals as Blender caches them ([`face_normal`]; `polygons[].normal`
+    /// computes triangles and quads another way and differs in the last bits).
     Vertices(&'a [[f32; 3]]),
+}
+
+/// A face's normal as Blender 3.4 caches it next to the vertex normals
+/// (`mesh_calc_normals_poly_and_vertex`): Newell's method over the face's
+/// corners, whatever its size, in float arithmetic, then `normalize_v3`
+/// (multiplying by the reciprocal of the length); (0, 0, 1) for a degenerate face.
+pub fn face_normal(positions: &[[f32; 3]], corner_vertices: &[u32]) -> [f32; 3] {
+    let Some(&last) = corner_vertices.last() else {
+        return [0.0, 0.0, 1.0];
+    };
+    let mut n = [0.0f32; 3];
+    let mut previous = positions[last as usize];
+    for &v in corner_vertices {
+        let current = positions[v as usize];
+        n[0] += (previous[1] - current[1]) * (previous[2] + current[2]);
+        n[1] += (previous[2] - current[2]) * (previous[0] + current[0]);
+        n[2] += (previous[0] - current[0]) * (previous[1] + current[1]);
+        previous = current;
+    }
+    let d = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+    if d > 1.0e-35 {
+        let inv = 1.0f32 / d.sqrt();
+        [n[0] * inv, n[1] * inv, n[2] * inv]
+    } else {
+        [0.0, 0.0, 1.0]
+    }
+}
+
+/// Blender's split normals of a mesh without auto smooth or custom normals:
+/// the vertex normal at a smooth face's corners, [`face_normal`] at a flat
+/// face's. `face_offsets` has one more entry than `smooth` (checked by the caller).
+fn split_normals(
+    vertex_normals: &[[f32; 3]],
+    positions: &[[f32; 3]],
+    corner_vertices: &[u32],
+    face_offsets: &[u32],
+    smooth: &[u32],
+) -> Vec<[f32; 3]> {
+    let mut normals = vec![[0.0f32; 3]; corner_vertices.len()];
+    // Split the corners at face boundaries, a few thousand faces a piece.
+    let mut pieces: Vec<(usize, &mut [[f32; 3]])> = Vec::new();
+    let mut rest = normals.as_mut_slice();
+    let mut face = 0;
+    while face < smooth.len() {
+        let end = (face + 4096).min(smooth.len());
+        let (piece, tail) = rest.split_at_mut((face_offsets[end] - face_offsets[face]) as usize);
+        pieces.push((face, piece));
+        rest = tail;
+        face = end;
+    }
+    pieces.into_par_iter().for_each(|(first, piece)| {
+        let base = face_offsets[first] as usize;
+        let end = (first + 4096).min(smooth.len());
+        for f in first..end {
+            let (start, stop) = (face_offsets[f] as usize, face_offsets[f + 1] as usize);
+            let corners = &corner_vertices[start..stop];
+            let out = &mut piece[start - base..stop - base];
+            if smooth[f] != 0 {
+                for (n, &v) in out.iter_mut().zip(corners) {
+                    *n = vertex_normals[v as usize];
+                }
+            } else {
+                out.fill(face_normal(positions, corners));
+            }
+        }
+    });
+    normals
 }
 
 /// A rounded normal as a key with float equality (-0 equals +0): the three
@@ -574,7 +643,24 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
         .transform
         .as_ref()
         .map_or(identity_normals, normal_transform);
-    let (normals, normal_indices) = match g.normals {
+    // Flat faces take Blender's face normals: the corners get one normal each.
+    let split;
+    let source = match (g.normals, g.smooth) {
+        (Some(NormalSource::Vertices(vertex_normals)), Some(smooth))
+            if vertex_normals.len() == g.positions.len() && smooth.contains(&0) =>
+        {
+            split = split_normals(
+                vertex_normals,
+                g.positions,
+                g.corner_vertices,
+                &face_offsets,
+                smooth,
+            );
+            Some(NormalSource::Corners(&split))
+        }
+        (source, _) => source,
+    };
+    let (normals, normal_indices) = match source {
         Some(source) => {
             let (values, indices) = corner_normals(
                 source,
@@ -617,6 +703,24 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
     // Valid by construction: every index comes from a checked input or from here.
     debug_assert!(mesh.validate().is_ok());
     Ok(mesh)
+}
+
+/// How many of `edge_count` edges no corner uses (`loops[].edge_index`):
+/// Blender flags loose (`edges[].is_loose`) only edges that no face uses, so
+/// when this is zero the slower flag needs no reading.
+pub fn unused_edges(corner_edges: &[u32], edge_count: usize) -> Result<usize> {
+    let mut used = vec![false; edge_count];
+    for (corner, &e) in corner_edges.iter().enumerate() {
+        match used.get_mut(e as usize) {
+            Some(u) => *u = true,
+            None => {
+                return Err(Error::invalid(format!(
+                    "loop {corner} uses edge {e} of {edge_count}"
+                )));
+            }
+        }
+    }
+    Ok(used.iter().filter(|&&u| !u).count())
 }
 
 /// Puts the faces of `mesh` in `order` (a permutation of its faces).
@@ -792,6 +896,58 @@ mod tests {
             &identity,
         );
         assert!(error.is_err());
+    }
+
+    #[test]
+    fn face_normals_follow_newell() {
+        let square = [
+            [0.0, 0.0, 0.0],
+            [2.0, 0.0, 0.0],
+            [2.0, 2.0, 0.0],
+            [0.0, 2.0, 0.0],
+        ];
+        assert_eq!(face_normal(&square, &[0, 1, 2, 3]), [0.0, 0.0, 1.0]);
+        assert_eq!(face_normal(&square, &[3, 2, 1, 0]), [0.0, 0.0, -1.0]);
+        // Degenerate faces point up, as Blender's do.
+        assert_eq!(face_normal(&square, &[0, 1, 1]), [0.0, 0.0, 1.0]);
+        assert_eq!(face_normal(&square, &[]), [0.0, 0.0, 1.0]);
+        let tilted = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 1.0]];
+        let n = face_normal(&tilted, &[0, 1, 2]);
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        assert!((n[0]).abs() < 1e-7 && (n[1] + h).abs() < 1e-6 && (n[2] - h).abs() < 1e-6);
+    }
+
+    #[test]
+    fn vertex_normals_on_smooth_faces_face_normals_on_flat_ones() {
+        // Two triangles: the first smooth (vertex normals), the second flat.
+        let positions = [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [1.0, 1.0, 0.0],
+        ];
+        let vertex_normals = [[0.0, 0.6, 0.8]; 4];
+        let gathered = Gathered {
+            name: "two".into(),
+            positions: &positions,
+            corner_vertices: &[0, 1, 2, 1, 3, 2],
+            face_starts: &[0, 3],
+            normals: Some(NormalSource::Vertices(&vertex_normals)),
+            smooth: Some(&[1, 0]),
+            scale: 1.0,
+            ..Default::default()
+        };
+        let m = mesh(&gathered).unwrap();
+        let normals = m.normals.unwrap();
+        assert_eq!(normals.as_ref(), &[[0.0, 0.6, 0.8], [-0.0, -0.0, 1.0]]);
+        assert_eq!(m.normal_indices.unwrap().as_ref(), &[0, 0, 0, 1, 1, 1]);
+    }
+
+    #[test]
+    fn unused_edges_are_counted() {
+        assert_eq!(unused_edges(&[0, 1, 2], 3).unwrap(), 0);
+        assert_eq!(unused_edges(&[0, 2, 2], 4).unwrap(), 2);
+        assert!(unused_edges(&[0, 5], 4).is_err());
     }
 
     #[test]
