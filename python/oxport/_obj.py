@@ -196,27 +196,9 @@ def _lines(text: Optional[str]) -> list[str]:
     return [] if text is None else text.split("\n")
 
 
-def _options(
-    header: Optional[str],
-    mtllib: Optional[str],
-    precision: Precision,
-    uv_precision: Precision,
-    normal_precision: Precision,
-    normals: bool,
-    uvs: bool,
-    colors: bool,
-    materials: bool,
-    deduplicate_normals: bool,
-    deduplicate_uvs: bool,
-    threads: Optional[int],
-    direct: bool,
-) -> dict[str, Any]:
-    return dict(
-        header=_lines(header), mtllib=mtllib, precision=precision, uv_precision=uv_precision,
-        normal_precision=normal_precision, normals=normals, uvs=uvs, colors=colors,
-        materials=materials, deduplicate_normals=deduplicate_normals,
-        deduplicate_uvs=deduplicate_uvs, threads=threads, direct=direct,
-    )
+def _options(header: Optional[str], **options: Any) -> dict[str, Any]:
+    """The native writers' options dict: keyword arguments as they are, the header as lines."""
+    return dict(options, header=_lines(header))
 
 
 def _natives(meshes: Sequence[Mesh]) -> list["_native.Mesh"]:
@@ -241,10 +223,12 @@ def write_obj(
     precision: Precision = 6,
     uv_precision: Precision = 6,
     normal_precision: Precision = 4,
+    color_precision: Precision = 4,
     normals: bool = True,
     uvs: bool = True,
     colors: bool = True,
     materials: bool = True,
+    object_groups: bool = False,
     deduplicate_normals: bool = False,
     deduplicate_uvs: bool = False,
     threads: Optional[int] = None,
@@ -267,10 +251,12 @@ def write_obj(
         mtl_materials: materials to write into the MTL file, in this order
             (the file is written beside ``path`` under the ``mtllib`` name).
         mtl_header: the MTL file's comment lines.
-        precision: decimals of positions and colors (0 to 9, or ``"shortest"``).
+        precision: decimals of positions (0 to 9, or ``"shortest"``).
         uv_precision: decimals of UVs.
         normal_precision: decimals of normals.
+        color_precision: decimals of vertex colors.
         normals, uvs, colors, materials: write these when the meshes have them.
+        object_groups: start each mesh with ``g NAME`` instead of ``o NAME``.
         deduplicate_normals, deduplicate_uvs: merge values whose text is the
             same, keeping the first appearance (what Blender does with normals).
         threads: encoding threads; None is one per core.
@@ -291,8 +277,13 @@ def write_obj(
         assert mtllib is not None
         mtl_path = os.path.join(os.path.dirname(path), mtllib)
         write_mtl(mtl_path, mtl_materials, header=mtl_header)
-    options = _options(header, mtllib, precision, uv_precision, normal_precision, normals, uvs,
-                       colors, materials, deduplicate_normals, deduplicate_uvs, threads, direct)
+    options = _options(
+        header, mtllib=mtllib, precision=precision, uv_precision=uv_precision,
+        normal_precision=normal_precision, color_precision=color_precision, normals=normals,
+        uvs=uvs, colors=colors, materials=materials, object_groups=object_groups,
+        deduplicate_normals=deduplicate_normals, deduplicate_uvs=deduplicate_uvs,
+        threads=threads, direct=direct,
+    )
     return WriteSummary(*_native.write_obj(path, natives, options))
 
 
@@ -323,17 +314,24 @@ class ObjWriter:
         precision: Precision = 6,
         uv_precision: Precision = 6,
         normal_precision: Precision = 4,
+        color_precision: Precision = 4,
         normals: bool = True,
         uvs: bool = True,
         colors: bool = True,
         materials: bool = True,
+        object_groups: bool = False,
         deduplicate_normals: bool = False,
         deduplicate_uvs: bool = False,
         threads: Optional[int] = None,
         direct: bool = False,
     ) -> None:
-        options = _options(header, mtllib, precision, uv_precision, normal_precision, normals, uvs,
-                           colors, materials, deduplicate_normals, deduplicate_uvs, threads, direct)
+        options = _options(
+            header, mtllib=mtllib, precision=precision, uv_precision=uv_precision,
+            normal_precision=normal_precision, color_precision=color_precision, normals=normals,
+            uvs=uvs, colors=colors, materials=materials, object_groups=object_groups,
+            deduplicate_normals=deduplicate_normals, deduplicate_uvs=deduplicate_uvs,
+            threads=threads, direct=direct,
+        )
         self._native = _native.ObjWriter(os.fspath(path), options)
         self.summary: Optional[WriteSummary] = None
 

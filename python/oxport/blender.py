@@ -35,6 +35,7 @@ def mesh(
     material_indices: Optional[Buffer] = None,
     materials: Optional[Sequence[str]] = None,
     edges: Optional[Buffer] = None,
+    vertex_colors: Optional[Buffer] = None,
 ) -> Mesh:
     """The mesh Blender 3.4's exporter writes for one evaluated Blender mesh.
 
@@ -63,12 +64,16 @@ def mesh(
         material_indices: ``polygons.foreach_get("material_index")``, with
             ``materials`` the names of the object's material slots.
         edges: loose edges as pairs of vertex indices, in the order to write.
+        vertex_colors: the active color attribute on the point domain, linear
+            RGBA (``data.foreach_get("color")``): written in sRGB, converted
+            as Blender does.
     """
     return meshes([dict(
         name=name, matrix_world=matrix_world, axes=axes, positions=positions,
         corner_vertices=corner_vertices, face_starts=face_starts, scale=scale,
         corner_normals=corner_normals, vertex_normals=vertex_normals, corner_uvs=corner_uvs,
         smooth=smooth, material_indices=material_indices, materials=materials, edges=edges,
+        vertex_colors=vertex_colors,
     )])[0]
 
 

@@ -81,6 +81,40 @@ def test_options(options: dict, tmp_path: Path) -> None:
     assert_same_export(tmp_path, "options.obj", mtl=options.get("export_materials", True))
 
 
+FEATURES = ROOT / "integrations" / "blender" / "tests" / "features_scene.py"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"apply_modifiers": False},
+        {"export_colors": True},
+        {"export_object_groups": True},
+        {"export_colors": True, "export_object_groups": True, "export_normals": False},
+        {"export_colors": True, "apply_modifiers": False, "forward_axis": "Y", "up_axis": "Z"},
+    ],
+    ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults",
+)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_features_scene_options(options: dict, seed: int, tmp_path: Path) -> None:
+    """Modifiers, point colors (float and byte), names with spaces."""
+    export_both(tmp_path, str(FEATURES), [str(seed)], "features.obj", options)
+    assert_same_export(tmp_path, "features.obj")
+
+
+def test_animation_writes_one_file_per_frame(tmp_path: Path) -> None:
+    options = {"export_animation": True, "start_frame": 1, "end_frame": 3}
+    export_both(tmp_path, str(FEATURES), ["1"], "anim.obj", options)
+    for frame in (1, 2, 3):
+        assert_same_export(tmp_path, f"anim{frame}.obj")
+    assert not (tmp_path / "oxport" / "anim.obj").exists()
+    # The frames differ (the cylinder moves), so each file is its own frame's.
+    first = (tmp_path / "oxport" / "anim1.obj").read_bytes().splitlines()
+    last = (tmp_path / "oxport" / "anim3.obj").read_bytes().splitlines()
+    assert sum(a != b for a, b in zip(first, last)) > 10
+
+
 def test_options_not_supported_yet_are_refused(tmp_path: Path) -> None:
     command = [blender(), "-b", "--factory-startup", "--python", str(RUNNER), "--",
                str(ROOT), str(SCRIPTS / "monkey.py"), str(tmp_path), "m.obj", "1",

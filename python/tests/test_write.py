@@ -76,10 +76,10 @@ def test_smooth_groups_materials_colors_edges(tmp_path: Path) -> None:
     oxport.write_obj(out, [mesh], header="made by a test", mtllib="m.mtl")
     assert out.read_text() == (
         "# made by a test\nmtllib m.mtl\no m\n"
-        "v 0.000000 0.000000 0.000000 0.500000 0.500000 0.500000\n"
-        "v 1.000000 0.000000 0.000000 0.500000 0.500000 0.500000\n"
-        "v 1.000000 1.000000 0.000000 0.500000 0.500000 0.500000\n"
-        "v 0.000000 1.000000 0.000000 0.500000 0.500000 0.500000\n"
+        "v 0.000000 0.000000 0.000000 0.5000 0.5000 0.5000\n"
+        "v 1.000000 0.000000 0.000000 0.5000 0.5000 0.5000\n"
+        "v 1.000000 1.000000 0.000000 0.5000 0.5000 0.5000\n"
+        "v 0.000000 1.000000 0.000000 0.5000 0.5000 0.5000\n"
         "s 1\nusemtl red\nf 1 2 3\nusemtl blue\nf 1 3 4\ns 0\nf 2 3 4\nl 1 3\n"
     )
     oxport.write_obj(out, [mesh], materials=False, colors=False)

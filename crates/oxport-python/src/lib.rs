@@ -391,6 +391,7 @@ struct GatheredArrays {
     material_indices: Option<Array<[u32; 1]>>,
     materials: Vec<String>,
     edges: Option<Array<[u32; 2]>>,
+    vertex_colors: Option<Array<[f32; 4]>>,
 }
 
 impl GatheredArrays {
@@ -433,6 +434,9 @@ impl GatheredArrays {
             })?,
             materials: optional_item("materials")?.map_or(Ok(Vec::new()), |m| m.extract())?,
             edges: optional(&optional_item("edges")?, |o| index_rows(o, "edges"))?,
+            vertex_colors: optional(&optional_item("vertex_colors")?, |o| {
+                float_rows(o, "vertex_colors")
+            })?,
         })
     }
 
@@ -459,6 +463,7 @@ impl GatheredArrays {
             material_indices: self.material_indices.as_ref().map(flat),
             materials: self.materials.clone(),
             edges: self.edges.as_ref().map(|a| a.as_slice()),
+            vertex_colors: self.vertex_colors.as_ref().map(|a| a.as_slice()),
         }
     }
 }
@@ -543,10 +548,12 @@ fn write_options(options: &Bound<'_, pyo3::types::PyDict>) -> PyResult<oxport::o
         precision: precision(&get("precision")?, "precision")?,
         uv_precision: precision(&get("uv_precision")?, "uv_precision")?,
         normal_precision: precision(&get("normal_precision")?, "normal_precision")?,
+        color_precision: precision(&get("color_precision")?, "color_precision")?,
         normals: flag("normals")?,
         uvs: flag("uvs")?,
         colors: flag("colors")?,
         materials: flag("materials")?,
+        object_groups: flag("object_groups")?,
         deduplicate_normals: flag("deduplicate_normals")?,
         deduplicate_uvs: flag("deduplicate_uvs")?,
         header: get("header")?.extract()?,

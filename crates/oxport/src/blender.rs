@@ -581,6 +581,96 @@ pub struct Gathered<'a> {
     pub materials: Vec<String>,
     /// Loose edges, as the two vertices to write.
     pub edges: Option<&'a [[u32; 2]]>,
+    /// The active color attribute on the point domain, linear RGBA
+    /// (`color_attributes.active_color.data[].color`), when colors are exported.
+    pub vertex_colors: Option<&'a [[f32; 4]]>,
+}
+
+/// Blender's `linearrgb_to_srgb_v3_v3` on x86-64 builds: not `powf`, but an
+/// SSE approximation of `x^(1/2.4)` (an exponent-bits first guess, then
+/// Newton steps through `rsqrtps`, whose last bits depend on the processor:
+/// Blender's colors do too, and these match them on the same machine).
+/// Elsewhere, the exact formula with `powf`.
+pub fn linear_to_srgb(rgb: [f32; 3]) -> [f32; 3] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        sse::linear_to_srgb(rgb)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        rgb.map(|c| {
+            if c < 0.0031308 {
+                (c * 12.92).max(0.0)
+            } else {
+                1.055 * c.powf(1.0 / 2.4) - 0.055
+            }
+        })
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod sse {
+    // SSE and SSE2 are part of the x86-64 baseline: these intrinsics are
+    // always available on this architecture.
+    use std::arch::x86_64::*;
+
+    /// A first guess of `x^e` from the float's bits: `x` scaled by a bias,
+    /// its bits read as an integer, times the exponent, back to bits.
+    #[inline]
+    fn guess_pow(exponent_bits: i32, bias_bits: i32, x: __m128) -> __m128 {
+        unsafe {
+            let scaled = _mm_mul_ps(x, _mm_castsi128_ps(_mm_set1_epi32(bias_bits)));
+            let as_float = _mm_cvtepi32_ps(_mm_castps_si128(scaled));
+            let times = _mm_mul_ps(as_float, _mm_castsi128_ps(_mm_set1_epi32(exponent_bits)));
+            _mm_castsi128_ps(_mm_cvtps_epi32(times))
+        }
+    }
+
+    /// `1/sqrt(x)`: the processor's estimate and one Newton step.
+    #[inline]
+    fn rsqrt(x: __m128) -> __m128 {
+        unsafe {
+            let r = _mm_rsqrt_ps(x);
+            let half_x_r = _mm_mul_ps(_mm_mul_ps(x, _mm_set1_ps(-0.5)), r);
+            _mm_add_ps(
+                _mm_mul_ps(_mm_set1_ps(1.5), r),
+                _mm_mul_ps(half_x_r, _mm_mul_ps(r, r)),
+            )
+        }
+    }
+
+    /// `x^(1/2.4)` as the fourth root of `x^(5/3)`, the mean of an over- and
+    /// an under-estimate built from a guess of `x^(2/3)`.
+    #[inline]
+    fn pow_5_12(x: __m128) -> __m128 {
+        unsafe {
+            let guess = guess_pow(0x3f2a_aaab, 0x5eb5_04f3, x);
+            let over = _mm_mul_ps(x, guess);
+            let under = _mm_mul_ps(_mm_mul_ps(x, x), rsqrt(guess));
+            // Blender's constant, to its last digit (2^(-2/3) and a bias), folded in float.
+            #[allow(clippy::excessive_precision)]
+            let weight = 1.0f32 / (3.0f32 * 0.629_960_524_947_437_f32) * 0.999_852_f32;
+            let mut mean = _mm_mul_ps(_mm_set1_ps(weight), _mm_add_ps(over, under));
+            mean = _mm_mul_ps(mean, rsqrt(mean));
+            _mm_mul_ps(mean, rsqrt(mean))
+        }
+    }
+
+    pub(super) fn linear_to_srgb([r, g, b]: [f32; 3]) -> [f32; 3] {
+        unsafe {
+            let c = _mm_setr_ps(r, g, b, 1.0);
+            let low = _mm_cmplt_ps(c, _mm_set1_ps(0.0031308));
+            let linear = _mm_max_ps(_mm_mul_ps(c, _mm_set1_ps(12.92)), _mm_set1_ps(0.0));
+            let curve = _mm_add_ps(
+                _mm_mul_ps(_mm_set1_ps(1.055), pow_5_12(c)),
+                _mm_set1_ps(-0.055),
+            );
+            let out = _mm_or_ps(_mm_and_ps(low, linear), _mm_andnot_ps(low, curve));
+            let mut lanes = [0.0f32; 4];
+            _mm_storeu_ps(lanes.as_mut_ptr(), out);
+            [lanes[0], lanes[1], lanes[2]]
+        }
+    }
 }
 
 /// The mesh Blender 3.4's exporter writes for `gathered`: positions
@@ -616,6 +706,14 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
         && len != corners
     {
         return fail(format!("{len} uvs for {corners} loops"));
+    }
+    if let Some(len) = g.vertex_colors.map(<[_]>::len)
+        && len != g.positions.len()
+    {
+        return fail(format!(
+            "{len} vertex colors for {} vertices",
+            g.positions.len()
+        ));
     }
     for (what, len) in [
         ("smooth", g.smooth.map(<[_]>::len)),
@@ -685,7 +783,14 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
     let mut mesh = Mesh {
         name: g.name.clone().into(),
         positions: positions.into(),
-        colors: None,
+        colors: g.vertex_colors.map(|colors| {
+            Cow::Owned(
+                colors
+                    .iter()
+                    .map(|&[r, g, b, _]| linear_to_srgb([r, g, b]))
+                    .collect(),
+            )
+        }),
         uvs: uvs.map(Cow::Owned),
         normals: normals.map(Cow::Owned),
         face_offsets: face_offsets.into(),
@@ -941,6 +1046,23 @@ mod tests {
         let normals = m.normals.unwrap();
         assert_eq!(normals.as_ref(), &[[0.0, 0.6, 0.8], [-0.0, -0.0, 1.0]]);
         assert_eq!(m.normal_indices.unwrap().as_ref(), &[0, 0, 0, 1, 1, 1]);
+    }
+
+    #[test]
+    fn srgb_is_close_to_the_exact_curve() {
+        let [negative, low, one] = linear_to_srgb([-1.0, 0.001, 1.0]);
+        assert_eq!((negative, low), (0.0, 0.001 * 12.92));
+        assert!((one - 1.0).abs() < 1e-4, "{one}");
+        // The approximation stays within 2e-4 of the exact curve over [0.0031308, 4].
+        for i in 0..4000 {
+            let c = 0.0031308 + i as f32 * 0.001;
+            let exact = 1.055 * (c as f64).powf(1.0 / 2.4) - 0.055;
+            let [got, _, _] = linear_to_srgb([c, 0.5, 0.5]);
+            assert!(
+                (got as f64 - exact).abs() < 2e-4 * exact.max(1.0),
+                "{c}: {got} vs {exact}"
+            );
+        }
     }
 
     #[test]

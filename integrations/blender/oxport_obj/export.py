@@ -42,23 +42,20 @@ class Report:
 _NOT_YET = {
     "export_triangulated_mesh": False,
     "export_curves_as_nurbs": False,
-    "export_object_groups": False,
     "export_material_groups": False,
     "export_vertex_groups": False,
     "export_smooth_groups": False,
-    "export_animation": False,
-    "export_colors": False,
     "export_pbr_extensions": False,
     "export_eval_mode": "DAG_EVAL_VIEWPORT",
-    "apply_modifiers": True,
 }
 
 
-# Options exported as Blender does. path_mode only matters for textures, start_frame
-# and end_frame for animation, smooth_group_bitflags for smooth groups: those are refused.
+# Options exported as Blender does. path_mode only matters for textures and
+# smooth_group_bitflags for smooth groups: those are refused.
 _SUPPORTED = {"forward_axis", "up_axis", "global_scale", "export_selected_objects", "export_uv",
-              "export_normals", "export_materials", "path_mode", "start_frame", "end_frame",
-              "smooth_group_bitflags", "oxport_direct_io"}
+              "export_normals", "export_materials", "path_mode", "export_animation", "start_frame",
+              "export_object_groups", "export_colors",
+              "end_frame", "apply_modifiers", "smooth_group_bitflags", "oxport_direct_io"}
 
 
 def _check_options(options: dict) -> None:
@@ -214,6 +211,9 @@ def _gather(ob, depsgraph, options: dict, axes, stream, timings: dict):
     # same cached vertex normals (Blender sums them in parallel, so two separate
     # computations can differ in the last bit, and a rounded normal with them).
     me = evaluated.data
+    if not options.get("apply_modifiers", True) and ob.modifiers:
+        # Blender then takes the mesh before its modifiers (shape keys not applied).
+        me = ob.data
     t0 = time.perf_counter()
     vertices, corners, faces = len(me.vertices), len(me.loops), len(me.polygons)
     positions = _buffer("f", 3 * vertices)
@@ -252,8 +252,22 @@ def _gather(ob, depsgraph, options: dict, axes, stream, timings: dict):
         material_indices = _buffer(_FLAG, faces)
         me.polygons.foreach_get("material_index", material_indices)
         names = [m.name.replace(" ", "_") for m in slots]
+    colors = None
+    if options.get("export_colors", False):
+        attribute = me.color_attributes.active_color
+        if attribute is not None:
+            if attribute.domain != "POINT":
+                raise NotSupported(f"object {ob.name!r}: colors on the {attribute.domain.lower()} domain "
+                                   "(face corners) are not exported yet; point colors are")
+            colors = _buffer("f", 4 * vertices)
+            attribute.data.foreach_get("color", colors)
+    # Blender writes spaces in names as underscores (object groups: OBJECT_MESH).
+    name = ob.name
+    if options.get("export_object_groups", False):
+        name = f"{name}_{me.name}"
+    name = name.replace(" ", "_")
     arguments = dict(
-        name=ob.name.replace(" ", "_"), matrix_world=ob.matrix_world.copy(), axes=axes,
+        name=name, vertex_colors=colors, matrix_world=ob.matrix_world.copy(), axes=axes,
         positions=positions, corner_vertices=corner_vertices, face_starts=face_starts,
         scale=options.get("global_scale", 1.0), corner_uvs=uvs, smooth=smooth,
         material_indices=material_indices, materials=names, **normals,
@@ -346,9 +360,38 @@ class _Stream:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+def frame_path(filepath: str, frame: int) -> str:
+    """The file of one frame of an animation, named as Blender 3.4 names it:
+    the frame number, without padding, in place of the extension, then ``.obj``
+    (``scene.obj`` at frame 12 is ``scene12.obj``)."""
+    return f"{os.path.splitext(filepath)[0]}{frame}.obj"
+
+
 def export(context, filepath: str, options: dict) -> Report:
-    """Exports the scene like ``bpy.ops.wm.obj_export(filepath=..., **options)``."""
+    """Exports the scene like ``bpy.ops.wm.obj_export(filepath=..., **options)``:
+    with ``export_animation``, one OBJ (and MTL) per frame from ``start_frame``
+    to ``end_frame``, the scene's frame restored afterwards."""
     _check_options(options)
+    if not options.get("export_animation", False):
+        return _export_frame(context, filepath, options)
+    scene = context.scene
+    original = scene.frame_current
+    total = Report()
+    try:
+        for frame in range(options.get("start_frame", 0), options.get("end_frame", 1) + 1):
+            scene.frame_set(frame)
+            report = _export_frame(context, frame_path(filepath, frame), options)
+            total.objects += report.objects
+            total.faces += report.faces
+            total.bytes += report.bytes
+            total.gather_seconds += report.gather_seconds
+            total.write_seconds += report.write_seconds
+    finally:
+        scene.frame_set(original)
+    return total
+
+
+def _export_frame(context, filepath: str, options: dict) -> Report:
     report = Report()
     start = time.perf_counter()
     depsgraph = context.evaluated_depsgraph_get()
@@ -366,6 +409,8 @@ def export(context, filepath: str, options: dict) -> Report:
         normals=options.get("export_normals", True),
         uvs=options.get("export_uv", True),
         materials=write_materials,
+        colors=options.get("export_colors", False),
+        object_groups=options.get("export_object_groups", False),
         direct=options.get("oxport_direct_io", False),
     )
     materials: list = []

@@ -25,15 +25,20 @@ pub enum Precision {
 /// What to write and how. The defaults are Blender 3.4's.
 #[derive(Clone, Debug)]
 pub struct WriteOptions {
-    /// Positions and vertex colors.
+    /// Positions.
     pub precision: Precision,
     pub uv_precision: Precision,
     pub normal_precision: Precision,
+    /// Vertex colors (`v x y z r g b`): 4 decimals, as Blender writes them.
+    pub color_precision: Precision,
     pub normals: bool,
     pub uvs: bool,
     pub colors: bool,
     /// `usemtl` statements (and the `mtllib` line).
     pub materials: bool,
+    /// Each mesh starts with `g NAME` instead of `o NAME` (Blender's "object
+    /// groups", where the name is `OBJECT_MESH`).
+    pub object_groups: bool,
     /// Merge normals whose text is the same, keeping the first appearance (Blender does).
     pub deduplicate_normals: bool,
     /// Merge UVs whose text is the same, keeping the first appearance.
@@ -59,10 +64,12 @@ impl Default for WriteOptions {
             precision: Precision::Fixed(6),
             uv_precision: Precision::Fixed(6),
             normal_precision: Precision::Fixed(4),
+            color_precision: Precision::Fixed(4),
             normals: true,
             uvs: true,
             colors: true,
             materials: true,
+            object_groups: false,
             deduplicate_normals: false,
             deduplicate_uvs: false,
             header: Vec::new(),
@@ -80,6 +87,7 @@ impl WriteOptions {
             ("precision", self.precision),
             ("uv_precision", self.uv_precision),
             ("normal_precision", self.normal_precision),
+            ("color_precision", self.color_precision),
         ] {
             if let Precision::Fixed(p) = precision
                 && usize::from(p) > MAX_PRECISION
@@ -352,7 +360,7 @@ enum Lines {
 enum Chunk {
     /// The file header (`#` lines, `mtllib`).
     Header,
-    /// `o NAME` for mesh `m`.
+    /// `o NAME` (or `g NAME`) for mesh `m`.
     Object { m: usize },
     /// Elements `start..end` of one kind of mesh `m`.
     Lines {
@@ -454,7 +462,7 @@ fn encode(
             }
         }
         Chunk::Object { m } => {
-            out.extend_from_slice(b"o ");
+            out.extend_from_slice(if options.object_groups { b"g " } else { b"o " });
             out.extend_from_slice(meshes[m].name.as_bytes());
             out.push(b'\n');
         }
@@ -484,9 +492,13 @@ fn encode_lines(
                 for (position, color) in mesh.positions[start..end].iter().zip(&colors[start..end])
                 {
                     out.push(b'v');
-                    for &x in position.iter().chain(color) {
+                    for &x in position {
                         out.push(b' ');
                         write_float(out, x, options.precision);
+                    }
+                    for &x in color {
+                        out.push(b' ');
+                        write_float(out, x, options.color_precision);
                     }
                     out.push(b'\n');
                 }

@@ -1,0 +1,73 @@
+# Blender script: a small scene exercising the exporter's options: modifiers
+# (subdivision, array, bevel), point colors (float and byte), corner colors,
+# animation (location, rotation and scale keyframes over frames 1 to 3), names
+# with spaces (objects and meshes), materials, flat and smooth faces, n-gons,
+# loose edges. Exports it with Blender's OBJ exporter (default options).
+# Usage: blender -b --factory-startup --python features_scene.py -- SEED OUT.obj
+import random
+import sys
+
+import bpy
+
+argv = sys.argv[sys.argv.index("--") + 1:]
+seed, out = int(argv[0]), argv[1]
+rng = random.Random(seed)
+bpy.ops.wm.read_factory_settings(use_empty=True)
+materials = []
+for i in range(3):
+    material = bpy.data.materials.new(f"feature material {i}")
+    material.diffuse_color = (rng.random(), rng.random(), rng.random(), 1.0)
+    materials.append(material)
+
+
+def place(ob, name, mesh_name):
+    ob.name = name
+    ob.data.name = mesh_name
+    ob.location = (rng.uniform(-5, 5), rng.uniform(-5, 5), rng.uniform(0, 3))
+    ob.rotation_euler = (rng.uniform(0, 3), rng.uniform(0, 3), rng.uniform(0, 3))
+    for material in rng.sample(materials, 2):
+        ob.data.materials.append(material)
+    for poly in ob.data.polygons:
+        poly.material_index = rng.randrange(2)
+        poly.use_smooth = rng.random() < 0.5
+    return ob
+
+
+def point_colors(ob, kind):
+    attribute = ob.data.color_attributes.new("paint", kind, "POINT")
+    for value in attribute.data:
+        value.color = (rng.uniform(0, 1.2), rng.random(), rng.uniform(0, 0.01), 1.0)
+    ob.data.color_attributes.active_color = attribute
+
+
+bpy.ops.mesh.primitive_monkey_add()
+monkey = place(bpy.context.active_object, "Monkey Head", "Suzanne Mesh")
+monkey.modifiers.new("subdivision", "SUBSURF").levels = 1
+point_colors(monkey, "FLOAT_COLOR")
+
+bpy.ops.mesh.primitive_cube_add()
+cubes = place(bpy.context.active_object, "Cube Row", "Cube")
+cubes.modifiers.new("array", "ARRAY").count = 3
+point_colors(cubes, "BYTE_COLOR")
+
+bpy.ops.mesh.primitive_cylinder_add(vertices=12)
+cylinder = place(bpy.context.active_object, "Spinning_Cylinder", "Cylinder")
+cylinder.modifiers.new("bevel", "BEVEL").width = 0.05
+for frame in (1, 3):
+    bpy.context.scene.frame_set(frame)
+    cylinder.location.z += rng.uniform(0.5, 2)
+    cylinder.rotation_euler.z += rng.uniform(0.5, 2)
+    cylinder.scale = (rng.uniform(0.5, 2),) * 3
+    for path in ("location", "rotation_euler", "scale"):
+        cylinder.keyframe_insert(path, frame=frame)
+bpy.context.scene.frame_set(2)
+
+bpy.ops.mesh.primitive_ico_sphere_add(subdivisions=2)
+place(bpy.context.active_object, "Ico", "Ico Mesh")
+
+bpy.ops.mesh.primitive_circle_add(vertices=16, fill_type="NOTHING")
+circle = bpy.context.active_object
+circle.name = "Wire Circle"
+circle.location = (0, 0, rng.uniform(-2, 2))
+
+bpy.ops.wm.obj_export(filepath=out)
