@@ -185,47 +185,6 @@ pub fn face_normal(positions: &[[f32; 3]], corner_vertices: &[u32]) -> [f32; 3] 
     }
 }
 
-/// Blender's split normals of a mesh without auto smooth or custom normals:
-/// the vertex normal at a smooth face's corners, [`face_normal`] at a flat
-/// face's. `face_offsets` has one more entry than `smooth` (checked by the caller).
-fn split_normals(
-    vertex_normals: &[[f32; 3]],
-    positions: &[[f32; 3]],
-    corner_vertices: &[u32],
-    face_offsets: &[u32],
-    smooth: &[u32],
-) -> Vec<[f32; 3]> {
-    let mut normals = vec![[0.0f32; 3]; corner_vertices.len()];
-    // Split the corners at face boundaries, a few thousand faces a piece.
-    let mut pieces: Vec<(usize, &mut [[f32; 3]])> = Vec::new();
-    let mut rest = normals.as_mut_slice();
-    let mut face = 0;
-    while face < smooth.len() {
-        let end = (face + 4096).min(smooth.len());
-        let (piece, tail) = rest.split_at_mut((face_offsets[end] - face_offsets[face]) as usize);
-        pieces.push((face, piece));
-        rest = tail;
-        face = end;
-    }
-    pieces.into_par_iter().for_each(|(first, piece)| {
-        let base = face_offsets[first] as usize;
-        let end = (first + 4096).min(smooth.len());
-        for f in first..end {
-            let (start, stop) = (face_offsets[f] as usize, face_offsets[f + 1] as usize);
-            let corners = &corner_vertices[start..stop];
-            let out = &mut piece[start - base..stop - base];
-            if smooth[f] != 0 {
-                for (n, &v) in out.iter_mut().zip(corners) {
-                    *n = vertex_normals[v as usize];
-                }
-            } else {
-                out.fill(face_normal(positions, corners));
-            }
-        }
-    });
-    normals
-}
-
 /// A rounded normal as a key with float equality (-0 equals +0): the three
 /// components are multiples of 1/10000, so the integers `10000 x` (exact up
 /// to a rounding error far below 1/2) identify them, 21 bits each.
@@ -239,15 +198,32 @@ fn normal_key(n: [f32; 3]) -> u64 {
     q[0] | q[1] << 21 | q[2] << 42
 }
 
+/// Normals transformed and rounded, with their keys: one per corner, or a
+/// table and each corner's entry in it.
+enum Rounded {
+    PerCorner(Vec<([f32; 3], u64)>),
+    PerVertex(Vec<([f32; 3], u64)>),
+    Indexed {
+        table: Vec<([f32; 3], u64)>,
+        index: Vec<u32>,
+    },
+}
+
+fn round_all(values: &[[f32; 3]], normal_matrix: &Matrix3) -> Vec<([f32; 3], u64)> {
+    values
+        .par_iter()
+        .with_min_len(4096)
+        .map(|&n| {
+            let n = transform_normal(normal_matrix, n).map(round_4_digits);
+            (n, normal_key(n))
+        })
+        .collect()
+}
+
 /// Corner normals as the exporter writes them: each transformed by
 /// `normal_matrix`, normalized, rounded to four digits, merged with equal ones
 /// in first-appearance order (corner order). Returns the normals and one index
 /// per corner.
-///
-/// The corners around a smooth vertex usually share its normal, and those of
-/// a flat face share the face's, so each vertex remembers the index its last
-/// corner got and the previous corner's is kept too: the hash table, whose
-/// lookups miss the cache, is asked only when both differ.
 pub fn corner_normals(
     source: NormalSource,
     corner_vertices: &[u32],
@@ -255,17 +231,7 @@ pub fn corner_normals(
     vertex_count: usize,
     normal_matrix: &Matrix3,
 ) -> Result<(Vec<[f32; 3]>, Vec<u32>)> {
-    let round = |values: &[[f32; 3]]| -> Vec<([f32; 3], u64)> {
-        values
-            .par_iter()
-            .with_min_len(4096)
-            .map(|&n| {
-                let n = transform_normal(normal_matrix, n).map(round_4_digits);
-                (n, normal_key(n))
-            })
-            .collect()
-    };
-    let (per_corner, per_vertex) = match source {
+    let rounded = match source {
         NormalSource::Corners(normals) => {
             if normals.len() != corner_vertices.len() {
                 return Err(Error::invalid(format!(
@@ -274,7 +240,7 @@ pub fn corner_normals(
                     corner_vertices.len()
                 )));
             }
-            (round(normals), Vec::new())
+            Rounded::PerCorner(round_all(normals, normal_matrix))
         }
         NormalSource::Vertices(vertices) => {
             if vertices.len() != vertex_count {
@@ -288,14 +254,86 @@ pub fn corner_normals(
                     "vertex normals stand for corner normals only when every face is smooth",
                 ));
             }
-            (Vec::new(), round(vertices))
+            Rounded::PerVertex(round_all(vertices, normal_matrix))
         }
+    };
+    Ok(merge_normals(rounded, corner_vertices, vertex_count))
+}
+
+/// The corner normals of a mesh without auto smooth or custom normals, from
+/// its vertex normals: Blender's split normals are the vertex normals on
+/// smooth faces and [`face_normal`] on flat ones. Each vertex and each flat
+/// face is transformed and rounded once, not each corner.
+fn mixed_corner_normals(
+    vertex_normals: &[[f32; 3]],
+    positions: &[[f32; 3]],
+    corner_vertices: &[u32],
+    face_offsets: &[u32],
+    smooth: &[u32],
+    normal_matrix: &Matrix3,
+) -> (Vec<[f32; 3]>, Vec<u32>) {
+    let vertex_count = vertex_normals.len();
+    let flat: Vec<u32> = (0..smooth.len() as u32)
+        .filter(|&f| smooth[f as usize] == 0)
+        .collect();
+    let face_normals: Vec<[f32; 3]> = flat
+        .par_iter()
+        .with_min_len(1024)
+        .map(|&f| {
+            let range = face_offsets[f as usize] as usize..face_offsets[f as usize + 1] as usize;
+            face_normal(positions, &corner_vertices[range])
+        })
+        .collect();
+    let mut table = round_all(vertex_normals, normal_matrix);
+    table.extend(round_all(&face_normals, normal_matrix));
+    // Corner c's entry: its vertex's, or (on a flat face) its face's after the vertices.
+    let mut index = Vec::with_capacity(corner_vertices.len());
+    let mut flat_faces = flat.iter().peekable();
+    let mut next_flat = 0u32;
+    for f in 0..smooth.len() {
+        let corners = face_offsets[f] as usize..face_offsets[f + 1] as usize;
+        if flat_faces.next_if(|&&g| g as usize == f).is_some() {
+            // Fits: mesh() refuses meshes whose vertices and faces exceed u32.
+            let entry = vertex_count as u32 + next_flat;
+            next_flat += 1;
+            index.extend(std::iter::repeat_n(entry, corners.len()));
+        } else {
+            index.extend_from_slice(&corner_vertices[corners]);
+        }
+    }
+    merge_normals(
+        Rounded::Indexed { table, index },
+        corner_vertices,
+        vertex_count,
+    )
+}
+
+/// Merges rounded normals with equal ones in first-appearance (corner) order.
+///
+/// The corners around a smooth vertex usually share its normal, and those of
+/// a flat face share the face's, so each vertex remembers the index its last
+/// corner got and the previous corner's is kept too: the hash table, whose
+/// lookups miss the cache, is asked only when both differ.
+fn merge_normals(
+    rounded: Rounded,
+    corner_vertices: &[u32],
+    vertex_count: usize,
+) -> (Vec<[f32; 3]>, Vec<u32>) {
+    // Vertex normals are merged a vertex at a time; the others a corner at a time.
+    let by_vertex = match &rounded {
+        Rounded::PerVertex(values) => Some(values.as_slice()),
+        _ => None,
+    };
+    let corner_value = |i: usize| match &rounded {
+        Rounded::PerCorner(values) => values[i],
+        Rounded::Indexed { table, index } => table[index[i] as usize],
+        Rounded::PerVertex(values) => values[corner_vertices[i] as usize],
     };
     // What the merging walks, in corner order: every corner for corner
     // normals; for vertex normals each vertex once, at its first corner (the
     // later corners of a vertex find its normal already merged).
     let corners = corner_vertices.len();
-    let vertex_order: Vec<u32> = if per_corner.is_empty() {
+    let vertex_order: Vec<u32> = if by_vertex.is_some() {
         let mut seen = vec![false; vertex_count];
         let mut order = Vec::with_capacity(vertex_count);
         for (c, &v) in corner_vertices.iter().enumerate() {
@@ -307,20 +345,20 @@ pub fn corner_normals(
     } else {
         Vec::new()
     };
-    let (items, slots) = if per_corner.is_empty() {
+    let (items, slots) = if by_vertex.is_some() {
         (vertex_order.len(), vertex_count)
     } else {
         (corners, corners)
     };
     // Item i: (its slot, its first corner, its vertex, its normal and key).
     let item = |i: usize| {
-        if per_corner.is_empty() {
+        if let Some(values) = by_vertex {
             let c = vertex_order[i] as usize;
             let v = corner_vertices[c] as usize;
-            (v, c, v, per_vertex[v])
+            (v, c, v, values[v])
         } else {
             let v = corner_vertices[i] as usize;
-            (i, i, v, per_corner[i])
+            (i, i, v, corner_value(i))
         }
     };
     // Hash table lookups miss the cache, so they are spread over the threads:
@@ -335,55 +373,50 @@ pub fn corner_normals(
     } else {
         rayon::current_num_threads().clamp(1, 8)
     };
-    let codes: Vec<std::sync::atomic::AtomicU32> = (0..slots).map(|_| Default::default()).collect();
     let part_of =
         |key: u64| ((key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % parts as u64) as usize;
+    let cache = if by_vertex.is_some() { 0 } else { vertex_count };
+    let per_corner = |slot_indices: Vec<u32>| -> Vec<u32> {
+        match by_vertex {
+            Some(_) => corner_vertices
+                .par_iter()
+                .with_min_len(4096)
+                .map(|&v| slot_indices[v as usize])
+                .collect(),
+            None => slot_indices,
+        }
+    };
+    if parts == 1 {
+        // One part's order is the global order: its indices are final.
+        let mut slot_indices = vec![0u32; slots];
+        let (normals, _) = merge_items(
+            items,
+            &item,
+            cache,
+            vertex_count,
+            |_| true,
+            |slot, index| slot_indices[slot] = index,
+        );
+        return (normals, per_corner(slot_indices));
+    }
+    let codes: Vec<std::sync::atomic::AtomicU32> = (0..slots).map(|_| Default::default()).collect();
     let merged: Vec<(Vec<[f32; 3]>, Vec<u32>)> = (0..parts)
         .into_par_iter()
         .map(|part| {
-            let mut index_of: HashMap<u64, u32, BuildHasherDefault<KeyHasher>> =
-                HashMap::with_capacity_and_hasher(vertex_count / parts, Default::default());
-            let (mut normals, mut firsts, mut keys) = (Vec::new(), Vec::new(), Vec::new());
-            // The corners of a smooth vertex usually share its normal, those of
-            // a flat face the face's: remember the last index of each vertex and
-            // the previous item's, and ask the table only when both differ.
-            let mut last = vec![
-                u32::MAX;
-                if per_corner.is_empty() {
-                    0
-                } else {
-                    vertex_count
-                }
-            ];
-            let (mut previous_key, mut previous_index) = (u64::MAX, 0u32);
-            for i in 0..items {
-                let (slot, first, v, (n, key)) = item(i);
-                if part_of(key) != part {
-                    continue;
-                }
-                let cached = last.get(v).copied().unwrap_or(u32::MAX);
-                let index = if key == previous_key {
-                    previous_index
-                } else if cached != u32::MAX && keys[cached as usize] == key {
-                    cached
-                } else {
-                    *index_of.entry(key).or_insert_with(|| {
-                        normals.push(n);
-                        keys.push(key);
-                        firsts.push(first as u32);
-                        normals.len() as u32 - 1
-                    })
-                };
-                if let Some(entry) = last.get_mut(v) {
-                    *entry = index;
-                }
-                (previous_key, previous_index) = (key, index);
-                codes[slot].store(
-                    index * parts as u32 + part as u32,
-                    std::sync::atomic::Ordering::Relaxed,
-                );
-            }
-            (normals, firsts)
+            let mine = |key| part_of(key) == part;
+            merge_items(
+                items,
+                &item,
+                cache,
+                vertex_count / parts,
+                mine,
+                |slot, index| {
+                    codes[slot].store(
+                        index * parts as u32 + part as u32,
+                        std::sync::atomic::Ordering::Relaxed,
+                    )
+                },
+            )
         })
         .collect();
     let mut order: Vec<(u32, u32)> = merged
@@ -414,16 +447,56 @@ pub fn corner_normals(
         .with_min_len(4096)
         .map(|code| global[code.into_inner() as usize])
         .collect();
-    let indices = if per_corner.is_empty() {
-        corner_vertices
-            .par_iter()
-            .with_min_len(4096)
-            .map(|&v| slot_indices[v as usize])
-            .collect()
-    } else {
-        slot_indices
-    };
-    Ok((normals, indices))
+    (normals, per_corner(slot_indices))
+}
+
+/// Merges the items whose key `mine` accepts, in order: returns their normals
+/// in first-appearance order with each one's first corner, and calls
+/// `store(slot, index)` for each item. `item(i)` is (slot, first corner,
+/// vertex, (normal, key)).
+///
+/// The corners of a smooth vertex usually share its normal, those of a flat
+/// face the face's: the last index of each vertex (`cache` vertices; 0 for
+/// none) and the previous item's are remembered, and the hash table, whose
+/// lookups miss the cache, is asked only when both differ.
+fn merge_items(
+    items: usize,
+    item: &impl Fn(usize) -> (usize, usize, usize, ([f32; 3], u64)),
+    cache: usize,
+    capacity: usize,
+    mine: impl Fn(u64) -> bool,
+    mut store: impl FnMut(usize, u32),
+) -> (Vec<[f32; 3]>, Vec<u32>) {
+    let mut index_of: HashMap<u64, u32, BuildHasherDefault<KeyHasher>> =
+        HashMap::with_capacity_and_hasher(capacity, Default::default());
+    let (mut normals, mut firsts, mut keys) = (Vec::new(), Vec::new(), Vec::new());
+    let mut last = vec![u32::MAX; cache];
+    let (mut previous_key, mut previous_index) = (u64::MAX, 0u32);
+    for i in 0..items {
+        let (slot, first, v, (n, key)) = item(i);
+        if !mine(key) {
+            continue;
+        }
+        let cached = last.get(v).copied().unwrap_or(u32::MAX);
+        let index = if key == previous_key {
+            previous_index
+        } else if cached != u32::MAX && keys[cached as usize] == key {
+            cached
+        } else {
+            *index_of.entry(key).or_insert_with(|| {
+                normals.push(n);
+                keys.push(key);
+                firsts.push(first as u32);
+                normals.len() as u32 - 1
+            })
+        };
+        if let Some(entry) = last.get_mut(v) {
+            *entry = index;
+        }
+        (previous_key, previous_index) = (key, index);
+        store(slot, index);
+    }
+    (normals, firsts)
 }
 
 /// A fast hash for keys that are bit patterns of floats (FxHash's mixing):
@@ -707,6 +780,9 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
     {
         return fail(format!("{len} uvs for {corners} loops"));
     }
+    if g.positions.len() + faces > u32::MAX as usize {
+        return fail("more vertices and faces than 32-bit indices can number".into());
+    }
     if let Some(len) = g.vertex_colors.map(<[_]>::len)
         && len != g.positions.len()
     {
@@ -741,25 +817,22 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
         .transform
         .as_ref()
         .map_or(identity_normals, normal_transform);
-    // Flat faces take Blender's face normals: the corners get one normal each.
-    let split;
-    let source = match (g.normals, g.smooth) {
+    let (normals, normal_indices) = match (g.normals, g.smooth) {
+        // Flat faces take Blender's face normals.
         (Some(NormalSource::Vertices(vertex_normals)), Some(smooth))
             if vertex_normals.len() == g.positions.len() && smooth.contains(&0) =>
         {
-            split = split_normals(
+            let (values, indices) = mixed_corner_normals(
                 vertex_normals,
                 g.positions,
                 g.corner_vertices,
                 &face_offsets,
                 smooth,
+                &normal_matrix,
             );
-            Some(NormalSource::Corners(&split))
+            (Some(values), Some(indices))
         }
-        (source, _) => source,
-    };
-    let (normals, normal_indices) = match source {
-        Some(source) => {
+        (Some(source), _) => {
             let (values, indices) = corner_normals(
                 source,
                 g.corner_vertices,
@@ -770,7 +843,7 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
             .map_err(|e| Error::invalid(format!("object {:?}: {e}", g.name)))?;
             (Some(values), Some(indices))
         }
-        None => (None, None),
+        (None, _) => (None, None),
     };
     let (uvs, uv_indices) = match g.corner_uvs {
         Some(uv) => {

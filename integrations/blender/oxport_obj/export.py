@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import threading
 import time
@@ -178,6 +179,59 @@ _INDEX = "I"
 _FLAG = "I"
 
 
+class _Polygons:
+    """Each polygon's loop start, smooth flag and material index.
+
+    ``foreach_get`` copies ``loop_start`` in one go (into an unsigned buffer)
+    but converts ``use_smooth`` (a flag bit) item by item. In Blender 3.4 a
+    mesh's polygons are one array of 12-byte ``MPoly`` records: loop start and
+    loop count as ints, a legacy material short, the flags byte. The flags are
+    read from one copy of that array, used only where the records are where
+    they must be: the last polygon's address is the first's plus 12 bytes per
+    polygon (so the copy stays inside the array), and every record's loop
+    start equals ``foreach_get``'s. Otherwise ``foreach_get`` reads the flags.
+    Material indices are the ``material_index`` attribute (none: all 0)."""
+
+    RECORD = 12
+    SMOOTH = 1  # ME_SMOOTH
+
+    def __init__(self):
+        self.raw = bpy.app.version[:2] == (3, 4)
+        # bytes.translate table: the flags byte to 0 or 1 (its ME_SMOOTH bit).
+        self.smooth_bit = bytes(b & self.SMOOTH for b in range(256))
+
+    def read(self, me, faces: int, with_materials: bool):
+        polygons = me.polygons
+        starts = _buffer(_INDEX, faces)
+        polygons.foreach_get("loop_start", starts)
+        smooth = self._raw_smooth(polygons, faces, starts) if faces and self.raw else None
+        if smooth is None:
+            smooth = _buffer(_FLAG, faces)
+            polygons.foreach_get("use_smooth", smooth)
+        materials = None
+        if with_materials:
+            materials = _buffer("i", faces)
+            attribute = me.attributes.get("material_index")
+            if attribute is not None and attribute.domain == "FACE" and attribute.data_type == "INT":
+                attribute.data.foreach_get("value", materials)  # one copy, no conversion
+            elif attribute is not None:
+                polygons.foreach_get("material_index", materials)
+        return starts, smooth, materials
+
+    def _raw_smooth(self, polygons, faces: int, starts):
+        first = polygons[0].as_pointer()
+        if polygons[faces - 1].as_pointer() - first != self.RECORD * (faces - 1):
+            return None
+        records = bytearray(self.RECORD * faces)
+        ctypes.memmove((ctypes.c_char * len(records)).from_buffer(records), first, len(records))
+        view = memoryview(records)
+        if view.cast("I")[0::3].tobytes() != starts.tobytes():
+            return None
+        smooth = array("B")
+        smooth.frombytes(view[10::self.RECORD].tobytes().translate(self.smooth_bit))
+        return smooth
+
+
 def _loose_edges(me, corners: int):
     """The loose edges as pairs of vertex indices, or None when there are none."""
     if not len(me.edges):
@@ -201,7 +255,7 @@ def _loose_edges(me, corners: int):
     return edges
 
 
-def _gather(ob, depsgraph, options: dict, axes, stream, timings: dict):
+def _gather(ob, depsgraph, options: dict, axes, stream, polygons: _Polygons, timings: dict):
     """One object: ``foreach_get`` into buffers; the mesh is then built in
     oxport's Rust core and written on the stream's threads (which run without the
     GIL) while this thread goes on to the next object. Returns the object's
@@ -220,12 +274,11 @@ def _gather(ob, depsgraph, options: dict, axes, stream, timings: dict):
     me.vertices.foreach_get("co", positions)
     corner_vertices = _buffer(_INDEX, corners)
     me.loops.foreach_get("vertex_index", corner_vertices)
-    face_starts = _buffer(_INDEX, faces)
-    me.polygons.foreach_get("loop_start", face_starts)
-    smooth = None
-    if faces:
-        smooth = _buffer(_FLAG, faces)
-        me.polygons.foreach_get("use_smooth", smooth)
+    slots = [slot.material for slot in ob.material_slots]
+    with_materials = bool(options.get("export_materials", True) and slots and faces)
+    face_starts, smooth, material_indices = polygons.read(me, faces, with_materials)
+    if not faces:
+        smooth = None
     normals = {}
     if options.get("export_normals", True) and faces:
         t = time.perf_counter()
@@ -238,19 +291,19 @@ def _gather(ob, depsgraph, options: dict, axes, stream, timings: dict):
             # faces (the same floats) and its cached face normals on flat ones,
             # which oxport computes as Blender does: 4 times fewer values to fetch.
             normals["vertex_normals"] = _buffer("f", 3 * vertices)
-            me.vertices.foreach_get("normal", normals["vertex_normals"])
+            if hasattr(me, "vertex_normals"):  # the cached array itself, a little faster
+                me.vertex_normals.foreach_get("vector", normals["vertex_normals"])
+            else:
+                me.vertices.foreach_get("normal", normals["vertex_normals"])
         timings["normals"] = timings.get("normals", 0.0) + time.perf_counter() - t
     uvs = None
     if options.get("export_uv", True) and faces and me.uv_layers.active is not None:
         uvs = _buffer("f", 2 * corners)
         me.uv_layers.active.data.foreach_get("uv", uvs)
-    material_indices = names = None
-    slots = [slot.material for slot in ob.material_slots]
-    if options.get("export_materials", True) and slots and faces:
+    names = None
+    if with_materials:
         if any(m is None for m in slots):
             raise NotSupported(f"object {ob.name!r}: empty material slots are not exported yet")
-        material_indices = _buffer(_FLAG, faces)
-        me.polygons.foreach_get("material_index", material_indices)
         names = [m.name.replace(" ", "_") for m in slots]
     colors = None
     if options.get("export_colors", False):
@@ -416,9 +469,10 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
     materials: list = []
     try:
         stream = _Stream(writer)
+        polygons = _Polygons()
         try:
             for ob in _objects(context, options):
-                slots = _gather(ob, depsgraph, options, axes, stream, report.per_step)
+                slots = _gather(ob, depsgraph, options, axes, stream, polygons, report.per_step)
                 for material in slots:
                     if material is not None and material not in materials:
                         materials.append(material)
