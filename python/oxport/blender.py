@@ -36,6 +36,9 @@ def mesh(
     materials: Optional[Sequence[str]] = None,
     edges: Optional[Buffer] = None,
     vertex_colors: Optional[Buffer] = None,
+    corner_edges: Optional[Buffer] = None,
+    sharp_edges: Optional[Buffer] = None,
+    smooth_group_bitflags: bool = False,
 ) -> Mesh:
     """The mesh Blender 3.4's exporter writes for one evaluated Blender mesh.
 
@@ -67,13 +70,18 @@ def mesh(
         vertex_colors: the active color attribute on the point domain, linear
             RGBA (``data.foreach_get("color")``): written in sRGB, converted
             as Blender does.
+        corner_edges, sharp_edges: ``loops.foreach_get("edge_index")`` and
+            ``edges.foreach_get("use_edge_sharp")``: with both, smooth faces
+            are written with Blender's smooth groups (``export_smooth_groups``)
+            instead of ``s 1``; as bits with ``smooth_group_bitflags``.
     """
     return meshes([dict(
         name=name, matrix_world=matrix_world, axes=axes, positions=positions,
         corner_vertices=corner_vertices, face_starts=face_starts, scale=scale,
         corner_normals=corner_normals, vertex_normals=vertex_normals, corner_uvs=corner_uvs,
         smooth=smooth, material_indices=material_indices, materials=materials, edges=edges,
-        vertex_colors=vertex_colors,
+        vertex_colors=vertex_colors, corner_edges=corner_edges, sharp_edges=sharp_edges,
+        smooth_group_bitflags=smooth_group_bitflags,
     )])[0]
 
 

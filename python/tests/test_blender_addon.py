@@ -73,6 +73,8 @@ def test_node_and_viewport_materials(seed: int, tmp_path: Path) -> None:
         {"global_scale": 2.5},
         {"global_scale": 0.01, "forward_axis": "Z", "up_axis": "NEGATIVE_Y"},
         {"export_selected_objects": True},
+        {"export_smooth_groups": True},
+        {"export_smooth_groups": True, "smooth_group_bitflags": True, "export_normals": False},
     ],
     ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()),
 )
@@ -93,12 +95,14 @@ FEATURES = ROOT / "integrations" / "blender" / "tests" / "features_scene.py"
         {"export_object_groups": True},
         {"export_colors": True, "export_object_groups": True, "export_normals": False},
         {"export_colors": True, "apply_modifiers": False, "forward_axis": "Y", "up_axis": "Z"},
+        {"export_smooth_groups": True},
+        {"export_smooth_groups": True, "smooth_group_bitflags": True},
     ],
     ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults",
 )
 @pytest.mark.parametrize("seed", [1, 2])
 def test_features_scene_options(options: dict, seed: int, tmp_path: Path) -> None:
-    """Modifiers, point colors (float and byte), names with spaces."""
+    """Modifiers, point colors (float and byte), sharp edges, names with spaces."""
     export_both(tmp_path, str(FEATURES), [str(seed)], "features.obj", options)
     assert_same_export(tmp_path, "features.obj")
 

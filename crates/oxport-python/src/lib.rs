@@ -392,6 +392,9 @@ struct GatheredArrays {
     materials: Vec<String>,
     edges: Option<Array<[u32; 2]>>,
     vertex_colors: Option<Array<[f32; 4]>>,
+    corner_edges: Option<Array<[u32; 1]>>,
+    sharp_edges: Option<Array<[u32; 1]>>,
+    smooth_group_bitflags: bool,
 }
 
 impl GatheredArrays {
@@ -437,6 +440,14 @@ impl GatheredArrays {
             vertex_colors: optional(&optional_item("vertex_colors")?, |o| {
                 float_rows(o, "vertex_colors")
             })?,
+            corner_edges: optional(&optional_item("corner_edges")?, |o| {
+                index_rows(o, "corner_edges")
+            })?,
+            sharp_edges: optional(&optional_item("sharp_edges")?, |o| {
+                index_rows(o, "sharp_edges")
+            })?,
+            smooth_group_bitflags: optional_item("smooth_group_bitflags")?
+                .map_or(Ok(false), |b| b.extract())?,
         })
     }
 
@@ -464,6 +475,16 @@ impl GatheredArrays {
             materials: self.materials.clone(),
             edges: self.edges.as_ref().map(|a| a.as_slice()),
             vertex_colors: self.vertex_colors.as_ref().map(|a| a.as_slice()),
+            smooth_groups: match (&self.corner_edges, &self.sharp_edges) {
+                (Some(corner_edges), Some(sharp_edges)) => {
+                    Some(oxport::blender::SmoothGroupInput {
+                        corner_edges: flat(corner_edges),
+                        sharp_edges: flat(sharp_edges),
+                        bitflags: self.smooth_group_bitflags,
+                    })
+                }
+                _ => None,
+            },
         }
     }
 }

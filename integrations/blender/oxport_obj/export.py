@@ -45,17 +45,15 @@ _NOT_YET = {
     "export_curves_as_nurbs": False,
     "export_material_groups": False,
     "export_vertex_groups": False,
-    "export_smooth_groups": False,
     "export_pbr_extensions": False,
     "export_eval_mode": "DAG_EVAL_VIEWPORT",
 }
 
 
-# Options exported as Blender does. path_mode only matters for textures and
-# smooth_group_bitflags for smooth groups: those are refused.
+# Options exported as Blender does. path_mode only matters for textures, which are refused.
 _SUPPORTED = {"forward_axis", "up_axis", "global_scale", "export_selected_objects", "export_uv",
               "export_normals", "export_materials", "path_mode", "export_animation", "start_frame",
-              "export_object_groups", "export_colors",
+              "export_object_groups", "export_colors", "export_smooth_groups",
               "end_frame", "apply_modifiers", "smooth_group_bitflags", "oxport_direct_io"}
 
 
@@ -314,6 +312,13 @@ def _gather(ob, depsgraph, options: dict, axes, stream, polygons: _Polygons, tim
                                    "(face corners) are not exported yet; point colors are")
             colors = _buffer("f", 4 * vertices)
             attribute.data.foreach_get("color", colors)
+    groups = {}
+    if options.get("export_smooth_groups", False) and faces:
+        groups["corner_edges"] = _buffer(_INDEX, corners)
+        me.loops.foreach_get("edge_index", groups["corner_edges"])
+        groups["sharp_edges"] = _buffer(_FLAG, len(me.edges))
+        me.edges.foreach_get("use_edge_sharp", groups["sharp_edges"])
+        groups["smooth_group_bitflags"] = options.get("smooth_group_bitflags", False)
     # Blender writes spaces in names as underscores (object groups: OBJECT_MESH).
     name = ob.name
     if options.get("export_object_groups", False):
@@ -323,7 +328,7 @@ def _gather(ob, depsgraph, options: dict, axes, stream, polygons: _Polygons, tim
         name=name, vertex_colors=colors, matrix_world=ob.matrix_world.copy(), axes=axes,
         positions=positions, corner_vertices=corner_vertices, face_starts=face_starts,
         scale=options.get("global_scale", 1.0), corner_uvs=uvs, smooth=smooth,
-        material_indices=material_indices, materials=names, **normals,
+        material_indices=material_indices, materials=names, **normals, **groups,
     )
     timings["fetch"] = timings.get("fetch", 0.0) + time.perf_counter() - t0
     t0 = time.perf_counter()

@@ -1,5 +1,5 @@
 # Blender script: a small scene exercising the exporter's options: modifiers
-# (subdivision, array, bevel), point colors (float and byte), corner colors,
+# (subdivision, array, bevel), sharp edges, point colors (float and byte), corner colors,
 # animation (location, rotation and scale keyframes over frames 1 to 3), names
 # with spaces (objects and meshes), materials, flat and smooth faces, n-gons,
 # loose edges. Exports it with Blender's OBJ exporter (default options).
@@ -63,7 +63,11 @@ for frame in (1, 3):
 bpy.context.scene.frame_set(2)
 
 bpy.ops.mesh.primitive_ico_sphere_add(subdivisions=2)
-place(bpy.context.active_object, "Ico", "Ico Mesh")
+ico = place(bpy.context.active_object, "Ico", "Ico Mesh")
+for edge in ico.data.edges:  # sharp edges split smooth groups
+    edge.use_edge_sharp = rng.random() < 0.2
+for poly in ico.data.polygons:
+    poly.use_smooth = rng.random() < 0.9
 
 bpy.ops.mesh.primitive_circle_add(vertices=16, fill_type="NOTHING")
 circle = bpy.context.active_object
