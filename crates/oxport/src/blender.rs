@@ -728,10 +728,7 @@ pub fn smooth_groups(
     let mut groups = vec![0u32; faces];
     let mut stack: Vec<u32> = Vec::with_capacity(faces);
     let (mut next_group, mut start, mut overflowed) = (0u32, 0usize, false);
-    loop {
-        let Some(seed) = (start..faces).find(|&f| groups[f] == 0) else {
-            break;
-        };
+    while let Some(seed) = (start..faces).find(|&f| groups[f] == 0) {
         start = seed + 1;
         let id = if input.bitflags {
             PENDING
