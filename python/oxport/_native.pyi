@@ -26,6 +26,8 @@ class Mesh:
         smooth: Optional[Any] = None,
         materials: Optional[Any] = None,
         material_indices: Optional[Any] = None,
+        groups: Optional[Any] = None,
+        group_indices: Optional[Any] = None,
         edges: Optional[Any] = None,
     ) -> Mesh: ...
     @property

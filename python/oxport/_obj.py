@@ -33,6 +33,8 @@ class Mesh:
         colors: ``(V, 3)`` float32, written as ``v x y z r g b``.
         smooth: ``(F,)`` smooth group per face, 0 for flat (``s 0``, ``s 1``...).
         materials: material names, with ``material_indices`` ``(F,)`` into them.
+        groups: group names, with ``group_indices`` ``(F,)`` into them
+            (``g NAME`` where a face's group differs from the previous face's).
         edges: ``(E, 2)`` loose edges as pairs of position indices (``l a b``).
 
     The arrays are used in place, not copied, when they are C-contiguous
@@ -60,6 +62,8 @@ class Mesh:
         smooth: Optional[Buffer] = None,
         materials: Optional[Sequence[str]] = None,
         material_indices: Optional[Buffer] = None,
+        groups: Optional[Sequence[str]] = None,
+        group_indices: Optional[Buffer] = None,
         edges: Optional[Buffer] = None,
     ) -> None:
         self._native = _native.Mesh(
@@ -75,6 +79,8 @@ class Mesh:
             smooth=smooth,
             materials=list(materials) if materials is not None else None,
             material_indices=material_indices,
+            groups=list(groups) if groups is not None else None,
+            group_indices=group_indices,
             edges=edges,
         )
 
@@ -131,6 +137,14 @@ class Mesh:
     @property
     def material_indices(self) -> Optional[Buffer]:
         return self._native.field("material_indices")
+
+    @property
+    def groups(self) -> Optional[Sequence[str]]:
+        return self._native.field("groups")
+
+    @property
+    def group_indices(self) -> Optional[Buffer]:
+        return self._native.field("group_indices")
 
     @property
     def edges(self) -> Optional[Buffer]:

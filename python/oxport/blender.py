@@ -39,6 +39,11 @@ def mesh(
     corner_edges: Optional[Buffer] = None,
     sharp_edges: Optional[Buffer] = None,
     smooth_group_bitflags: bool = False,
+    material_groups: Optional[str] = None,
+    vertex_group_names: Optional[Sequence[str]] = None,
+    vertex_group_offsets: Optional[Buffer] = None,
+    vertex_group_indices: Optional[Buffer] = None,
+    vertex_group_weights: Optional[Buffer] = None,
 ) -> Mesh:
     """The mesh Blender 3.4's exporter writes for one evaluated Blender mesh.
 
@@ -74,6 +79,14 @@ def mesh(
             ``edges.foreach_get("use_edge_sharp")``: with both, smooth faces
             are written with Blender's smooth groups (``export_smooth_groups``)
             instead of ``s 1``; as bits with ``smooth_group_bitflags``.
+        material_groups: the object name: ``g OBJECT_MATERIAL`` before each
+            ``usemtl`` (``export_material_groups``).
+        vertex_group_names, vertex_group_offsets, vertex_group_indices,
+            vertex_group_weights: the object's vertex groups and each vertex's
+            weights (vertex ``v``'s are entries ``offsets[v]:offsets[v + 1]``
+            of ``indices`` and ``weights``): ``g NAME`` where a face's group
+            changes, the group of most weight over its corners or ``off``
+            (``export_vertex_groups``). Not together with ``material_groups``.
     """
     return meshes([dict(
         name=name, matrix_world=matrix_world, axes=axes, positions=positions,
@@ -81,7 +94,10 @@ def mesh(
         corner_normals=corner_normals, vertex_normals=vertex_normals, corner_uvs=corner_uvs,
         smooth=smooth, material_indices=material_indices, materials=materials, edges=edges,
         vertex_colors=vertex_colors, corner_edges=corner_edges, sharp_edges=sharp_edges,
-        smooth_group_bitflags=smooth_group_bitflags,
+        smooth_group_bitflags=smooth_group_bitflags, material_groups=material_groups,
+        vertex_group_names=list(vertex_group_names) if vertex_group_names is not None else None,
+        vertex_group_offsets=vertex_group_offsets, vertex_group_indices=vertex_group_indices,
+        vertex_group_weights=vertex_group_weights,
     )])[0]
 
 

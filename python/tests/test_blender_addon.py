@@ -97,14 +97,18 @@ FEATURES = ROOT / "integrations" / "blender" / "tests" / "features_scene.py"
         {"export_colors": True, "apply_modifiers": False, "forward_axis": "Y", "up_axis": "Z"},
         {"export_smooth_groups": True},
         {"export_smooth_groups": True, "smooth_group_bitflags": True},
+        {"export_material_groups": True},
+        {"export_material_groups": True, "export_object_groups": True},
+        {"export_vertex_groups": True},
+        {"export_vertex_groups": True, "export_materials": False, "apply_modifiers": False},
     ],
     ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults",
 )
 @pytest.mark.parametrize("seed", [1, 2])
 def test_features_scene_options(options: dict, seed: int, tmp_path: Path) -> None:
-    """Modifiers, point colors (float and byte), sharp edges, names with spaces."""
+    """Modifiers, point colors (float and byte), sharp edges, vertex groups, names with spaces."""
     export_both(tmp_path, str(FEATURES), [str(seed)], "features.obj", options)
-    assert_same_export(tmp_path, "features.obj")
+    assert_same_export(tmp_path, "features.obj", mtl=options.get("export_materials", True))
 
 
 def test_animation_writes_one_file_per_frame(tmp_path: Path) -> None:

@@ -64,6 +64,24 @@ def test_forms_of_faces(tmp_path: Path) -> None:
     assert "vn" not in out.read_text()
 
 
+def test_groups_are_written_where_they_change(tmp_path: Path) -> None:
+    positions = np.zeros((3, 3), np.float32)
+    mesh = oxport.Mesh(
+        "m", positions, np.array([0, 3, 6, 9]), np.array([0, 1, 2] * 3),
+        smooth=np.array([1, 1, 0]), groups=["left", "right"], group_indices=np.array([0, 0, 1]),
+        materials=["a"], material_indices=np.array([0, 0, 0]),
+    )
+    assert list(mesh.groups or []) == ["left", "right"]
+    assert np.asarray(mesh.group_indices).tolist() == [0, 0, 1]
+    out = tmp_path / "g.obj"
+    oxport.write_obj(out, [mesh])
+    faces = out.read_text().split("v 0.000000 0.000000 0.000000\n")[-1]
+    assert faces == "s 1\ng left\nusemtl a\nf 1 2 3\nf 1 2 3\ns 0\ng right\nf 1 2 3\n"
+    with pytest.raises(ValueError, match="group_indices"):
+        oxport.Mesh("m", positions, np.array([0, 3]), np.array([0, 1, 2]),
+                    groups=["only"], group_indices=np.array([1]))
+
+
 def test_smooth_groups_materials_colors_edges(tmp_path: Path) -> None:
     positions = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], np.float32)
     mesh = oxport.Mesh(

@@ -76,6 +76,8 @@ pub struct Mesh {
     smooth: Option<Array<[u32; 1]>>,
     materials: Vec<String>,
     material_indices: Option<Array<[u32; 1]>>,
+    groups: Vec<String>,
+    group_indices: Option<Array<[u32; 1]>>,
     edges: Option<Array<[u32; 2]>>,
     /// The objects as given, returned by the attribute getters.
     objects: Vec<Option<Py<PyAny>>>,
@@ -108,6 +110,12 @@ impl Mesh {
                 .material_indices
                 .as_ref()
                 .map(|a| Cow::Borrowed(flat(a))),
+            groups: self
+                .groups
+                .iter()
+                .map(|g| Cow::Borrowed(g.as_str()))
+                .collect(),
+            group_indices: self.group_indices.as_ref().map(|a| Cow::Borrowed(flat(a))),
             edges: self.edges.as_ref().map(|a| Cow::Borrowed(a.as_slice())),
         }
     }
@@ -124,7 +132,7 @@ fn optional<'py, T>(
         .transpose()
 }
 
-const FIELDS: [&str; 12] = [
+const FIELDS: [&str; 14] = [
     "positions",
     "face_offsets",
     "position_indices",
@@ -136,6 +144,8 @@ const FIELDS: [&str; 12] = [
     "smooth",
     "materials",
     "material_indices",
+    "groups",
+    "group_indices",
     "edges",
 ];
 
@@ -144,7 +154,7 @@ impl Mesh {
     #[new]
     #[pyo3(signature = (name, positions, face_offsets, position_indices, *, uvs=None, uv_indices=None,
         normals=None, normal_indices=None, colors=None, smooth=None, materials=None,
-        material_indices=None, edges=None))]
+        material_indices=None, groups=None, group_indices=None, edges=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         name: String,
@@ -159,14 +169,20 @@ impl Mesh {
         smooth: Option<Bound<'_, PyAny>>,
         materials: Option<Bound<'_, PyAny>>,
         material_indices: Option<Bound<'_, PyAny>>,
+        groups: Option<Bound<'_, PyAny>>,
+        group_indices: Option<Bound<'_, PyAny>>,
         edges: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let material_names: Vec<String> = match &materials {
-            Some(m) if !m.is_none() => m.extract().map_err(|_| {
-                PyValueError::new_err("materials: expected a list of material names (str)")
-            })?,
-            _ => Vec::new(),
+        let names = |object: &Option<Bound<'_, PyAny>>, what: &str| -> PyResult<Vec<String>> {
+            match object {
+                Some(m) if !m.is_none() => m.extract().map_err(|_| {
+                    PyValueError::new_err(format!("{what}: expected a list of {what} names (str)"))
+                }),
+                _ => Ok(Vec::new()),
+            }
         };
+        let material_names = names(&materials, "materials")?;
+        let group_names = names(&groups, "groups")?;
         let keep = |o: &Option<Bound<'_, PyAny>>| {
             o.as_ref()
                 .filter(|o| !o.is_none())
@@ -184,6 +200,8 @@ impl Mesh {
             keep(&smooth),
             keep(&materials),
             keep(&material_indices),
+            keep(&groups),
+            keep(&group_indices),
             keep(&edges),
         ];
         let mesh = Mesh {
@@ -199,6 +217,8 @@ impl Mesh {
             smooth: optional(&smooth, |o| index_rows(o, "smooth"))?,
             materials: material_names,
             material_indices: optional(&material_indices, |o| index_rows(o, "material_indices"))?,
+            groups: group_names,
+            group_indices: optional(&group_indices, |o| index_rows(o, "group_indices"))?,
             edges: optional(&edges, |o| index_rows(o, "edges"))?,
             objects,
         };
@@ -260,6 +280,11 @@ impl Mesh {
                 .as_ref()
                 .map(|v| ints(v, 1))
                 .transpose()?,
+            "group_indices" => view
+                .group_indices
+                .as_ref()
+                .map(|v| ints(v, 1))
+                .transpose()?,
             "edges" => view
                 .edges
                 .as_ref()
@@ -272,6 +297,9 @@ impl Mesh {
                     .into_any()
                     .unbind(),
             ),
+            "groups" if !self.groups.is_empty() => {
+                Some(self.groups.clone().into_pyobject(py)?.into_any().unbind())
+            }
             _ => None,
         })
     }
@@ -353,6 +381,8 @@ impl Mesh {
             smooth: mesh.smooth.map(own_flat),
             materials: mesh.materials.into_iter().map(|m| m.into_owned()).collect(),
             material_indices: mesh.material_indices.map(own_flat),
+            groups: mesh.groups.into_iter().map(|g| g.into_owned()).collect(),
+            group_indices: mesh.group_indices.map(own_flat),
             edges: mesh.edges.map(own),
             objects: (0..FIELDS.len()).map(|_| None).collect(),
         }
@@ -395,6 +425,11 @@ struct GatheredArrays {
     corner_edges: Option<Array<[u32; 1]>>,
     sharp_edges: Option<Array<[u32; 1]>>,
     smooth_group_bitflags: bool,
+    material_groups: Option<String>,
+    vertex_group_names: Option<Vec<String>>,
+    vertex_group_offsets: Option<Array<[u32; 1]>>,
+    vertex_group_indices: Option<Array<[u32; 1]>>,
+    vertex_group_weights: Option<Array<[f32; 1]>>,
 }
 
 impl GatheredArrays {
@@ -448,6 +483,21 @@ impl GatheredArrays {
             })?,
             smooth_group_bitflags: optional_item("smooth_group_bitflags")?
                 .map_or(Ok(false), |b| b.extract())?,
+            material_groups: optional_item("material_groups")?
+                .map(|o| o.extract())
+                .transpose()?,
+            vertex_group_names: optional_item("vertex_group_names")?
+                .map(|o| o.extract())
+                .transpose()?,
+            vertex_group_offsets: optional(&optional_item("vertex_group_offsets")?, |o| {
+                index_rows(o, "vertex_group_offsets")
+            })?,
+            vertex_group_indices: optional(&optional_item("vertex_group_indices")?, |o| {
+                index_rows(o, "vertex_group_indices")
+            })?,
+            vertex_group_weights: optional(&optional_item("vertex_group_weights")?, |o| {
+                float_rows(o, "vertex_group_weights")
+            })?,
         })
     }
 
@@ -481,6 +531,23 @@ impl GatheredArrays {
                         corner_edges: flat(corner_edges),
                         sharp_edges: flat(sharp_edges),
                         bitflags: self.smooth_group_bitflags,
+                    })
+                }
+                _ => None,
+            },
+            material_groups: self.material_groups.clone(),
+            vertex_groups: match (
+                &self.vertex_group_names,
+                &self.vertex_group_offsets,
+                &self.vertex_group_indices,
+                &self.vertex_group_weights,
+            ) {
+                (Some(names), Some(offsets), Some(groups), Some(weights)) => {
+                    Some(oxport::blender::VertexGroupInput {
+                        names: names.clone(),
+                        offsets: flat(offsets),
+                        groups: flat(groups),
+                        weights: weights.as_slice().as_flattened(),
                     })
                 }
                 _ => None,

@@ -32,6 +32,11 @@ pub struct Mesh<'a> {
     pub materials: Vec<Cow<'a, str>>,
     /// Index into `materials` per face; `None` writes no `usemtl`.
     pub material_indices: Option<Cow<'a, [u32]>>,
+    /// The names of the groups the faces are in (`g NAME`).
+    pub groups: Vec<Cow<'a, str>>,
+    /// Index into `groups` per face, written as `g NAME` where it changes
+    /// (after `s`, before `usemtl`); `None` writes no `g` within the mesh.
+    pub group_indices: Option<Cow<'a, [u32]>>,
     /// Loose edges as pairs of position indices, written as `l a b`.
     pub edges: Option<Cow<'a, [[u32; 2]]>>,
 }
@@ -59,6 +64,12 @@ impl Mesh<'_> {
                 .map(|m| Cow::Owned(m.into_owned()))
                 .collect(),
             material_indices: self.material_indices.map(own),
+            groups: self
+                .groups
+                .into_iter()
+                .map(|g| Cow::Owned(g.into_owned()))
+                .collect(),
+            group_indices: self.group_indices.map(own),
             edges: self.edges.map(own),
         }
     }
@@ -153,6 +164,15 @@ impl Mesh<'_> {
             }
             check_indices("material_indices", indices, self.materials.len()).or_else(fail)?;
         }
+        if let Some(indices) = &self.group_indices {
+            if indices.len() != faces {
+                return fail(format!(
+                    "group_indices has {} entries for {faces} faces",
+                    indices.len()
+                ));
+            }
+            check_indices("group_indices", indices, self.groups.len()).or_else(fail)?;
+        }
         if let Some(edges) = &self.edges {
             let count = self.positions.len();
             if let Some((i, edge)) = edges
@@ -170,6 +190,9 @@ impl Mesh<'_> {
         }
         if let Some(m) = self.materials.iter().find(|m| m.contains(['\n', '\r'])) {
             return fail(format!("material name {m:?} contains a line break"));
+        }
+        if let Some(g) = self.groups.iter().find(|g| g.contains(['\n', '\r'])) {
+            return fail(format!("group name {g:?} contains a line break"));
         }
         Ok(())
     }

@@ -43,8 +43,6 @@ class Report:
 _NOT_YET = {
     "export_triangulated_mesh": False,
     "export_curves_as_nurbs": False,
-    "export_material_groups": False,
-    "export_vertex_groups": False,
     "export_pbr_extensions": False,
     "export_eval_mode": "DAG_EVAL_VIEWPORT",
 }
@@ -54,6 +52,7 @@ _NOT_YET = {
 _SUPPORTED = {"forward_axis", "up_axis", "global_scale", "export_selected_objects", "export_uv",
               "export_normals", "export_materials", "path_mode", "export_animation", "start_frame",
               "export_object_groups", "export_colors", "export_smooth_groups",
+              "export_material_groups", "export_vertex_groups",
               "end_frame", "apply_modifiers", "smooth_group_bitflags", "oxport_direct_io"}
 
 
@@ -61,6 +60,9 @@ def _check_options(options: dict) -> None:
     unknown = set(options) - set(_NOT_YET) - _SUPPORTED
     if unknown:
         raise NotSupported("unknown options: " + ", ".join(sorted(unknown)))
+    if options.get("export_material_groups") and options.get("export_vertex_groups"):
+        raise NotSupported("oxport OBJ export does not support material groups and vertex groups "
+                           "together yet (use File > Export > Wavefront (.obj) for them)")
     refused = [f"{name}={options[name]!r}" for name, default in _NOT_YET.items()
                if name in options and options[name] != default]
     if refused:
@@ -230,6 +232,20 @@ class _Polygons:
         return smooth
 
 
+def _vertex_weights(ob, me) -> dict:
+    """The object's vertex groups and each vertex's weights (a Python loop:
+    Blender has no bulk access to them)."""
+    offsets, indices, weights = array(_INDEX, (0,)), array(_INDEX), array("f")
+    for vertex in me.vertices:
+        for element in vertex.groups:
+            indices.append(element.group)
+            weights.append(element.weight)
+        offsets.append(len(indices))
+    return dict(vertex_group_names=[group.name for group in ob.vertex_groups],
+                vertex_group_offsets=offsets, vertex_group_indices=indices,
+                vertex_group_weights=weights)
+
+
 def _loose_edges(me, corners: int):
     """The loose edges as pairs of vertex indices, or None when there are none."""
     if not len(me.edges):
@@ -319,6 +335,10 @@ def _gather(ob, depsgraph, options: dict, axes, stream, polygons: _Polygons, tim
         groups["sharp_edges"] = _buffer(_FLAG, len(me.edges))
         me.edges.foreach_get("use_edge_sharp", groups["sharp_edges"])
         groups["smooth_group_bitflags"] = options.get("smooth_group_bitflags", False)
+    if options.get("export_material_groups", False):
+        groups["material_groups"] = ob.name.replace(" ", "_")
+    if options.get("export_vertex_groups", False):
+        groups.update(_vertex_weights(ob, me))
     # Blender writes spaces in names as underscores (object groups: OBJECT_MESH).
     name = ob.name
     if options.get("export_object_groups", False):

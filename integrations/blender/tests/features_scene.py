@@ -1,5 +1,5 @@
 # Blender script: a small scene exercising the exporter's options: modifiers
-# (subdivision, array, bevel), sharp edges, point colors (float and byte), corner colors,
+# (subdivision, array, bevel), sharp edges, vertex groups, point colors (float and byte), corner colors,
 # animation (location, rotation and scale keyframes over frames 1 to 3), names
 # with spaces (objects and meshes), materials, flat and smooth faces, n-gons,
 # loose edges. Exports it with Blender's OBJ exporter (default options).
@@ -68,6 +68,12 @@ for edge in ico.data.edges:  # sharp edges split smooth groups
     edge.use_edge_sharp = rng.random() < 0.2
 for poly in ico.data.polygons:
     poly.use_smooth = rng.random() < 0.9
+for name in ("top side", "bottom", "ring"):  # vertex groups, one name with a space
+    group = ico.vertex_groups.new(name=name)
+    for vertex in ico.data.vertices:
+        if rng.random() < 0.4:
+            group.add([vertex.index], rng.random(), "REPLACE")
+cubes.vertex_groups.new(name="unused")
 
 bpy.ops.mesh.primitive_circle_add(vertices=16, fill_type="NOTHING")
 circle = bpy.context.active_object

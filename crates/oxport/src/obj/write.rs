@@ -546,8 +546,9 @@ fn encode_rows<const N: usize>(
     }
 }
 
-/// Faces `start..end` of `mesh`, with `s` and `usemtl` where the group or the
-/// material differs from the previous face's (always at the mesh's first face).
+/// Faces `start..end` of `mesh`, with `s`, `g` and `usemtl` where the smooth
+/// group, the group or the material differs from the previous face's (always
+/// at the mesh's first face).
 fn encode_faces(
     mesh: &Mesh,
     base: Offsets,
@@ -559,6 +560,7 @@ fn encode_faces(
     let uv_indices = mesh.uv_indices.as_deref().filter(|_| options.uvs);
     let normal_indices = mesh.normal_indices.as_deref().filter(|_| options.normals);
     let smooth = mesh.smooth.as_deref();
+    let groups = mesh.group_indices.as_deref();
     let materials = mesh
         .material_indices
         .as_deref()
@@ -571,6 +573,13 @@ fn encode_faces(
         {
             out.extend_from_slice(b"s ");
             numfmt::write_u32(out, smooth[face]);
+            out.push(b'\n');
+        }
+        if let Some(groups) = groups
+            && (face == 0 || groups[face] != groups[face - 1])
+        {
+            out.extend_from_slice(b"g ");
+            out.extend_from_slice(mesh.groups[groups[face] as usize].as_bytes());
             out.push(b'\n');
         }
         if let Some(materials) = materials
