@@ -41,7 +41,6 @@ class Report:
 
 # Options whose non-default values are not exported yet: refused with a clear message.
 _NOT_YET = {
-    "export_triangulated_mesh": False,
     "export_curves_as_nurbs": False,
     "export_pbr_extensions": False,
     "export_eval_mode": "DAG_EVAL_VIEWPORT",
@@ -52,7 +51,7 @@ _NOT_YET = {
 _SUPPORTED = {"forward_axis", "up_axis", "global_scale", "export_selected_objects", "export_uv",
               "export_normals", "export_materials", "path_mode", "export_animation", "start_frame",
               "export_object_groups", "export_colors", "export_smooth_groups",
-              "export_material_groups", "export_vertex_groups",
+              "export_material_groups", "export_vertex_groups", "export_triangulated_mesh",
               "end_frame", "apply_modifiers", "smooth_group_bitflags", "oxport_direct_io"}
 
 
@@ -282,6 +281,41 @@ def _gather(ob, depsgraph, options: dict, axes, stream, polygons: _Polygons, tim
     if not options.get("apply_modifiers", True) and ob.modifiers:
         # Blender then takes the mesh before its modifiers (shape keys not applied).
         me = ob.data
+    if not (options.get("export_triangulated_mesh", False) and len(me.polygons)):
+        return _gather_mesh(ob, me, options, axes, stream, polygons, timings)
+    triangulated = _triangulated(me)
+    try:
+        return _gather_mesh(ob, triangulated, options, axes, stream, polygons, timings)
+    finally:
+        bpy.data.meshes.remove(triangulated)
+
+
+def _triangulated(me):
+    """A copy of ``me`` with its faces triangulated as Blender 3.4's exporter
+    does (BMesh: quads split by the "beauty" rule, n-gons by ear clipping).
+    Its normals are computed afresh from the triangles, as in that export
+    (where they are not reproducible to the bit: Blender sums them in parallel)."""
+    import bmesh
+
+    bm = bmesh.new()
+    try:
+        bm.from_mesh(me)
+        result = bmesh.ops.triangulate(bm, faces=bm.faces[:], quad_method="BEAUTY",
+                                       ngon_method="EAR_CLIP")
+        # A triangle equal to a face already there is dropped, as Blender does.
+        doubles = list(result["face_map_double"].keys())
+        if doubles:
+            bmesh.ops.delete(bm, geom=doubles, context="FACES_ONLY")
+        triangulated = bpy.data.meshes.new(me.name)
+        bm.to_mesh(triangulated)
+    finally:
+        bm.free()
+    triangulated.use_auto_smooth = me.use_auto_smooth
+    triangulated.auto_smooth_angle = me.auto_smooth_angle
+    return triangulated
+
+
+def _gather_mesh(ob, me, options: dict, axes, stream, polygons: _Polygons, timings: dict):
     t0 = time.perf_counter()
     vertices, corners, faces = len(me.vertices), len(me.loops), len(me.polygons)
     positions = _buffer("f", 3 * vertices)
@@ -304,10 +338,11 @@ def _gather(ob, depsgraph, options: dict, axes, stream, polygons: _Polygons, tim
             # Blender's split normals are then the vertex normals on smooth
             # faces (the same floats) and its cached face normals on flat ones,
             # which oxport computes as Blender does: 4 times fewer values to fetch.
-            normals["vertex_normals"] = _buffer("f", 3 * vertices)
             if hasattr(me, "vertex_normals"):  # the cached array itself, a little faster
+                normals["vertex_normals"] = _buffer("f", 3 * vertices)
                 me.vertex_normals.foreach_get("vector", normals["vertex_normals"])
             else:
+                normals["vertex_normals"] = _buffer("f", 3 * vertices)
                 me.vertices.foreach_get("normal", normals["vertex_normals"])
         timings["normals"] = timings.get("normals", 0.0) + time.perf_counter() - t
     uvs = None
