@@ -137,7 +137,8 @@ def assert_same_geometry(ours: Path, theirs: Path, tolerance: float = 1e-4) -> N
             for ca, cb in zip(fa[2], fb[2]):
                 assert (ca[2] is None) == (cb[2] is None), (name, ca, cb)
                 if ca[2] is not None:
-                    assert max(abs(x - y) for x, y in zip(ca[2], cb[2])) <= tolerance, (name, ca, cb)
+                    # (1e-9: the printed values' own float error, 0.9421 - 0.942 > 1e-4)
+                    assert max(abs(x - y) for x, y in zip(ca[2], cb[2])) <= tolerance + 1e-9, (name, ca, cb)
 
 
 @pytest.mark.parametrize(
