@@ -41,7 +41,6 @@ class Report:
 
 # Options whose non-default values are not exported yet: refused with a clear message.
 _NOT_YET = {
-    "export_curves_as_nurbs": False,
     "export_pbr_extensions": False,
     "export_eval_mode": "DAG_EVAL_VIEWPORT",
 }
@@ -52,6 +51,7 @@ _SUPPORTED = {"forward_axis", "up_axis", "global_scale", "export_selected_object
               "export_normals", "export_materials", "path_mode", "export_animation", "start_frame",
               "export_object_groups", "export_colors", "export_smooth_groups",
               "export_material_groups", "export_vertex_groups", "export_triangulated_mesh",
+              "export_curves_as_nurbs",
               "end_frame", "apply_modifiers", "smooth_group_bitflags", "oxport_direct_io"}
 
 
@@ -152,17 +152,32 @@ def _has_texture_links(bsdf) -> bool:
                                   "Emission", "Alpha", "Normal"))
 
 
-def _objects(context, options: dict) -> list:
+def _objects(context, depsgraph, options: dict):
+    """The objects Blender 3.4's exporter writes, in its order: the evaluated
+    depsgraph's visible objects and instances (collection and particle
+    instances, the meshes of curves' and surfaces' geometry), as
+    (evaluated object, world matrix). Must be used while iterating: instance
+    objects exist only for their step."""
     selected_only = options.get("export_selected_objects", False)
-    objects = []
-    for ob in context.view_layer.objects:
-        if selected_only and not ob.select_get():
-            continue
+    view_layer = context.view_layer
+    for instance in depsgraph.object_instances:
+        ob = instance.object
+        if selected_only:
+            # An instance is selected when what makes it is.
+            source = instance.parent if instance.is_instance else ob
+            if not source.original.select_get(view_layer=view_layer):
+                continue
         if ob.type == "MESH":
-            objects.append(ob)
-        elif ob.type in ("CURVE", "SURFACE"):
-            raise NotSupported(f"object {ob.name!r}: {ob.type.lower()} objects are not exported yet")
-    return objects
+            yield ob, instance.matrix_world.copy()
+        elif ob.type == "CURVE":
+            # The first spline's type decides: Bézier and NURBS curves are
+            # written as meshes (their edges and any faces), other curves not.
+            splines = ob.data.splines
+            kind = splines[0].type if len(splines) else None
+            if options.get("export_curves_as_nurbs", False) and kind in ("NURBS", None):
+                raise NotSupported(f"object {ob.name!r}: curves as NURBS are not exported yet")
+            if kind in ("BEZIER", "NURBS"):
+                yield ob, instance.matrix_world.copy()
 
 
 # Meshes with fewer corners are built in batches; bigger ones one at a time, the
@@ -268,24 +283,32 @@ def _loose_edges(me, corners: int):
     return edges
 
 
-def _gather(ob, depsgraph, options: dict, axes, stream, polygons: _Polygons, timings: dict):
-    """One object: ``foreach_get`` into buffers; the mesh is then built in
-    oxport's Rust core and written on the stream's threads (which run without the
-    GIL) while this thread goes on to the next object. Returns the object's
-    materials."""
-    evaluated = ob.evaluated_get(depsgraph)
+def _gather(ob, matrix, options: dict, axes, stream, polygons: _Polygons, timings: dict):
+    """One evaluated object: ``foreach_get`` into buffers; the mesh is then
+    built in oxport's Rust core and written on the stream's threads (which run
+    without the GIL) while this thread goes on to the next object. Returns the
+    object's materials."""
+    evaluated = ob
     # The evaluated mesh itself, as Blender's exporter uses it: no copy, and the
     # same cached vertex normals (Blender sums them in parallel, so two separate
     # computations can differ in the last bit, and a rounded normal with them).
     me = evaluated.data
-    if not options.get("apply_modifiers", True) and ob.modifiers:
+    if not options.get("apply_modifiers", True) and ob.original.modifiers:
         # Blender then takes the mesh before its modifiers (shape keys not applied).
-        me = ob.data
+        me = ob.original.data
+    if ob.type != "MESH":
+        # Curves and surfaces: a mesh made from the evaluated object, as Blender's
+        # exporter makes one (never triangulated there).
+        me = evaluated.to_mesh()
+        try:
+            return _gather_mesh(ob, matrix, me, options, axes, stream, polygons, timings)
+        finally:
+            evaluated.to_mesh_clear()
     if not (options.get("export_triangulated_mesh", False) and len(me.polygons)):
-        return _gather_mesh(ob, me, options, axes, stream, polygons, timings)
+        return _gather_mesh(ob, matrix, me, options, axes, stream, polygons, timings)
     triangulated = _triangulated(me)
     try:
-        return _gather_mesh(ob, triangulated, options, axes, stream, polygons, timings)
+        return _gather_mesh(ob, matrix, triangulated, options, axes, stream, polygons, timings)
     finally:
         bpy.data.meshes.remove(triangulated)
 
@@ -315,7 +338,7 @@ def _triangulated(me):
     return triangulated
 
 
-def _gather_mesh(ob, me, options: dict, axes, stream, polygons: _Polygons, timings: dict):
+def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: _Polygons, timings: dict):
     t0 = time.perf_counter()
     vertices, corners, faces = len(me.vertices), len(me.loops), len(me.polygons)
     positions = _buffer("f", 3 * vertices)
@@ -380,7 +403,7 @@ def _gather_mesh(ob, me, options: dict, axes, stream, polygons: _Polygons, timin
         name = f"{name}_{me.name}"
     name = name.replace(" ", "_")
     arguments = dict(
-        name=name, vertex_colors=colors, matrix_world=ob.matrix_world.copy(), axes=axes,
+        name=name, vertex_colors=colors, matrix_world=matrix, axes=axes,
         positions=positions, corner_vertices=corner_vertices, face_starts=face_starts,
         scale=options.get("global_scale", 1.0), corner_uvs=uvs, smooth=smooth,
         material_indices=material_indices, materials=names, **normals, **groups,
@@ -531,8 +554,8 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
         stream = _Stream(writer)
         polygons = _Polygons()
         try:
-            for ob in _objects(context, options):
-                slots = _gather(ob, depsgraph, options, axes, stream, polygons, report.per_step)
+            for ob, matrix in _objects(context, depsgraph, options):
+                slots = _gather(ob, matrix, options, axes, stream, polygons, report.per_step)
                 for material in slots:
                     if material is not None and material not in materials:
                         materials.append(material)

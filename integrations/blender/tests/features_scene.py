@@ -1,16 +1,20 @@
 # Blender script: a small scene exercising the exporter's options: modifiers
-# (subdivision, array, bevel), sharp edges, vertex groups, point colors (float and byte), corner colors,
+# (subdivision, array, bevel), sharp edges, vertex groups, collection instances, hidden
+# objects, curves and a surface, point colors (float and byte), corner colors,
 # animation (location, rotation and scale keyframes over frames 1 to 3), names
 # with spaces (objects and meshes), materials, flat and smooth faces, n-gons,
 # loose edges. Exports it with Blender's OBJ exporter (default options).
-# Usage: blender -b --factory-startup --python features_scene.py -- SEED OUT.obj
+# With "curves", Bezier and NURBS curves and a NURBS surface too (Blender 3.4's own
+# exporter crashes on those with apply_modifiers=False).
+# Usage: blender -b --factory-startup --python features_scene.py -- SEED [curves] OUT.obj
 import random
 import sys
 
 import bpy
 
 argv = sys.argv[sys.argv.index("--") + 1:]
-seed, out = int(argv[0]), argv[1]
+seed, out = int(argv[0]), argv[-1]
+with_curves = "curves" in argv[1:-1]
 rng = random.Random(seed)
 bpy.ops.wm.read_factory_settings(use_empty=True)
 materials = []
@@ -79,5 +83,38 @@ bpy.ops.mesh.primitive_circle_add(vertices=16, fill_type="NOTHING")
 circle = bpy.context.active_object
 circle.name = "Wire Circle"
 circle.location = (0, 0, rng.uniform(-2, 2))
+
+# A collection instanced twice by empties, and objects Blender leaves out:
+# one disabled in viewports, one hidden in the view layer.
+props = bpy.data.collections.new("Props")
+bpy.ops.mesh.primitive_cone_add(vertices=8)
+cone = place(bpy.context.active_object, "Prop Cone", "Cone Mesh")
+bpy.context.scene.collection.objects.unlink(cone)
+props.objects.link(cone)
+for i in range(2):
+    empty = bpy.data.objects.new(f"Props Instance {i}", None)
+    empty.instance_type = "COLLECTION"
+    empty.instance_collection = props
+    empty.location = (rng.uniform(-6, 6), rng.uniform(-6, 6), 0)
+    bpy.context.scene.collection.objects.link(empty)
+bpy.ops.mesh.primitive_cube_add(location=(0, 0, 5))
+bpy.context.active_object.name = "Disabled Cube"
+bpy.context.active_object.hide_viewport = True
+bpy.ops.mesh.primitive_cube_add(location=(0, 0, 7))
+bpy.context.active_object.name = "Hidden Cube"
+bpy.context.active_object.hide_set(True)
+
+if with_curves:
+    bpy.ops.curve.primitive_bezier_curve_add(location=(2, 2, 0))
+    bpy.context.active_object.name = "Bezier Wire"
+    bpy.ops.curve.primitive_bezier_circle_add(location=(-2, 2, 0))
+    tube = bpy.context.active_object
+    tube.name = "Bezier Tube"
+    tube.data.bevel_depth = 0.1  # faces, and a mesh instance besides the curve
+    tube.data.materials.append(materials[0])
+    bpy.ops.curve.primitive_nurbs_path_add(location=(0, -3, 1))
+    bpy.context.active_object.name = "Nurbs Path"
+    bpy.ops.surface.primitive_nurbs_surface_sphere_add(location=(3, -3, 1))
+    bpy.context.active_object.name = "Nurbs Sphere"
 
 bpy.ops.wm.obj_export(filepath=out)
