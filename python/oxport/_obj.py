@@ -175,24 +175,25 @@ class TextureMap:
 
 @dataclass
 class Material:
-    """A material as MTL describes it. The defaults are Blender's."""
+    """A material as MTL describes it. The defaults are Blender's; a property
+    set to None has no line in the file."""
 
     name: str
-    specular_exponent: float = 250.0
+    specular_exponent: Optional[float] = 250.0
     """``Ns``"""
-    ambient: Tuple[float, float, float] = (1.0, 1.0, 1.0)
+    ambient: Optional[Tuple[float, float, float]] = (1.0, 1.0, 1.0)
     """``Ka``"""
-    diffuse: Tuple[float, float, float] = (0.8, 0.8, 0.8)
+    diffuse: Optional[Tuple[float, float, float]] = (0.8, 0.8, 0.8)
     """``Kd``"""
-    specular: Tuple[float, float, float] = (0.5, 0.5, 0.5)
+    specular: Optional[Tuple[float, float, float]] = (0.5, 0.5, 0.5)
     """``Ks``"""
-    emissive: Tuple[float, float, float] = (0.0, 0.0, 0.0)
+    emissive: Optional[Tuple[float, float, float]] = (0.0, 0.0, 0.0)
     """``Ke``"""
-    ior: float = 1.45
+    ior: Optional[float] = 1.45
     """``Ni``"""
-    dissolve: float = 1.0
+    dissolve: Optional[float] = 1.0
     """``d`` (1 is opaque)"""
-    illum: int = 2
+    illum: Optional[int] = 2
     maps: list[TextureMap] = field(default_factory=list)
 
 

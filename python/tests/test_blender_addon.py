@@ -191,6 +191,20 @@ def test_triangulated_export_has_blenders_geometry(script: str, args: list[str],
         assert name == "Bezier_Tube" or all(len(f[2]) == 3 for f in faces), name
 
 
+TEXTURES = ROOT / "integrations" / "blender" / "tests" / "textures_scene.py"
+
+
+@pytest.mark.parametrize("mode", ["AUTO", "ABSOLUTE", "RELATIVE", "MATCH", "STRIP", "COPY"])
+def test_image_textures_and_path_modes(mode: str, tmp_path: Path) -> None:
+    export_both(tmp_path, str(TEXTURES), ["1"], "textures.obj", {"path_mode": mode})
+    assert_same_export(tmp_path, "textures.obj")
+    ours = sorted(p.name for p in (tmp_path / "oxport").iterdir())
+    theirs = sorted(p.name for p in (tmp_path / "blender").iterdir())
+    assert ours == theirs  # with COPY, the images copied beside the MTL file
+    if mode == "COPY":
+        assert "everything_base_color.png" in ours
+
+
 def test_animation_writes_one_file_per_frame(tmp_path: Path) -> None:
     options = {"export_animation": True, "start_frame": 1, "end_frame": 3}
     export_both(tmp_path, str(FEATURES), ["1", "curves"], "anim.obj", options)

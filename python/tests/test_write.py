@@ -325,3 +325,15 @@ def test_obj_writer_leaves_nothing_when_abandoned(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="precision"):
         oxport.ObjWriter(tmp_path / "bad.obj", precision=12)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_mtl_properties_set_to_none_have_no_line(tmp_path: Path) -> None:
+    path = tmp_path / "m.mtl"
+    textured = oxport.Material("wood", diffuse=None, specular_exponent=None,
+                               maps=[oxport.TextureMap("map_Kd", "wood.png", "-s 2 2 1")])
+    oxport.write_mtl(path, [oxport.Material("plain"), textured])
+    text = path.read_text()
+    plain, wood = text.split("newmtl wood\n")
+    assert "Kd 0.800000 0.800000 0.800000\n" in plain and "Ns 250.000000\n" in plain
+    assert "\nKd " not in wood and "\nNs " not in wood
+    assert wood.endswith("illum 2\nmap_Kd -s 2 2 1 wood.png\n")

@@ -243,21 +243,26 @@ pub struct TextureMap {
     pub path: String,
 }
 
-/// A material as the MTL format describes it.
+/// A material as the MTL format describes it. A property that is `None` has
+/// no line (Blender leaves out those that a texture map gives).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material {
     pub name: String,
     /// Specular exponent `Ns`.
-    pub specular_exponent: f32,
-    pub ambient: [f32; 3],
-    pub diffuse: [f32; 3],
-    pub specular: [f32; 3],
-    pub emissive: [f32; 3],
+    pub specular_exponent: Option<f32>,
+    /// `Ka`
+    pub ambient: Option<[f32; 3]>,
+    /// `Kd`
+    pub diffuse: Option<[f32; 3]>,
+    /// `Ks`
+    pub specular: Option<[f32; 3]>,
+    /// `Ke`
+    pub emissive: Option<[f32; 3]>,
     /// Index of refraction `Ni`.
-    pub ior: f32,
+    pub ior: Option<f32>,
     /// Dissolve `d` (1 = opaque).
-    pub dissolve: f32,
-    pub illum: i32,
+    pub dissolve: Option<f32>,
+    pub illum: Option<i32>,
     pub maps: Vec<TextureMap>,
 }
 
@@ -266,14 +271,14 @@ impl Default for Material {
     fn default() -> Self {
         Material {
             name: String::new(),
-            specular_exponent: 250.0,
-            ambient: [1.0; 3],
-            diffuse: [0.8; 3],
-            specular: [0.5; 3],
-            emissive: [0.0; 3],
-            ior: 1.45,
-            dissolve: 1.0,
-            illum: 2,
+            specular_exponent: Some(250.0),
+            ambient: Some([1.0; 3]),
+            diffuse: Some([0.8; 3]),
+            specular: Some([0.5; 3]),
+            emissive: Some([0.0; 3]),
+            ior: Some(1.45),
+            dissolve: Some(1.0),
+            illum: Some(2),
             maps: Vec::new(),
         }
     }

@@ -130,9 +130,9 @@ pub fn city_materials(seed: u64) -> Vec<Material> {
     (0..16)
         .map(|i| Material {
             name: format!("material_{i:02}"),
-            diffuse: [rng.unit(), rng.unit(), rng.unit()],
-            specular_exponent: 360.0,
-            ior: 1.0,
+            diffuse: Some([rng.unit(), rng.unit(), rng.unit()]),
+            specular_exponent: Some(360.0),
+            ior: Some(1.0),
             ..Material::default()
         })
         .collect()

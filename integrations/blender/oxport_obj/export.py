@@ -46,7 +46,7 @@ _NOT_YET = {
 }
 
 
-# Options exported as Blender does. path_mode only matters for textures, which are refused.
+# Options exported as Blender does.
 _SUPPORTED = {"forward_axis", "up_axis", "global_scale", "export_selected_objects", "export_uv",
               "export_normals", "export_materials", "path_mode", "export_animation", "start_frame",
               "export_object_groups", "export_colors", "export_smooth_groups",
@@ -83,9 +83,10 @@ def _buffer(typecode: str, count: int) -> array:
     return array(typecode, (0,)) * count
 
 
-def _mtl_material(material: bpy.types.Material) -> oxport.Material:
+def _mtl_material(material: bpy.types.Material, paths: "_TexturePaths") -> oxport.Material:
     """Blender 3.4's MTL values for a material: from its Principled BSDF when one
-    feeds the material output, from the material's viewport values otherwise."""
+    feeds the material output, from the material's viewport values otherwise;
+    image textures linked to the BSDF as texture maps."""
     roughness = material.roughness
     specular = material.specular_intensity
     metallic = material.metallic
@@ -106,8 +107,6 @@ def _mtl_material(material: bpy.types.Material) -> oxport.Material:
         if "Emission Strength" in inputs:
             strength = inputs["Emission Strength"].default_value
         emission = tuple(inputs["Emission"].default_value[:3])
-        if _has_texture_links(bsdf):
-            raise NotSupported(f"material {material.name!r}: image textures are not exported yet")
     emission = tuple(_f32(c * strength) for c in emission) if bsdf is not None else emission
     exponent = _f32(1.0 - roughness)
     exponent = _f32(exponent * _f32(exponent * 1000.0))
@@ -121,7 +120,10 @@ def _mtl_material(material: bpy.types.Material) -> oxport.Material:
     else:
         illum = 2
     ambient = (metallic,) * 3 if metallic != 0.0 else (1.0, 1.0, 1.0)
-    return oxport.Material(
+    maps = _texture_maps(material, bsdf, paths) if bsdf is not None else []
+    # A property that a texture map gives has no line of its own.
+    mapped = {m.key for m in maps}
+    material_values = oxport.Material(
         name=material.name.replace(" ", "_"),
         specular_exponent=exponent,
         ambient=ambient,
@@ -131,7 +133,93 @@ def _mtl_material(material: bpy.types.Material) -> oxport.Material:
         ior=ior,
         dissolve=alpha,
         illum=illum,
+        maps=maps,
     )
+    for key, field in _MAPPED_PROPERTIES.items():
+        if key in mapped:
+            setattr(material_values, field, None)
+    return material_values
+
+
+# The texture maps Blender 3.4 writes, in its order: MTL statement, BSDF input.
+_TEXTURE_MAPS = [("map_Kd", "Base Color"), ("map_Ks", "Specular"), ("map_Ns", "Roughness"),
+                 ("map_refl", "Metallic"), ("map_Ke", "Emission"), ("map_d", "Alpha"),
+                 ("map_Bump", "Normal")]
+
+
+# The MTL properties that a texture map replaces.
+_MAPPED_PROPERTIES = {"map_Kd": "diffuse", "map_Ks": "specular", "map_Ns": "specular_exponent",
+                      "map_Ke": "emissive", "map_d": "dissolve"}
+
+
+class _TexturePaths:
+    """Image paths as written into an MTL file (``path_mode``), and the images
+    to copy beside it for ``COPY``."""
+
+    def __init__(self, mtl_path: str, mode: str):
+        self.source = os.path.dirname(bpy.data.filepath) if bpy.data.filepath else ""
+        self.destination = os.path.dirname(mtl_path)
+        self.mode = mode
+        self.copies: set = set()
+
+    def reference(self, image) -> str:
+        from bpy_extras.io_utils import path_reference
+
+        path = path_reference(image.filepath, self.source, self.destination, self.mode,
+                              copy_set=self.copies, library=image.library)
+        return path.replace("\\", "/")
+
+    def copy(self) -> None:
+        from bpy_extras.io_utils import path_reference_copy
+
+        path_reference_copy(self.copies)
+
+
+def _linked_node(socket, kind: str):
+    """The first node of type ``kind`` linked into ``socket``."""
+    return next((link.from_node for link in socket.links if link.from_node.bl_idname == kind), None)
+
+
+def _texture_maps(material, bsdf, paths: _TexturePaths) -> list:
+    """Image textures linked to ``bsdf`` as Blender 3.4 writes them.
+
+    Blender 3.4 looks a texture's Mapping node up on the tree's first Image
+    Texture node (not on the texture itself), and its offset and scale go to
+    every map of the material: reproduced as it is."""
+    tree = material.node_tree
+    first_texture = next((n for n in tree.nodes if n.bl_idname == "ShaderNodeTexImage"), None)
+    mapping = _linked_node(first_texture.inputs["Vector"], "ShaderNodeMapping") if first_texture else None
+    options = []
+    if mapping is not None:
+        location = tuple(mapping.inputs["Location"].default_value)
+        scale = tuple(mapping.inputs["Scale"].default_value)
+        if location != (0.0, 0.0, 0.0):
+            options.append("-o " + " ".join("%g" % x for x in location))
+        if scale != (1.0, 1.0, 1.0):
+            options.append("-s " + " ".join("%g" % x for x in scale))
+    maps = []
+    for key, socket in _TEXTURE_MAPS:
+        source = bsdf.inputs[socket]
+        strength = None
+        if socket == "Normal":
+            normal_map = _linked_node(source, "ShaderNodeNormalMap")
+            if normal_map is None:
+                continue
+            strength = normal_map.inputs["Strength"].default_value
+            source = normal_map.inputs["Color"]
+        texture = _linked_node(source, "ShaderNodeTexImage")
+        image = texture.image if texture is not None else None
+        if image is None or not image.filepath:
+            continue
+        if image.packed_file is not None:
+            raise NotSupported(f"material {material.name!r}: packed image {image.name!r} "
+                               "is not exported yet")
+        if image.source == "SEQUENCE":
+            raise NotSupported(f"material {material.name!r}: image sequence {image.name!r} "
+                               "is not exported yet")
+        extra = options + (["-bm %f" % strength] if strength is not None and strength > 0.0001 else [])
+        maps.append(oxport.TextureMap(key=key, options=" ".join(extra), path=paths.reference(image)))
+    return maps
 
 
 def _principled_bsdf(material: bpy.types.Material):
@@ -144,12 +232,6 @@ def _principled_bsdf(material: bpy.types.Material):
                 if link.from_node.bl_idname == "ShaderNodeBsdfPrincipled":
                     return link.from_node
     return None
-
-
-def _has_texture_links(bsdf) -> bool:
-    return any(socket.is_linked for socket in bsdf.inputs
-               if socket.name in ("Base Color", "Metallic", "Specular", "Roughness", "Sheen",
-                                  "Emission", "Alpha", "Normal"))
 
 
 def _objects(context, depsgraph, options: dict):
@@ -570,9 +652,11 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
         writer.abort()
         raise
     if write_materials:
-        mtl = sorted((_mtl_material(m) for m in materials), key=lambda m: m.name.encode())
+        paths = _TexturePaths(mtl_path, options.get("path_mode", "AUTO"))
+        mtl = sorted((_mtl_material(m, paths) for m in materials), key=lambda m: m.name.encode())
         blend = os.path.basename(bpy.data.filepath) if bpy.data.filepath else "None"
         oxport.write_mtl(mtl_path, mtl, header=f"Blender {version} MTL File: '{blend}'\nwww.blender.org")
+        paths.copy()
     report.write_seconds = time.perf_counter() - start
     report.objects, report.faces, report.bytes = summary.objects, summary.faces, summary.bytes
     return report

@@ -42,9 +42,11 @@ fn encode(materials: &[Material], header: &[String]) -> Result<Vec<u8>> {
         color(&mut out, b"Ke", material.emissive);
         scalar(&mut out, b"Ni", material.ior);
         scalar(&mut out, b"d", material.dissolve);
-        out.extend_from_slice(b"illum ");
-        numfmt::write_i64(&mut out, i64::from(material.illum));
-        out.push(b'\n');
+        if let Some(illum) = material.illum {
+            out.extend_from_slice(b"illum ");
+            numfmt::write_i64(&mut out, i64::from(illum));
+            out.push(b'\n');
+        }
         for map in &material.maps {
             for (what, text) in [
                 ("texture map key", &map.key),
@@ -66,14 +68,20 @@ fn encode(materials: &[Material], header: &[String]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-fn scalar(out: &mut Vec<u8>, key: &[u8], value: f32) {
+fn scalar(out: &mut Vec<u8>, key: &[u8], value: Option<f32>) {
+    let Some(value) = value else {
+        return;
+    };
     out.extend_from_slice(key);
     out.push(b' ');
     write_fixed(out, value, 6);
     out.push(b'\n');
 }
 
-fn color(out: &mut Vec<u8>, key: &[u8], value: [f32; 3]) {
+fn color(out: &mut Vec<u8>, key: &[u8], value: Option<[f32; 3]>) {
+    let Some(value) = value else {
+        return;
+    };
     out.extend_from_slice(key);
     for x in value {
         out.push(b' ');
