@@ -53,10 +53,11 @@ def test_many_object_scene(seed: int, tmp_path: Path) -> None:
     assert_same_export(tmp_path, "scene.obj")
 
 
+@pytest.mark.parametrize("options", [{}, {"export_material_groups": True}], ids=["plain", "groups"])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_node_and_viewport_materials(seed: int, tmp_path: Path) -> None:
+def test_node_and_viewport_materials(seed: int, options: dict, tmp_path: Path) -> None:
     script = ROOT / "integrations" / "blender" / "tests" / "materials_scene.py"
-    export_both(tmp_path, str(script), [str(seed)], "materials.obj")
+    export_both(tmp_path, str(script), [str(seed)], "materials.obj", options)
     assert_same_export(tmp_path, "materials.obj")
 
 

@@ -649,7 +649,9 @@ pub struct Gathered<'a> {
     pub corner_uvs: Option<&'a [[f32; 2]]>,
     /// Smooth group per face (`polygons[].use_smooth` as 0 or 1 without smooth groups).
     pub smooth: Option<&'a [u32]>,
-    /// `polygons[].material_index` with the material names of the slots, when materials are exported.
+    /// `polygons[].material_index` with the material names of the slots, when
+    /// materials are exported (an empty name for an empty slot; indices past
+    /// the slots get one too).
     pub material_indices: Option<&'a [u32]>,
     pub materials: Vec<String>,
     /// Loose edges, as the two vertices to write.
@@ -1077,6 +1079,15 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
         }
         (smooth, _) => smooth.map(<[u32]>::to_vec),
     };
+    // Faces may use material indices past the object's slots: Blender writes
+    // `usemtl` with an empty name for them, as for empty slots.
+    let mut materials: Vec<String> = g.materials.clone();
+    if let Some(indices) = g.material_indices {
+        let used = indices.iter().max().map_or(0, |&m| m as usize + 1);
+        if used > materials.len() {
+            materials.resize(used, String::new());
+        }
+    }
     let (groups, group_indices): (Vec<Cow<str>>, Option<Cow<[u32]>>) =
         match (&g.vertex_groups, &g.material_groups, g.material_indices) {
             (Some(_), Some(_), _) => {
@@ -1091,7 +1102,7 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
                 (names, Some(faces.into()))
             }
             (None, Some(object), Some(indices)) => (
-                g.materials
+                materials
                     .iter()
                     .map(|m| Cow::Owned(format!("{object}_{m}")))
                     .collect(),
@@ -1117,7 +1128,7 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
         uv_indices: uv_indices.map(Cow::Owned),
         normal_indices: normal_indices.map(Cow::Owned),
         smooth: written_smooth.map(Cow::Owned),
-        materials: g.materials.iter().map(|m| Cow::Owned(m.clone())).collect(),
+        materials: materials.into_iter().map(Cow::Owned).collect(),
         material_indices: g.material_indices.map(|m| Cow::Owned(m.to_vec())),
         groups,
         group_indices,

@@ -456,9 +456,8 @@ def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: _Polygon
         me.uv_layers.active.data.foreach_get("uv", uvs)
     names = None
     if with_materials:
-        if any(m is None for m in slots):
-            raise NotSupported(f"object {ob.name!r}: empty material slots are not exported yet")
-        names = [m.name.replace(" ", "_") for m in slots]
+        # An empty slot is written as "usemtl " with no name, as Blender does.
+        names = [m.name.replace(" ", "_") if m is not None else "" for m in slots]
     colors = None
     if options.get("export_colors", False):
         attribute = me.color_attributes.active_color

@@ -1,6 +1,7 @@
 """Blender script: objects with node materials (Principled BSDF with varied
 roughness, specular, metallic, IOR, alpha, emission), viewport-only materials,
-names with spaces, and a material shared by two objects; exported with
+names with spaces, a material shared by two objects, an empty slot and
+material indices past the slots; exported with
 Blender's own OBJ exporter.
 
 blender -b --factory-startup --python materials_scene.py -- SEED OUT.obj"""
@@ -47,5 +48,14 @@ for i in range(6):
     for polygon in ob.data.polygons:
         polygon.material_index = rng.randrange(3)
         polygon.use_smooth = rng.random() < 0.5
+
+# An empty slot between two materials, and faces whose index is past the slots.
+bpy.ops.mesh.primitive_cube_add(location=(0, 0, 4))
+ob = bpy.context.active_object
+ob.name = "empty slots"
+for material in (materials[0], None, materials[1]):
+    ob.data.materials.append(material)
+for polygon in ob.data.polygons:
+    polygon.material_index = polygon.index % 5
 
 bpy.ops.wm.obj_export(filepath=out, export_selected_objects=False)
