@@ -194,6 +194,9 @@ class Material:
     dissolve: Optional[float] = 1.0
     """``d`` (1 is opaque)"""
     illum: Optional[int] = 2
+    statements: list[Tuple[str, str]] = field(default_factory=list)
+    """Other statements, written after ``illum`` in this order as ``KEY VALUE``
+    (Blender's PBR extensions: ``("Pr", "0.500000")``...)."""
     maps: list[TextureMap] = field(default_factory=list)
 
 

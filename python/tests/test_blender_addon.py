@@ -53,7 +53,8 @@ def test_many_object_scene(seed: int, tmp_path: Path) -> None:
     assert_same_export(tmp_path, "scene.obj")
 
 
-@pytest.mark.parametrize("options", [{}, {"export_material_groups": True}], ids=["plain", "groups"])
+@pytest.mark.parametrize("options", [{}, {"export_material_groups": True}, {"export_pbr_extensions": True}],
+                         ids=["plain", "groups", "pbr"])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_node_and_viewport_materials(seed: int, options: dict, tmp_path: Path) -> None:
     script = ROOT / "integrations" / "blender" / "tests" / "materials_scene.py"
@@ -195,9 +196,11 @@ def test_triangulated_export_has_blenders_geometry(script: str, args: list[str],
 TEXTURES = ROOT / "integrations" / "blender" / "tests" / "textures_scene.py"
 
 
+@pytest.mark.parametrize("pbr", [False, True], ids=["mtl", "pbr"])
 @pytest.mark.parametrize("mode", ["AUTO", "ABSOLUTE", "RELATIVE", "MATCH", "STRIP", "COPY"])
-def test_image_textures_and_path_modes(mode: str, tmp_path: Path) -> None:
-    export_both(tmp_path, str(TEXTURES), ["1"], "textures.obj", {"path_mode": mode})
+def test_image_textures_and_path_modes(mode: str, pbr: bool, tmp_path: Path) -> None:
+    options = {"path_mode": mode, "export_pbr_extensions": pbr}
+    export_both(tmp_path, str(TEXTURES), ["1"], "textures.obj", options)
     assert_same_export(tmp_path, "textures.obj")
     ours = sorted(p.name for p in (tmp_path / "oxport").iterdir())
     theirs = sorted(p.name for p in (tmp_path / "blender").iterdir())

@@ -337,3 +337,9 @@ def test_mtl_properties_set_to_none_have_no_line(tmp_path: Path) -> None:
     assert "Kd 0.800000 0.800000 0.800000\n" in plain and "Ns 250.000000\n" in plain
     assert "\nKd " not in wood and "\nNs " not in wood
     assert wood.endswith("illum 2\nmap_Kd -s 2 2 1 wood.png\n")
+
+
+def test_mtl_statements_follow_illum(tmp_path: Path) -> None:
+    path = tmp_path / "s.mtl"
+    oxport.write_mtl(path, [oxport.Material("pbr", statements=[("Pr", "0.500000"), ("Tf", "1 1 1")])])
+    assert path.read_text().endswith("illum 2\nPr 0.500000\nTf 1 1 1\n")

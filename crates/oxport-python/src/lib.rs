@@ -771,6 +771,7 @@ fn material(object: &Bound<'_, PyAny>) -> PyResult<oxport::Material> {
         ior: get("ior")?.extract()?,
         dissolve: get("dissolve")?.extract()?,
         illum: get("illum")?.extract()?,
+        statements: get("statements")?.extract()?,
         maps,
     })
 }

@@ -263,6 +263,9 @@ pub struct Material {
     /// Dissolve `d` (1 = opaque).
     pub dissolve: Option<f32>,
     pub illum: Option<i32>,
+    /// Other statements, written after `illum` in this order as `KEY VALUE`
+    /// (Blender's PBR extensions: `Pr 0.500000`, `Tf 0.5 0.5 0.5`...).
+    pub statements: Vec<(String, String)>,
     pub maps: Vec<TextureMap>,
 }
 
@@ -279,6 +282,7 @@ impl Default for Material {
             ior: Some(1.45),
             dissolve: Some(1.0),
             illum: Some(2),
+            statements: Vec::new(),
             maps: Vec::new(),
         }
     }

@@ -41,7 +41,6 @@ class Report:
 
 # Options whose non-default values are not exported yet: refused with a clear message.
 _NOT_YET = {
-    "export_pbr_extensions": False,
     "export_eval_mode": "DAG_EVAL_VIEWPORT",
 }
 
@@ -51,7 +50,7 @@ _SUPPORTED = {"forward_axis", "up_axis", "global_scale", "export_selected_object
               "export_normals", "export_materials", "path_mode", "export_animation", "start_frame",
               "export_object_groups", "export_colors", "export_smooth_groups",
               "export_material_groups", "export_vertex_groups", "export_triangulated_mesh",
-              "export_curves_as_nurbs",
+              "export_curves_as_nurbs", "export_pbr_extensions",
               "end_frame", "apply_modifiers", "smooth_group_bitflags", "oxport_direct_io"}
 
 
@@ -83,10 +82,11 @@ def _buffer(typecode: str, count: int) -> array:
     return array(typecode, (0,)) * count
 
 
-def _mtl_material(material: bpy.types.Material, paths: "_TexturePaths") -> oxport.Material:
+def _mtl_material(material: bpy.types.Material, paths: "_TexturePaths", pbr: bool) -> oxport.Material:
     """Blender 3.4's MTL values for a material: from its Principled BSDF when one
     feeds the material output, from the material's viewport values otherwise;
-    image textures linked to the BSDF as texture maps."""
+    image textures linked to the BSDF as texture maps; with ``pbr``, the PBR
+    extensions (``Pr``, ``Pm``... instead of ``Ns`` and ``Ka``)."""
     roughness = material.roughness
     specular = material.specular_intensity
     metallic = material.metallic
@@ -120,9 +120,22 @@ def _mtl_material(material: bpy.types.Material, paths: "_TexturePaths") -> oxpor
     else:
         illum = 2
     ambient = (metallic,) * 3 if metallic != 0.0 else (1.0, 1.0, 1.0)
-    maps = _texture_maps(material, bsdf, paths) if bsdf is not None else []
+    maps = _texture_maps(material, bsdf, paths, pbr) if bsdf is not None else []
     # A property that a texture map gives has no line of its own.
     mapped = {m.key for m in maps}
+    statements = []
+    if pbr:
+        values = [("Pr", roughness), ("Pm", metallic)]
+        if bsdf is not None:
+            inputs = bsdf.inputs
+            values += [("Ps", inputs["Sheen"].default_value), ("Pc", inputs["Clearcoat"].default_value),
+                       ("Pcr", inputs["Clearcoat Roughness"].default_value),
+                       ("aniso", inputs["Anisotropic"].default_value),
+                       ("anisor", inputs["Anisotropic Rotation"].default_value)]
+        statements = [(key, "%f" % value) for key, value in values if f"map_{key}" not in mapped]
+        transmission = inputs["Transmission"].default_value if bsdf is not None else 0.0
+        if transmission > 0.0:
+            statements.append(("Tf", " ".join(["%f" % transmission] * 3)))
     material_values = oxport.Material(
         name=material.name.replace(" ", "_"),
         specular_exponent=exponent,
@@ -133,15 +146,23 @@ def _mtl_material(material: bpy.types.Material, paths: "_TexturePaths") -> oxpor
         ior=ior,
         dissolve=alpha,
         illum=illum,
+        statements=statements,
         maps=maps,
     )
+    if pbr:  # Pr and Pm stand for them
+        material_values.specular_exponent = None
+        material_values.ambient = None
     for key, field in _MAPPED_PROPERTIES.items():
         if key in mapped:
             setattr(material_values, field, None)
     return material_values
 
 
-# The texture maps Blender 3.4 writes, in its order: MTL statement, BSDF input.
+# The texture maps Blender 3.4 writes, in its order: MTL statement, BSDF input;
+# with the PBR extensions, and without them.
+_PBR_TEXTURE_MAPS = [("map_Kd", "Base Color"), ("map_Pm", "Metallic"), ("map_Ks", "Specular"),
+                     ("map_Pr", "Roughness"), ("map_Ps", "Sheen"), ("map_Ke", "Emission"),
+                     ("map_d", "Alpha"), ("map_Bump", "Normal")]
 _TEXTURE_MAPS = [("map_Kd", "Base Color"), ("map_Ks", "Specular"), ("map_Ns", "Roughness"),
                  ("map_refl", "Metallic"), ("map_Ke", "Emission"), ("map_d", "Alpha"),
                  ("map_Bump", "Normal")]
@@ -180,7 +201,7 @@ def _linked_node(socket, kind: str):
     return next((link.from_node for link in socket.links if link.from_node.bl_idname == kind), None)
 
 
-def _texture_maps(material, bsdf, paths: _TexturePaths) -> list:
+def _texture_maps(material, bsdf, paths: _TexturePaths, pbr: bool) -> list:
     """Image textures linked to ``bsdf`` as Blender 3.4 writes them.
 
     Blender 3.4 looks a texture's Mapping node up on the tree's first Image
@@ -198,7 +219,7 @@ def _texture_maps(material, bsdf, paths: _TexturePaths) -> list:
         if scale != (1.0, 1.0, 1.0):
             options.append("-s " + " ".join("%g" % x for x in scale))
     maps = []
-    for key, socket in _TEXTURE_MAPS:
+    for key, socket in _PBR_TEXTURE_MAPS if pbr else _TEXTURE_MAPS:
         source = bsdf.inputs[socket]
         strength = None
         if socket == "Normal":
@@ -652,7 +673,8 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
         raise
     if write_materials:
         paths = _TexturePaths(mtl_path, options.get("path_mode", "AUTO"))
-        mtl = sorted((_mtl_material(m, paths) for m in materials), key=lambda m: m.name.encode())
+        pbr = options.get("export_pbr_extensions", False)
+        mtl = sorted((_mtl_material(m, paths, pbr) for m in materials), key=lambda m: m.name.encode())
         blend = os.path.basename(bpy.data.filepath) if bpy.data.filepath else "None"
         oxport.write_mtl(mtl_path, mtl, header=f"Blender {version} MTL File: '{blend}'\nwww.blender.org")
         paths.copy()

@@ -29,6 +29,8 @@ for i in range(8):
     bsdf.inputs["Alpha"].default_value = rng.choice([1.0, rng.random()])
     bsdf.inputs["Emission"].default_value = (rng.random(), rng.random(), rng.random(), 1.0)
     bsdf.inputs["Emission Strength"].default_value = rng.choice([0.0, rng.uniform(0.1, 5.0)])
+    for name in ("Transmission", "Sheen", "Clearcoat", "Anisotropic", "Anisotropic Rotation"):
+        bsdf.inputs[name].default_value = rng.choice([0.0, rng.random()])  # PBR extensions
     materials.append(material)
 for i in range(3):
     material = bpy.data.materials.new(f"viewport {i}")

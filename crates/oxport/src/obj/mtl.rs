@@ -47,6 +47,14 @@ fn encode(materials: &[Material], header: &[String]) -> Result<Vec<u8>> {
             numfmt::write_i64(&mut out, i64::from(illum));
             out.push(b'\n');
         }
+        for (key, value) in &material.statements {
+            refuse_line_break("statement", key)?;
+            refuse_line_break("statement value", value)?;
+            out.extend_from_slice(key.as_bytes());
+            out.push(b' ');
+            out.extend_from_slice(value.as_bytes());
+            out.push(b'\n');
+        }
         for map in &material.maps {
             for (what, text) in [
                 ("texture map key", &map.key),
