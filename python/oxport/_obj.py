@@ -357,6 +357,12 @@ class ObjWriter:
         """Writes ``meshes`` after those already written (the GIL is released)."""
         self._native.write(_natives(meshes))
 
+    def write_text(self, text: str) -> None:
+        """Writes ``text`` as it is, after what was written: for statements the
+        mesh model does not have (free-form curves: ``cstype``, ``curv``...).
+        Meshes written later do not count ``v`` lines in it in their indices."""
+        self._native.write_text(text)
+
     def close(self) -> WriteSummary:
         """Completes the file under its name and returns what was written."""
         self.summary = WriteSummary(*self._native.close())

@@ -158,6 +158,8 @@ def assert_same_geometry(ours: Path, theirs: Path, tolerance: float = 1e-4) -> N
         {"export_material_groups": True, "export_object_groups": True},
         {"export_vertex_groups": True},
         {"export_vertex_groups": True, "export_materials": False, "apply_modifiers": False},
+        {"export_curves_as_nurbs": True},
+        {"export_curves_as_nurbs": True, "global_scale": 3.0, "forward_axis": "X", "up_axis": "Z"},
     ],
     ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults",
 )

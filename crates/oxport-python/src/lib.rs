@@ -714,6 +714,17 @@ impl ObjWriter {
     }
 
     /// Completes the file under its name; returns `(bytes, objects, vertices, faces, threads)`.
+    fn write_text(&self, py: Python<'_>, text: &str) -> PyResult<()> {
+        py.detach(|| {
+            let mut guard = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+            match guard.as_mut() {
+                Some(writer) => writer.write_text(text),
+                None => Err(oxport::Error::invalid("the writer is closed")),
+            }
+        })
+        .map_err(to_py_err)
+    }
+
     fn close(&self, py: Python<'_>) -> PyResult<Summary> {
         let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
         let writer = writer.ok_or_else(|| PyValueError::new_err("the writer is closed"))?;

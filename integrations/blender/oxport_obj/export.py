@@ -271,16 +271,55 @@ def _objects(context, depsgraph, options: dict):
             if not source.original.select_get(view_layer=view_layer):
                 continue
         if ob.type == "MESH":
-            yield ob, instance.matrix_world.copy()
+            yield ob, instance.matrix_world.copy(), "mesh"
         elif ob.type == "CURVE":
             # The first spline's type decides: Bézier and NURBS curves are
-            # written as meshes (their edges and any faces), other curves not.
+            # written as meshes (their edges and any faces), other curves not;
+            # with export_curves_as_nurbs, NURBS (and empty) curves as curves.
             splines = ob.data.splines
             kind = splines[0].type if len(splines) else None
             if options.get("export_curves_as_nurbs", False) and kind in ("NURBS", None):
-                raise NotSupported(f"object {ob.name!r}: curves as NURBS are not exported yet")
-            if kind in ("BEZIER", "NURBS"):
-                yield ob, instance.matrix_world.copy()
+                yield ob, instance.matrix_world.copy(), "nurbs"
+            elif kind in ("BEZIER", "NURBS"):
+                yield ob, instance.matrix_world.copy(), "mesh"
+
+
+def _nurbs_text(ob, matrix, axes, scale: float) -> str:
+    """A NURBS curve object as Blender 3.4 writes it (after all the meshes):
+    per spline its control points, then ``g NAME``, ``cstype bspline``, its
+    degree, ``curv`` with relative indices (wrapping around for cyclic ones)
+    and ``parm u`` with evenly spaced values (clamped to 0 and 1 at the ends
+    for endpoint splines)."""
+    lines = []
+    for spline in ob.data.splines:
+        if spline.type != "NURBS":
+            raise NotSupported(f"object {ob.name!r}: a {spline.type} spline in a NURBS curve "
+                               "is not exported yet")
+        count = len(spline.points)
+        points = _buffer("f", 4 * count)
+        spline.points.foreach_get("co", points)
+        xyz = array("f", (points[i] for i in range(4 * count) if i % 4 != 3))
+        # Blender's float matrix arithmetic, as for mesh positions.
+        placed = oxport.blender.mesh(ob.name, matrix, axes, xyz, array(_INDEX), array(_INDEX),
+                                     scale=scale)
+        positions = memoryview(placed.positions).cast("B").cast("f")
+        for i in range(count):
+            lines.append("v %f %f %f" % (positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]))
+        degree = spline.order_u - 1
+        controls = count + (degree if spline.use_cyclic_u else 0)
+        lines += [f"g {ob.name}", "cstype bspline", f"deg {degree}",
+                  "curv 0.0 1.0" + "".join(f" {-((i % count) + 1)}" for i in range(controls))]
+        endpoint = spline.use_endpoint_u and not spline.use_cyclic_u
+        parms = []
+        for i in range(1, controls + 3):
+            parm = _f32(i / (controls + 3))  # Blender divides in float
+            if endpoint and i <= degree:
+                parm = 0.0
+            elif endpoint and i > controls + 2 - degree:
+                parm = 1.0
+            parms.append(" %f" % parm)
+        lines += ["parm u 0.0" + "".join(parms) + " 1.0", "end"]
+    return "".join(line + "\n" for line in lines)
 
 
 # Meshes with fewer corners are built in batches; bigger ones one at a time, the
@@ -656,7 +695,11 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
         stream = _Stream(writer)
         polygons = _Polygons()
         try:
-            for ob, matrix in _objects(context, depsgraph, options):
+            nurbs = []  # written after the meshes, as Blender does
+            for ob, matrix, kind in _objects(context, depsgraph, options):
+                if kind == "nurbs":
+                    nurbs.append(_nurbs_text(ob, matrix, axes, options.get("global_scale", 1.0)))
+                    continue
                 slots = _gather(ob, matrix, options, axes, stream, polygons, report.per_step)
                 for material in slots:
                     if material is not None and material not in materials:
@@ -667,6 +710,8 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
             stream.wait()
         finally:
             stream.close()
+        for text in nurbs:
+            writer.write_text(text)
         summary = writer.close()
     except BaseException:
         writer.abort()

@@ -114,6 +114,11 @@ if with_curves:
     tube.data.materials.append(materials[0])
     bpy.ops.curve.primitive_nurbs_path_add(location=(0, -3, 1))
     bpy.context.active_object.name = "Nurbs Path"
+    bpy.ops.curve.primitive_nurbs_circle_add(location=(-3, -3, 1))  # cyclic
+    bpy.context.active_object.name = "Nurbs Circle"
+    bpy.ops.curve.primitive_nurbs_curve_add(location=(-3, 3, 1))
+    bpy.context.active_object.data.splines[0].use_endpoint_u = False
+    bpy.context.active_object.name = "Nurbs Open"
     bpy.ops.surface.primitive_nurbs_surface_sphere_add(location=(3, -3, 1))
     bpy.context.active_object.name = "Nurbs Sphere"
 

@@ -252,6 +252,16 @@ impl<W: Write> Writer<W> {
         )
     }
 
+    /// Writes `text` as it is, after what was written: for statements the
+    /// mesh model does not have (free-form curves). Indices of meshes written
+    /// later do not count any `v` lines in it; free-form curves use relative
+    /// indices and come last.
+    pub fn write_text(&mut self, text: &str) -> Result<()> {
+        self.out.write_all(text.as_bytes())?;
+        self.summary.bytes += text.len() as u64;
+        Ok(())
+    }
+
     /// Flushes the sink and gives it back with what was written.
     pub fn finish(mut self) -> Result<(W, WriteSummary)> {
         self.out.flush()?;
@@ -294,6 +304,13 @@ impl FileWriter {
     ) -> Result<()> {
         self.writer
             .write_with_progress(meshes, progress)
+            .map_err(|e| self.pending.name(e))
+    }
+
+    /// [`Writer::write_text`].
+    pub fn write_text(&mut self, text: &str) -> Result<()> {
+        self.writer
+            .write_text(text)
             .map_err(|e| self.pending.name(e))
     }
 
