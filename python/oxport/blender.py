@@ -36,6 +36,8 @@ def mesh(
     materials: Optional[Sequence[str]] = None,
     edges: Optional[Buffer] = None,
     vertex_colors: Optional[Buffer] = None,
+    corner_colors: Optional[Buffer] = None,
+    corner_colors_srgb8: Optional[Buffer] = None,
     corner_edges: Optional[Buffer] = None,
     sharp_edges: Optional[Buffer] = None,
     smooth_group_bitflags: bool = False,
@@ -75,6 +77,10 @@ def mesh(
         vertex_colors: the active color attribute on the point domain, linear
             RGBA (``data.foreach_get("color")``): written in sRGB, converted
             as Blender does.
+        corner_colors, corner_colors_srgb8: the active color attribute on the
+            face corner domain instead: float colors (``data.foreach_get("color")``)
+            or byte colors (``data.foreach_get("color_srgb")``), averaged per
+            vertex as Blender averages them.
         corner_edges, sharp_edges: ``loops.foreach_get("edge_index")`` and
             ``edges.foreach_get("use_edge_sharp")``: with both, smooth faces
             are written with Blender's smooth groups (``export_smooth_groups``)
@@ -93,7 +99,8 @@ def mesh(
         corner_vertices=corner_vertices, face_starts=face_starts, scale=scale,
         corner_normals=corner_normals, vertex_normals=vertex_normals, corner_uvs=corner_uvs,
         smooth=smooth, material_indices=material_indices, materials=materials, edges=edges,
-        vertex_colors=vertex_colors, corner_edges=corner_edges, sharp_edges=sharp_edges,
+        vertex_colors=vertex_colors, corner_colors=corner_colors,
+        corner_colors_srgb8=corner_colors_srgb8, corner_edges=corner_edges, sharp_edges=sharp_edges,
         smooth_group_bitflags=smooth_group_bitflags, material_groups=material_groups,
         vertex_group_names=list(vertex_group_names) if vertex_group_names is not None else None,
         vertex_group_offsets=vertex_group_offsets, vertex_group_indices=vertex_group_indices,

@@ -422,6 +422,8 @@ struct GatheredArrays {
     materials: Vec<String>,
     edges: Option<Array<[u32; 2]>>,
     vertex_colors: Option<Array<[f32; 4]>>,
+    corner_colors: Option<Array<[f32; 4]>>,
+    corner_colors_srgb8: Option<Array<[f32; 4]>>,
     corner_edges: Option<Array<[u32; 1]>>,
     sharp_edges: Option<Array<[u32; 1]>>,
     smooth_group_bitflags: bool,
@@ -475,6 +477,12 @@ impl GatheredArrays {
             vertex_colors: optional(&optional_item("vertex_colors")?, |o| {
                 float_rows(o, "vertex_colors")
             })?,
+            corner_colors: optional(&optional_item("corner_colors")?, |o| {
+                float_rows(o, "corner_colors")
+            })?,
+            corner_colors_srgb8: optional(&optional_item("corner_colors_srgb8")?, |o| {
+                float_rows(o, "corner_colors_srgb8")
+            })?,
             corner_edges: optional(&optional_item("corner_edges")?, |o| {
                 index_rows(o, "corner_edges")
             })?,
@@ -525,6 +533,8 @@ impl GatheredArrays {
             materials: self.materials.clone(),
             edges: self.edges.as_ref().map(|a| a.as_slice()),
             vertex_colors: self.vertex_colors.as_ref().map(|a| a.as_slice()),
+            corner_colors: self.corner_colors.as_ref().map(|a| a.as_slice()),
+            corner_colors_srgb8: self.corner_colors_srgb8.as_ref().map(|a| a.as_slice()),
             smooth_groups: match (&self.corner_edges, &self.sharp_edges) {
                 (Some(corner_edges), Some(sharp_edges)) => {
                     Some(oxport::blender::SmoothGroupInput {

@@ -666,6 +666,14 @@ pub struct Gathered<'a> {
     /// Vertex groups (`export_vertex_groups`): `g NAME` where a face's group
     /// changes, the group of most weight over the face's corners, or `off`.
     pub vertex_groups: Option<VertexGroupInput<'a>>,
+    /// The active color attribute on the face corner domain (float colors),
+    /// linear RGBA: averaged per vertex as Blender's attribute domain
+    /// interpolation averages them.
+    pub corner_colors: Option<&'a [[f32; 4]]>,
+    /// The active color attribute on the face corner domain (byte colors), as
+    /// `data[].color_srgb` gives it (bytes / 255): the bytes are averaged per
+    /// vertex (truncated, as Blender's byte color mixing does), then decoded.
+    pub corner_colors_srgb8: Option<&'a [[f32; 4]]>,
     /// The active color attribute on the point domain, linear RGBA
     /// (`color_attributes.active_color.data[].color`), when colors are exported.
     pub vertex_colors: Option<&'a [[f32; 4]]>,
@@ -863,6 +871,58 @@ pub fn smooth_groups(
         }
     }
     Ok(groups)
+}
+
+/// Blender's `srgb_to_linearrgb` (scalar, with `powf`), from which its table
+/// for byte colors is made.
+pub fn srgb_to_linear(c: f32) -> f32 {
+    if c < 0.04045 {
+        if c < 0.0 { 0.0 } else { c * (1.0 / 12.92) }
+    } else {
+        ((c + 0.055) * (1.0 / 1.055)).powf(2.4)
+    }
+}
+
+/// Corner colors averaged per vertex as Blender 3.4 does when it reads a
+/// corner color attribute on points: float colors summed in corner order and
+/// multiplied by the reciprocal of the count; byte colors the same on the
+/// bytes, truncated back to bytes, then decoded. Linear RGB per vertex;
+/// vertices no corner uses are black.
+pub fn corner_colors_to_vertices(
+    corner_vertices: &[u32],
+    vertex_count: usize,
+    colors: &[[f32; 4]],
+    srgb_bytes: bool,
+) -> Vec<[f32; 4]> {
+    let mut sums = vec![[0.0f32; 4]; vertex_count];
+    let mut counts = vec![0.0f32; vertex_count];
+    for (&v, color) in corner_vertices.iter().zip(colors) {
+        let sum = &mut sums[v as usize];
+        for k in 0..4 {
+            sum[k] += if srgb_bytes {
+                (color[k] * 255.0).round()
+            } else {
+                color[k]
+            };
+        }
+        counts[v as usize] += 1.0;
+    }
+    sums.iter()
+        .zip(&counts)
+        .map(|(sum, &count)| {
+            if count == 0.0 {
+                return [0.0, 0.0, 0.0, 1.0];
+            }
+            let inverse = 1.0 / count;
+            let mean = sum.map(|x| x * inverse);
+            if srgb_bytes {
+                // Back to bytes (truncated), then Blender's table for them.
+                mean.map(|x| srgb_to_linear(f32::from(x as u8) * (1.0 / 255.0)))
+            } else {
+                mean
+            }
+        })
+        .collect()
 }
 
 /// Blender's `linearrgb_to_srgb_v3_v3` on x86-64 builds: not `powf`, but an
@@ -1110,10 +1170,27 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
             ),
             _ => (Vec::new(), None),
         };
+    let averaged;
+    let point_colors = match (g.vertex_colors, g.corner_colors, g.corner_colors_srgb8) {
+        (Some(colors), _, _) => Some(colors),
+        (None, Some(colors), _) | (None, None, Some(colors)) => {
+            if colors.len() != corners {
+                return fail(format!(
+                    "{} corner colors for {corners} loops",
+                    colors.len()
+                ));
+            }
+            let bytes = g.corner_colors.is_none();
+            averaged =
+                corner_colors_to_vertices(g.corner_vertices, g.positions.len(), colors, bytes);
+            Some(averaged.as_slice())
+        }
+        (None, None, None) => None,
+    };
     let mut mesh = Mesh {
         name: g.name.clone().into(),
         positions: positions.into(),
-        colors: g.vertex_colors.map(|colors| {
+        colors: point_colors.map(|colors| {
             Cow::Owned(
                 colors
                     .iter()
@@ -1462,6 +1539,21 @@ mod tests {
         .unwrap();
         // b 0.75 over a 0.25; a 1.25 over b 0.25; nothing known: off (2); a 1.0 over b 0.5.
         assert_eq!(faces, [1, 0, 2, 0]);
+    }
+
+    #[test]
+    fn corner_colors_average_per_vertex() {
+        // Vertex 0 has two corners, vertex 1 one, vertex 2 none.
+        let corners = [0, 1, 0];
+        let floats = [[0.5, 0.0, 1.0, 1.0], [0.25; 4], [1.0, 0.0, 0.0, 1.0]];
+        let averaged = corner_colors_to_vertices(&corners, 3, &floats, false);
+        assert_eq!(averaged[0], [0.75, 0.0, 0.5, 1.0]);
+        assert_eq!(averaged[1], [0.25; 4]);
+        assert_eq!(averaged[2], [0.0, 0.0, 0.0, 1.0]);
+        // Bytes 200 and 101 average to 150.5, truncated to 150, then decoded.
+        let bytes = [[200.0 / 255.0; 4], [0.0; 4], [101.0 / 255.0; 4]];
+        let averaged = corner_colors_to_vertices(&corners, 2, &bytes, true);
+        assert_eq!(averaged[0][0], srgb_to_linear(150.0 / 255.0));
     }
 
     #[test]

@@ -518,15 +518,19 @@ def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: _Polygon
     if with_materials:
         # An empty slot is written as "usemtl " with no name, as Blender does.
         names = [m.name.replace(" ", "_") if m is not None else "" for m in slots]
-    colors = None
+    colors = {}
     if options.get("export_colors", False):
         attribute = me.color_attributes.active_color
-        if attribute is not None:
-            if attribute.domain != "POINT":
-                raise NotSupported(f"object {ob.name!r}: colors on the {attribute.domain.lower()} domain "
-                                   "(face corners) are not exported yet; point colors are")
-            colors = _buffer("f", 4 * vertices)
-            attribute.data.foreach_get("color", colors)
+        if attribute is not None and attribute.domain == "POINT":
+            colors["vertex_colors"] = _buffer("f", 4 * vertices)
+            attribute.data.foreach_get("color", colors["vertex_colors"])
+        elif attribute is not None and attribute.data_type == "BYTE_COLOR":
+            # Averaged per vertex in oxport as Blender does, on the bytes.
+            colors["corner_colors_srgb8"] = _buffer("f", 4 * corners)
+            attribute.data.foreach_get("color_srgb", colors["corner_colors_srgb8"])
+        elif attribute is not None:
+            colors["corner_colors"] = _buffer("f", 4 * corners)
+            attribute.data.foreach_get("color", colors["corner_colors"])
     groups = {}
     if options.get("export_smooth_groups", False) and faces:
         groups["corner_edges"] = _buffer(_INDEX, corners)
@@ -544,7 +548,7 @@ def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: _Polygon
         name = f"{name}_{me.name}"
     name = name.replace(" ", "_")
     arguments = dict(
-        name=name, vertex_colors=colors, matrix_world=matrix, axes=axes,
+        name=name, **colors, matrix_world=matrix, axes=axes,
         positions=positions, corner_vertices=corner_vertices, face_starts=face_starts,
         scale=options.get("global_scale", 1.0), corner_uvs=uvs, smooth=smooth,
         material_indices=material_indices, materials=names, **normals, **groups,

@@ -1,5 +1,5 @@
 # Blender script: a small scene exercising the exporter's options: modifiers
-# (subdivision, array, bevel), sharp edges, vertex groups, collection instances, hidden
+# (subdivision, array, bevel), sharp edges, vertex groups, point and corner colors, collection instances, hidden
 # objects, curves and a surface, point colors (float and byte), corner colors,
 # animation (location, rotation and scale keyframes over frames 1 to 3), names
 # with spaces (objects and meshes), materials, flat and smooth faces, n-gons,
@@ -37,8 +37,8 @@ def place(ob, name, mesh_name):
     return ob
 
 
-def point_colors(ob, kind):
-    attribute = ob.data.color_attributes.new("paint", kind, "POINT")
+def point_colors(ob, kind, domain="POINT"):
+    attribute = ob.data.color_attributes.new("paint", kind, domain)
     for value in attribute.data:
         value.color = (rng.uniform(0, 1.2), rng.random(), rng.uniform(0, 0.01), 1.0)
     ob.data.color_attributes.active_color = attribute
@@ -78,6 +78,8 @@ for name in ("top side", "bottom", "ring"):  # vertex groups, one name with a sp
         if rng.random() < 0.4:
             group.add([vertex.index], rng.random(), "REPLACE")
 cubes.vertex_groups.new(name="unused")
+point_colors(ico, "BYTE_COLOR", "CORNER")  # vertex paint's default
+point_colors(cylinder, "FLOAT_COLOR", "CORNER")
 
 bpy.ops.mesh.primitive_circle_add(vertices=16, fill_type="NOTHING")
 circle = bpy.context.active_object
