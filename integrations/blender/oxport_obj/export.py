@@ -186,7 +186,16 @@ class _TexturePaths:
     def reference(self, image) -> str:
         from bpy_extras.io_utils import path_reference
 
-        path = path_reference(image.filepath, self.source, self.destination, self.mode,
+        path = image.filepath
+        if image.packed_file is not None:
+            # Blender 3.4 names a packed image by its file name alone (to be
+            # unpacked beside the MTL file); made "relative", that name is
+            # taken from the root directory.
+            path = path[path.rfind("/") + 1:]
+            if self.mode == "RELATIVE":
+                return os.path.relpath("/" + path, self.destination).replace("\\", "/")
+            return path
+        path = path_reference(path, self.source, self.destination, self.mode,
                               copy_set=self.copies, library=image.library)
         return path.replace("\\", "/")
 
@@ -232,9 +241,6 @@ def _texture_maps(material, bsdf, paths: _TexturePaths, pbr: bool) -> list:
         image = texture.image if texture is not None else None
         if image is None or not image.filepath:
             continue
-        if image.packed_file is not None:
-            raise NotSupported(f"material {material.name!r}: packed image {image.name!r} "
-                               "is not exported yet")
         if image.source == "SEQUENCE":
             raise NotSupported(f"material {material.name!r}: image sequence {image.name!r} "
                                "is not exported yet")

@@ -3,7 +3,7 @@
 # Blender's exporter knows (and Sheen, which it leaves out), a normal map, a
 # Mapping node on the first texture; a second material with its own Mapping
 # (which Blender 3.4 ignores) and a default-strength normal map; a material
-# whose image has no file. Exports it with Blender's OBJ exporter.
+# whose image has no file; packed images. Exports it with Blender's OBJ exporter.
 # Usage: blender -b --factory-startup --python textures_scene.py -- SEED OUT.obj
 import os
 import random
@@ -59,7 +59,11 @@ materials = [
                             "Sheen"], mapping_on="Base Color", normal_strength=rng.uniform(0.2, 2)),
     textured("Second Mapping", ["Base Color", "Roughness"], mapping_on="Roughness", normal_strength=1.0),
     textured("No File", ["Base Color"], saved=False),
+    textured("Packed", ["Base Color", "Emission"]),
 ]
+for image in bpy.data.images:  # packed into the .blend: written by file name
+    if image.name.startswith("packed_"):
+        image.pack()
 for i, material in enumerate(materials):
     bpy.ops.mesh.primitive_cube_add(location=(3 * i, 0, 0))
     bpy.context.active_object.data.materials.append(material)
