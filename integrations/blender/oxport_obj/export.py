@@ -40,18 +40,22 @@ class Report:
 
 
 # Options whose non-default values are not exported yet: refused with a clear message.
+# Options whose other values are refused, with the reason.
 _NOT_YET = {
-    "export_eval_mode": "DAG_EVAL_VIEWPORT",
+    # The render-mode depsgraph Blender's exporter builds (DEG_graph_new with
+    # DAG_EVAL_RENDER) cannot be made from Python: only the viewport one exists.
+    "export_eval_mode": ("DAG_EVAL_VIEWPORT", "Blender's Python API has no render depsgraph"),
 }
 
 
 # Options exported as Blender does.
-_SUPPORTED = {"forward_axis", "up_axis", "global_scale", "export_selected_objects", "export_uv",
-              "export_normals", "export_materials", "path_mode", "export_animation", "start_frame",
-              "export_object_groups", "export_colors", "export_smooth_groups",
-              "export_material_groups", "export_vertex_groups", "export_triangulated_mesh",
-              "export_curves_as_nurbs", "export_pbr_extensions",
-              "end_frame", "apply_modifiers", "smooth_group_bitflags", "oxport_direct_io"}
+_SUPPORTED = {
+    "forward_axis", "up_axis", "global_scale", "apply_modifiers", "export_selected_objects",
+    "export_uv", "export_normals", "export_colors", "export_materials", "export_pbr_extensions",
+    "path_mode", "export_triangulated_mesh", "export_curves_as_nurbs", "export_object_groups",
+    "export_material_groups", "export_vertex_groups", "export_smooth_groups",
+    "smooth_group_bitflags", "export_animation", "start_frame", "end_frame", "oxport_direct_io",
+}
 
 
 def _check_options(options: dict) -> None:
@@ -61,7 +65,7 @@ def _check_options(options: dict) -> None:
     if options.get("export_material_groups") and options.get("export_vertex_groups"):
         raise NotSupported("oxport OBJ export does not support material groups and vertex groups "
                            "together yet (use File > Export > Wavefront (.obj) for them)")
-    refused = [f"{name}={options[name]!r}" for name, default in _NOT_YET.items()
+    refused = [f"{name}={options[name]!r} ({why})" for name, (default, why) in _NOT_YET.items()
                if name in options and options[name] != default]
     if refused:
         raise NotSupported("oxport OBJ export does not support these options yet: " + ", ".join(refused)
