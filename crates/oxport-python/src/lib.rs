@@ -434,6 +434,22 @@ struct GatheredArrays {
     vertex_group_weights: Option<Array<[f32; 1]>>,
 }
 
+/// The optional float array `key` of a dict (absent or None: None).
+fn item_floats<const N: usize>(
+    item: &Bound<'_, pyo3::types::PyDict>,
+    key: &str,
+) -> PyResult<Option<Array<[f32; N]>>> {
+    optional(&item.get_item(key)?, |o| float_rows(o, key))
+}
+
+/// The optional index array `key` of a dict (absent or None: None).
+fn item_indices<const N: usize>(
+    item: &Bound<'_, pyo3::types::PyDict>,
+    key: &str,
+) -> PyResult<Option<Array<[u32; N]>>> {
+    optional(&item.get_item(key)?, |o| index_rows(o, key))
+}
+
 impl GatheredArrays {
     fn from_dict(item: &Bound<'_, pyo3::types::PyDict>) -> PyResult<Self> {
         let required = |key: &str| {
@@ -445,12 +461,8 @@ impl GatheredArrays {
         };
         let world = matrix::<4>(&required("world")?, "world")?;
         let axes = matrix::<3>(&required("axes")?, "axes")?;
-        let corner_normals = optional(&optional_item("corner_normals")?, |o| {
-            float_rows(o, "corner_normals")
-        })?;
-        let vertex_normals = optional(&optional_item("vertex_normals")?, |o| {
-            float_rows(o, "vertex_normals")
-        })?;
+        let corner_normals = item_floats(item, "corner_normals")?;
+        let vertex_normals = item_floats(item, "vertex_normals")?;
         if corner_normals.is_some() && vertex_normals.is_some() {
             return Err(PyValueError::new_err(
                 "corner_normals and vertex_normals: give one or the other",
@@ -465,30 +477,16 @@ impl GatheredArrays {
             face_starts: index_rows(&required("face_starts")?, "face_starts")?,
             corner_normals,
             vertex_normals,
-            corner_uvs: optional(&optional_item("corner_uvs")?, |o| {
-                float_rows(o, "corner_uvs")
-            })?,
-            smooth: optional(&optional_item("smooth")?, |o| index_rows(o, "smooth"))?,
-            material_indices: optional(&optional_item("material_indices")?, |o| {
-                index_rows(o, "material_indices")
-            })?,
+            corner_uvs: item_floats(item, "corner_uvs")?,
+            smooth: item_indices(item, "smooth")?,
+            material_indices: item_indices(item, "material_indices")?,
             materials: optional_item("materials")?.map_or(Ok(Vec::new()), |m| m.extract())?,
-            edges: optional(&optional_item("edges")?, |o| index_rows(o, "edges"))?,
-            vertex_colors: optional(&optional_item("vertex_colors")?, |o| {
-                float_rows(o, "vertex_colors")
-            })?,
-            corner_colors: optional(&optional_item("corner_colors")?, |o| {
-                float_rows(o, "corner_colors")
-            })?,
-            corner_colors_srgb8: optional(&optional_item("corner_colors_srgb8")?, |o| {
-                float_rows(o, "corner_colors_srgb8")
-            })?,
-            corner_edges: optional(&optional_item("corner_edges")?, |o| {
-                index_rows(o, "corner_edges")
-            })?,
-            sharp_edges: optional(&optional_item("sharp_edges")?, |o| {
-                index_rows(o, "sharp_edges")
-            })?,
+            edges: item_indices(item, "edges")?,
+            vertex_colors: item_floats(item, "vertex_colors")?,
+            corner_colors: item_floats(item, "corner_colors")?,
+            corner_colors_srgb8: item_floats(item, "corner_colors_srgb8")?,
+            corner_edges: item_indices(item, "corner_edges")?,
+            sharp_edges: item_indices(item, "sharp_edges")?,
             smooth_group_bitflags: optional_item("smooth_group_bitflags")?
                 .map_or(Ok(false), |b| b.extract())?,
             material_groups: optional_item("material_groups")?
@@ -497,15 +495,9 @@ impl GatheredArrays {
             vertex_group_names: optional_item("vertex_group_names")?
                 .map(|o| o.extract())
                 .transpose()?,
-            vertex_group_offsets: optional(&optional_item("vertex_group_offsets")?, |o| {
-                index_rows(o, "vertex_group_offsets")
-            })?,
-            vertex_group_indices: optional(&optional_item("vertex_group_indices")?, |o| {
-                index_rows(o, "vertex_group_indices")
-            })?,
-            vertex_group_weights: optional(&optional_item("vertex_group_weights")?, |o| {
-                float_rows(o, "vertex_group_weights")
-            })?,
+            vertex_group_offsets: item_indices(item, "vertex_group_offsets")?,
+            vertex_group_indices: item_indices(item, "vertex_group_indices")?,
+            vertex_group_weights: item_floats(item, "vertex_group_weights")?,
         })
     }
 

@@ -155,23 +155,23 @@ impl Mesh<'_> {
                 smooth.len()
             ));
         }
-        if let Some(indices) = &self.material_indices {
-            if indices.len() != faces {
-                return fail(format!(
-                    "material_indices has {} entries for {faces} faces",
-                    indices.len()
-                ));
+        for (what, indices, names) in [
+            (
+                "material_indices",
+                &self.material_indices,
+                self.materials.len(),
+            ),
+            ("group_indices", &self.group_indices, self.groups.len()),
+        ] {
+            if let Some(indices) = indices {
+                if indices.len() != faces {
+                    return fail(format!(
+                        "{what} has {} entries for {faces} faces",
+                        indices.len()
+                    ));
+                }
+                check_indices(what, indices, names).or_else(fail)?;
             }
-            check_indices("material_indices", indices, self.materials.len()).or_else(fail)?;
-        }
-        if let Some(indices) = &self.group_indices {
-            if indices.len() != faces {
-                return fail(format!(
-                    "group_indices has {} entries for {faces} faces",
-                    indices.len()
-                ));
-            }
-            check_indices("group_indices", indices, self.groups.len()).or_else(fail)?;
         }
         if let Some(edges) = &self.edges {
             let count = self.positions.len();
