@@ -21,7 +21,17 @@ Arrays are taken through the buffer protocol (numpy arrays, ``array.array``,
 from __future__ import annotations
 
 from ._native import CorruptError, Error, ParseError, UnsupportedError, __version__
-from ._obj import Material, Mesh, ObjWriter, TextureMap, WriteSummary, write_mtl, write_obj
+from ._obj import (
+    Material,
+    Mesh,
+    ObjWriter,
+    Scene,
+    TextureMap,
+    WriteSummary,
+    read_obj,
+    write_mtl,
+    write_obj,
+)
 
 __all__ = [
     "CorruptError",
@@ -30,10 +40,12 @@ __all__ = [
     "Mesh",
     "ObjWriter",
     "ParseError",
+    "Scene",
     "TextureMap",
     "UnsupportedError",
     "WriteSummary",
     "__version__",
+    "read_obj",
     "write_mtl",
     "write_obj",
 ]

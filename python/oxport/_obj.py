@@ -390,3 +390,56 @@ def write_mtl(
 ) -> None:
     """Writes ``materials`` as an MTL file in Blender's layout, atomically."""
     _native.write_mtl(os.fspath(path), list(materials), header=_lines(header))
+
+
+@dataclass
+class Scene:
+    """What an OBJ file holds, as :func:`read_obj` reads it."""
+
+    meshes: list[Mesh]
+    """One mesh per object (``o``), with the elements declared in it."""
+    mtllibs: list[str] = field(default_factory=list)
+    """The ``mtllib`` statements' texts, in file order."""
+    header: list[str] = field(default_factory=list)
+    """The comment lines that open the file (without ``# ``)."""
+    skipped: int = 0
+    """Statements skipped: unknown ones, and those not kept yet (``p``, free-form curves)."""
+
+    def write_obj(self, path: Union[str, os.PathLike[str]], **options: Any) -> WriteSummary:
+        """Writes the scene with :func:`write_obj`, with its header comments
+        and its first ``mtllib`` unless ``options`` say otherwise."""
+        options.setdefault("header", "\n".join(self.header) if self.header else None)
+        options.setdefault("mtllib", self.mtllibs[0] if self.mtllibs else None)
+        return write_obj(path, self.meshes, **options)
+
+
+def read_obj(
+    path: Union[str, os.PathLike[str]], *, threads: Optional[int] = None, strict: bool = False
+) -> Scene:
+    """Reads a Wavefront OBJ file, parsed on all cores.
+
+    The whole file is read into memory and cut into blocks at line ends; the
+    blocks are parsed in parallel and stitched in order: one :class:`Mesh`
+    per object, owning the ``v``, ``vt`` and ``vn`` lines declared after its
+    ``o`` (an element used from elsewhere is copied in), with its faces,
+    smooth groups (``s``), materials (``usemtl``), groups (``g``) and loose
+    edges (``l``). Relative (negative) indices, ``\\`` continuations, CRLF,
+    tabs and a missing final newline are read. Vertex colors (``v x y z r g
+    b``) are kept. MTL files are not read yet.
+
+    Args:
+        path: the OBJ file.
+        threads: parsing threads; None is one per core.
+        strict: unknown statements are errors; otherwise they are skipped
+            and counted in :attr:`Scene.skipped`.
+
+    Raises:
+        ParseError: the file does not parse; the message names the file, the
+            line and the reason (an index out of range, a token that is not a
+            number...).
+        UnsupportedError: valid OBJ oxport cannot represent yet (an object
+            with faces with UVs and faces without).
+        OSError: the file cannot be read.
+    """
+    meshes, mtllibs, header, skipped = _native.read_obj(os.fspath(path), threads=threads, strict=strict)
+    return Scene([Mesh._wrap(m) for m in meshes], mtllibs, header, skipped)

@@ -588,6 +588,31 @@ fn blender_meshes(
         .collect())
 }
 
+/// What `read_obj` gives Python: meshes, mtllib texts, header lines, skipped statements.
+type SceneParts = (Vec<Mesh>, Vec<String>, Vec<String>, u64);
+
+/// Reads an OBJ file on all cores.
+#[pyfunction]
+#[pyo3(signature = (path, *, threads, strict))]
+fn read_obj(
+    py: Python<'_>,
+    path: PathBuf,
+    threads: Option<usize>,
+    strict: bool,
+) -> PyResult<SceneParts> {
+    if threads == Some(0) {
+        return Err(PyValueError::new_err(
+            "threads: must be at least 1 (or None for one per core)",
+        ));
+    }
+    let options = oxport::obj::ReadOptions { threads, strict };
+    let scene = py
+        .detach(|| oxport::obj::read(&path, &options))
+        .map_err(to_py_err)?;
+    let meshes = scene.meshes.into_iter().map(Mesh::from_owned).collect();
+    Ok((meshes, scene.mtllibs, scene.header, scene.skipped))
+}
+
 /// How many of `edge_count` edges no corner uses (`oxport.blender.unused_edges`).
 #[pyfunction]
 fn blender_unused_edges(
@@ -824,6 +849,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Mesh>()?;
     m.add_class::<ObjWriter>()?;
     m.add_function(wrap_pyfunction!(write_obj, m)?)?;
+    m.add_function(wrap_pyfunction!(read_obj, m)?)?;
     m.add_function(wrap_pyfunction!(write_mtl, m)?)?;
     m.add_function(wrap_pyfunction!(format_fixed, m)?)?;
     m.add_function(wrap_pyfunction!(blender_meshes, m)?)?;

@@ -17,8 +17,10 @@ pub enum Error {
         path: Option<PathBuf>,
         source: std::io::Error,
     },
-    /// Text input that does not parse: where and why.
+    /// Text input that does not parse: where (file when known, 1-based
+    /// line) and why.
     Parse {
+        path: Option<PathBuf>,
         line: u64,
         reason: Cow<'static, str>,
     },
@@ -59,7 +61,16 @@ impl fmt::Display for Error {
                 source,
             } => write!(f, "{}: {source}", path.display()),
             Error::Io { path: None, source } => write!(f, "{source}"),
-            Error::Parse { line, reason } => write!(f, "line {line}: {reason}"),
+            Error::Parse {
+                path: Some(path),
+                line,
+                reason,
+            } => write!(f, "{}:{line}: {reason}", path.display()),
+            Error::Parse {
+                path: None,
+                line,
+                reason,
+            } => write!(f, "line {line}: {reason}"),
             Error::Corrupt {
                 what,
                 offset: Some(offset),

@@ -2,12 +2,15 @@
 //!
 //! [`write()`] produces the bytes Blender 3.4's exporter writes for the same
 //! data (see `docs/formats/obj.md`); [`write_mtl`] its material libraries.
+//! [`read()`] parses OBJ files on all cores into one mesh per object.
 
 mod dedup;
 mod mtl;
+mod read;
 mod write;
 
 pub use mtl::{write_mtl, write_mtl_to};
+pub use read::{ReadOptions, Scene, read, read_bytes};
 pub use write::{
     FileWriter, Precision, WriteOptions, WriteSummary, Writer, write, write_to, write_with_progress,
 };

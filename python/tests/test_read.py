@@ -1,0 +1,101 @@
+"""oxport.read_obj: Blender's files read back and written again give the same
+bytes; random scenes survive write and read; bad files give the expected
+errors (python/tests/data/invalid, one file per failure)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import oxport
+from conftest import blender_export
+from test_blender_bytes import assert_same_file
+
+INVALID = Path(__file__).parent / "data" / "invalid"
+
+
+def round_trip(reference: Path, out: Path, threads: int | None = None) -> None:
+    scene = oxport.read_obj(reference, threads=threads)
+    scene.write_obj(out)
+    assert_same_file(out, reference)
+
+
+@pytest.mark.parametrize("level", [2, 5])
+def test_blender_monkey_round_trips(level: int, refdata: Path, tmp_path: Path) -> None:
+    reference = blender_export("monkey.py", [str(level)], refdata / f"monkey{level}.obj")
+    round_trip(reference, tmp_path / reference.name)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_blender_scene_round_trips(seed: int, threads: int, refdata: Path, tmp_path: Path) -> None:
+    reference = blender_export("scene.py", ["400", str(seed)], refdata / f"scene400_{seed}.obj")
+    round_trip(reference, tmp_path / reference.name, threads)
+    scene = oxport.read_obj(reference, threads=threads)
+    assert len(scene.meshes) == 400
+    assert scene.mtllibs == [reference.with_suffix(".mtl").name]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in INVALID.glob("*.obj")))
+def test_invalid_files_give_the_expected_error(name: str) -> None:
+    expected = dict(line.split(":", 1) for line in (INVALID / "expected.txt").read_text().splitlines())
+    with pytest.raises((oxport.ParseError, oxport.UnsupportedError)) as raised:
+        oxport.read_obj(INVALID / name)
+    message = str(raised.value)
+    assert message.endswith(f"{name}:{expected[name]}"), message
+
+
+def test_every_invalid_file_has_an_expected_error() -> None:
+    expected = {line.split(":", 1)[0] for line in (INVALID / "expected.txt").read_text().splitlines()}
+    assert expected == {p.name for p in INVALID.glob("*.obj")}
+
+
+def test_strict_mode_refuses_unknown_statements(tmp_path: Path) -> None:
+    path = tmp_path / "unknown.obj"
+    path.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nweird 1 2\nf 1 2 3\n")
+    assert oxport.read_obj(path).skipped == 1
+    with pytest.raises(oxport.ParseError, match=r"unknown.obj:4: unknown statement \"weird\""):
+        oxport.read_obj(path, strict=True)
+    with pytest.raises(FileNotFoundError):
+        oxport.read_obj(tmp_path / "missing.obj")
+
+
+finite = st.floats(-1e6, 1e6, allow_nan=False, width=32)
+
+
+@st.composite
+def meshes(draw: st.DrawFn) -> list[oxport.Mesh]:
+    result = []
+    for m in range(draw(st.integers(1, 4))):
+        count = draw(st.integers(3, 12))
+        positions = np.array(draw(st.lists(st.tuples(finite, finite, finite), min_size=count, max_size=count)),
+                             np.float32)
+        sizes = draw(st.lists(st.integers(3, 5), min_size=1, max_size=8))
+        corners = np.array(draw(st.lists(st.integers(0, count - 1), min_size=sum(sizes), max_size=sum(sizes))),
+                           np.uint32)
+        uvs = np.array(draw(st.lists(st.tuples(finite, finite), min_size=2, max_size=2)), np.float32)
+        result.append(oxport.Mesh(
+            f"mesh_{m}", positions, np.concatenate([[0], np.cumsum(sizes)]).astype(np.uint32), corners,
+            uvs=uvs, uv_indices=corners % 2,
+            smooth=np.array(draw(st.lists(st.integers(0, 3), min_size=len(sizes), max_size=len(sizes))),
+                            np.uint32),
+        ))
+    return result
+
+
+@settings(max_examples=60, deadline=None)
+@given(meshes())
+def test_random_scenes_survive_write_and_read(tmp_path_factory: pytest.TempPathFactory,
+                                               written: list[oxport.Mesh]) -> None:
+    path = tmp_path_factory.mktemp("random") / "r.obj"
+    oxport.write_obj(path, written, precision="shortest", uv_precision="shortest")
+    scene = oxport.read_obj(path)
+    assert [m.name for m in scene.meshes] == [m.name for m in written]
+    for ours, theirs in zip(scene.meshes, written):
+        for field in ("positions", "face_offsets", "position_indices", "uvs", "uv_indices", "smooth"):
+            a, b = np.asarray(getattr(ours, field)), np.asarray(getattr(theirs, field))
+            assert a.tobytes() == b.astype(a.dtype).tobytes(), field
