@@ -60,17 +60,21 @@ pub fn read_bytes(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     if options.threads == Some(0) {
         return Err(Error::invalid("threads must be at least 1"));
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| Error::invalid(format!("cannot start the parsing threads: {e}")))?;
-    let starts = block_starts(data, pool.current_num_threads() * 4);
-    let blocks: Vec<Result<Block>> = pool.install(|| {
-        starts
-            .par_windows(2)
-            .map(|w| parse_block(&data[w[0]..w[1]], options.strict))
-            .collect()
-    });
+    let threads = options
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let starts = block_starts(data, threads * 4);
+    let parse = |w: &[usize]| parse_block(&data[w[0]..w[1]], options.strict);
+    let blocks: Vec<Result<Block>> = if starts.len() <= 2 || threads == 1 {
+        // One block (small input) or one thread: no threads to start.
+        starts.windows(2).map(parse).collect()
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::invalid(format!("cannot start the parsing threads: {e}")))?;
+        pool.install(|| starts.par_windows(2).map(parse).collect())
+    };
     let mut parsed = Vec::with_capacity(blocks.len());
     for (i, block) in blocks.into_iter().enumerate() {
         // Lines are counted from the block's start: add the lines before it.
@@ -253,7 +257,15 @@ fn counts(block: &Block) -> Counts {
     ]
 }
 
+/// A statement's text (a name): UTF-8, without a carriage return inside
+/// (it could not be written back on one line).
 fn text(bytes: &[u8], line: u64, what: &str) -> Result<String> {
+    if bytes.contains(&b'\r') {
+        return Err(parse_error(
+            line,
+            format!("{what} has a carriage return inside"),
+        ));
+    }
     String::from_utf8(bytes.to_vec())
         .map_err(|_| parse_error(line, format!("{what} is not UTF-8 text")))
 }
