@@ -14,6 +14,24 @@ use crate::progress::{bar, megabytes, memory, reset_peak_memory};
 pub enum Command {
     /// Write a procedural scene as OBJ (and its MTL)
     Write(WriteArgs),
+    /// Read an OBJ file on all cores and describe it: objects, counts,
+    /// materials, bounds, time
+    Info(InfoArgs),
+}
+
+#[derive(Args)]
+pub struct InfoArgs {
+    /// The OBJ file
+    pub file: PathBuf,
+    /// Parsing threads (default: one per core)
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Unknown statements are errors (otherwise skipped and counted)
+    #[arg(long)]
+    pub strict: bool,
+    /// List every object (default: the first 20)
+    #[arg(long)]
+    pub all: bool,
 }
 
 #[derive(Args)]
@@ -118,6 +136,7 @@ impl FromStr for PrecisionArg {
 
 pub fn run(command: Command) -> oxport::Result<()> {
     match command {
+        Command::Info(args) => info(&args),
         Command::Write(args) => {
             let (meshes, materials) = args.scene.build();
             let summary = export(
@@ -136,6 +155,80 @@ pub fn run(command: Command) -> oxport::Result<()> {
             Ok(())
         }
     }
+}
+
+/// `oxport obj info`: reads the file and prints what it holds.
+fn info(args: &InfoArgs) -> oxport::Result<()> {
+    let start = Instant::now();
+    let options = obj::ReadOptions {
+        threads: args.threads,
+        strict: args.strict,
+    };
+    let scene = obj::read(&args.file, &options)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let size = std::fs::metadata(&args.file)
+        .map_err(|e| oxport::Error::io_at(&args.file, e))?
+        .len();
+    let sum = |f: fn(&Mesh) -> usize| scene.meshes.iter().map(f).sum::<usize>();
+    let mut low = [f32::INFINITY; 3];
+    let mut high = [f32::NEG_INFINITY; 3];
+    for p in scene.meshes.iter().flat_map(|m| m.positions.iter()) {
+        for k in 0..3 {
+            low[k] = low[k].min(p[k]);
+            high[k] = high[k].max(p[k]);
+        }
+    }
+    let mut materials: Vec<&str> = scene
+        .meshes
+        .iter()
+        .flat_map(|m| m.materials.iter().map(|n| n.as_ref()))
+        .collect();
+    materials.sort_unstable();
+    materials.dedup();
+    println!("{}: {:.1} MB", args.file.display(), megabytes(size));
+    println!(
+        "{} objects, {} vertices, {} faces, {} corners, {} UVs, {} normals, {} loose edges",
+        scene.meshes.len(),
+        sum(|m| m.positions.len()),
+        sum(|m| m.face_count()),
+        sum(|m| m.corner_count()),
+        sum(|m| m.uvs.as_ref().map_or(0, |u| u.len())),
+        sum(|m| m.normals.as_ref().map_or(0, |n| n.len())),
+        sum(|m| m.edges.as_ref().map_or(0, |e| e.len())),
+    );
+    println!(
+        "{} materials (mtllib: {}), {} statements skipped",
+        materials.len(),
+        if scene.mtllibs.is_empty() {
+            "none".to_string()
+        } else {
+            scene.mtllibs.join(", ")
+        },
+        scene.skipped
+    );
+    if low[0] <= high[0] {
+        println!("bounds: {low:?} to {high:?}");
+    }
+    let shown = if args.all { scene.meshes.len() } else { 20 };
+    for mesh in scene.meshes.iter().take(shown) {
+        println!(
+            "  {:?}: {} vertices, {} faces",
+            mesh.name,
+            mesh.positions.len(),
+            mesh.face_count()
+        );
+    }
+    if scene.meshes.len() > shown {
+        println!(
+            "  ... {} more (--all lists them)",
+            scene.meshes.len() - shown
+        );
+    }
+    println!(
+        "read in {seconds:.3} s ({:.0} MB/s)",
+        size as f64 / 1e6 / seconds.max(1e-9)
+    );
+    Ok(())
 }
 
 /// Writes the meshes (and the MTL beside them when there are materials) with a

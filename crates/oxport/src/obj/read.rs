@@ -151,8 +151,9 @@ struct Block {
     uvs: Vec<[f32; 2]>,
     normals: Vec<[f32; 3]>,
     /// Raw 1-based (or negative) indices of face corners and line points:
-    /// position, UV, normal; 0 where absent.
-    corners: Vec<[i64; 3]>,
+    /// position, UV, normal; 0 where absent. (32 bits: a file with 2^31
+    /// elements of a kind would be over 30 GB.)
+    corners: Vec<[i32; 3]>,
     events: Vec<Event>,
     skipped: u64,
 }
@@ -207,6 +208,12 @@ fn trim_end(line: &[u8]) -> &[u8] {
 
 fn parse_block(data: &[u8], strict: bool) -> Result<Block> {
     let mut block = Block::default();
+    // Room for what a typical file of this size holds (Blender's: a vertex
+    // line is ~30 bytes, a face of 4 corners ~40), so that vectors rarely grow.
+    block.positions.reserve(data.len() / 120);
+    block.colors.reserve(data.len() / 120);
+    block.corners.reserve(data.len() / 12);
+    block.events.reserve(data.len() / 60);
     let mut joined = Vec::new();
     let mut line_number = 0u64;
     let mut rest = data;
@@ -435,8 +442,8 @@ fn float(token: &[u8], line: u64) -> Result<f32> {
 }
 
 /// `v`, `v/t`, `v//n` or `v/t/n`.
-fn corner(token: &[u8], line: u64) -> Result<[i64; 3]> {
-    let mut out = [0i64; 3];
+fn corner(token: &[u8], line: u64) -> Result<[i32; 3]> {
+    let mut out = [0i32; 3];
     let mut parts = token.split(|&b| b == b'/');
     for (i, slot) in out.iter_mut().enumerate() {
         match parts.next() {
@@ -457,7 +464,7 @@ fn corner(token: &[u8], line: u64) -> Result<[i64; 3]> {
     Ok(out)
 }
 
-fn index(part: &[u8], line: u64) -> Result<i64> {
+fn index(part: &[u8], line: u64) -> Result<i32> {
     let bad = || {
         parse_error(
             line,
@@ -481,7 +488,12 @@ fn index(part: &[u8], line: u64) -> Result<i64> {
     if value == 0 {
         return Err(parse_error(line, "index 0 (indices start at 1)"));
     }
-    Ok(if negative { -value } else { value })
+    i32::try_from(if negative { -value } else { value }).map_err(|_| {
+        parse_error(
+            line,
+            format!("index {value} is beyond what oxport reads (2^31 - 1)"),
+        )
+    })
 }
 
 /// One object as it is stitched: global element indices until it is done.
@@ -612,11 +624,11 @@ fn stitch(blocks: Vec<Block>, header: Vec<String>) -> Result<Scene> {
 
 /// A raw index to a global 0-based one: 1-based, or negative counting back
 /// from the `declared` elements before the statement; within `total`.
-fn resolve(raw: i64, declared: usize, total: usize, line: u64, what: &str) -> Result<u32> {
+fn resolve(raw: i32, declared: usize, total: usize, line: u64, what: &str) -> Result<u32> {
     let index = if raw > 0 {
-        raw - 1
+        i64::from(raw) - 1
     } else {
-        declared as i64 + raw
+        declared as i64 + i64::from(raw)
     };
     if index < 0 || index as usize >= total {
         return Err(parse_error(
@@ -632,7 +644,7 @@ fn resolve(raw: i64, declared: usize, total: usize, line: u64, what: &str) -> Re
 
 fn add_face(
     object: &mut Object,
-    corners: &[[i64; 3]],
+    corners: &[[i32; 3]],
     base: [usize; 3],
     sizes: [usize; 3],
     line: u64,
