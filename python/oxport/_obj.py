@@ -404,12 +404,20 @@ class Scene:
     """The comment lines that open the file (without ``# ``)."""
     skipped: int = 0
     """Statements skipped: unknown ones, and those not kept yet (``p``, free-form curves)."""
+    materials: list[Material] = field(default_factory=list)
+    """The materials of the ``mtllib`` files found beside the OBJ file, in file order."""
+    mtl_header: list[str] = field(default_factory=list)
+    """The comment lines that open the (first) MTL file."""
 
     def write_obj(self, path: Union[str, os.PathLike[str]], **options: Any) -> WriteSummary:
-        """Writes the scene with :func:`write_obj`, with its header comments
-        and its first ``mtllib`` unless ``options`` say otherwise."""
+        """Writes the scene with :func:`write_obj`, with its header comments,
+        its first ``mtllib`` and its materials (into that MTL file beside
+        ``path``) unless ``options`` say otherwise."""
         options.setdefault("header", "\n".join(self.header) if self.header else None)
         options.setdefault("mtllib", self.mtllibs[0] if self.mtllibs else None)
+        if (self.materials or self.mtl_header) and options["mtllib"] is not None:
+            options.setdefault("mtl_materials", self.materials)
+            options.setdefault("mtl_header", "\n".join(self.mtl_header) if self.mtl_header else None)
         return write_obj(path, self.meshes, **options)
 
 
@@ -425,7 +433,8 @@ def read_obj(
     smooth groups (``s``), materials (``usemtl``), groups (``g``) and loose
     edges (``l``). Relative (negative) indices, ``\\`` continuations, CRLF,
     tabs and a missing final newline are read. Vertex colors (``v x y z r g
-    b``) are kept. MTL files are not read yet.
+    b``) are kept. The ``mtllib`` files found beside it are read into
+    :attr:`Scene.materials`.
 
     Args:
         path: the OBJ file.
@@ -442,4 +451,34 @@ def read_obj(
         OSError: the file cannot be read.
     """
     meshes, mtllibs, header, skipped = _native.read_obj(os.fspath(path), threads=threads, strict=strict)
-    return Scene([Mesh._wrap(m) for m in meshes], mtllibs, header, skipped)
+    scene = Scene([Mesh._wrap(m) for m in meshes], mtllibs, header, skipped)
+    folder = os.path.dirname(os.fspath(path))
+    for text in mtllibs:
+        # One file name with spaces, or several names.
+        names = [text] if os.path.isfile(os.path.join(folder, text)) else text.split()
+        for name in names:
+            library = os.path.join(folder, name)
+            if os.path.isfile(library):
+                materials, mtl_header = read_mtl(library)
+                scene.materials.extend(materials)
+                if not scene.mtl_header:
+                    scene.mtl_header = mtl_header
+    return scene
+
+
+def read_mtl(path: Union[str, os.PathLike[str]]) -> tuple[list[Material], list[str]]:
+    """Reads an MTL file: its materials (a property the file does not state
+    is None, so that writing gives back the same lines) and the comment lines
+    that open it.
+
+    Raises:
+        ParseError: the file does not parse (the message names file, line and reason).
+        OSError: the file cannot be read.
+    """
+    natives, header = _native.read_mtl(os.fspath(path))
+    materials = []
+    for native in natives:
+        maps = [TextureMap(key, path, options) for key, path, options in native.pop("maps")]
+        statements = [tuple(s) for s in native.pop("statements")]
+        materials.append(Material(**native, statements=statements, maps=maps))
+    return materials, header

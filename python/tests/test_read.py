@@ -20,8 +20,10 @@ INVALID = Path(__file__).parent / "data" / "invalid"
 
 def round_trip(reference: Path, out: Path, threads: int | None = None) -> None:
     scene = oxport.read_obj(reference, threads=threads)
+    assert scene.mtl_header, "the MTL file beside it is read"
     scene.write_obj(out)
     assert_same_file(out, reference)
+    assert_same_file(out.with_suffix(".mtl"), reference.with_suffix(".mtl"))
 
 
 @pytest.mark.parametrize("level", [2, 5])
@@ -38,6 +40,7 @@ def test_blender_scene_round_trips(seed: int, threads: int, refdata: Path, tmp_p
     scene = oxport.read_obj(reference, threads=threads)
     assert len(scene.meshes) == 400
     assert scene.mtllibs == [reference.with_suffix(".mtl").name]
+    assert len(scene.materials) > 1
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in INVALID.glob("*.obj")))

@@ -613,6 +613,42 @@ fn read_obj(
     Ok((meshes, scene.mtllibs, scene.header, scene.skipped))
 }
 
+/// Reads an MTL file: (materials as dicts of `oxport.Material`'s fields, header lines).
+#[pyfunction]
+fn read_mtl<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+) -> PyResult<(Vec<Bound<'py, pyo3::types::PyDict>>, Vec<String>)> {
+    let library = py
+        .detach(|| oxport::obj::read_mtl(&path))
+        .map_err(to_py_err)?;
+    let materials = library
+        .materials
+        .into_iter()
+        .map(|m| {
+            let dict = pyo3::types::PyDict::new(py);
+            dict.set_item("name", m.name)?;
+            dict.set_item("specular_exponent", m.specular_exponent)?;
+            dict.set_item("ambient", m.ambient)?;
+            dict.set_item("diffuse", m.diffuse)?;
+            dict.set_item("specular", m.specular)?;
+            dict.set_item("emissive", m.emissive)?;
+            dict.set_item("ior", m.ior)?;
+            dict.set_item("dissolve", m.dissolve)?;
+            dict.set_item("illum", m.illum)?;
+            dict.set_item("statements", m.statements)?;
+            let maps: Vec<(String, String, String)> = m
+                .maps
+                .into_iter()
+                .map(|t| (t.key, t.path, t.options))
+                .collect();
+            dict.set_item("maps", maps)?;
+            Ok(dict)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok((materials, library.header))
+}
+
 /// How many of `edge_count` edges no corner uses (`oxport.blender.unused_edges`).
 #[pyfunction]
 fn blender_unused_edges(
@@ -850,6 +886,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ObjWriter>()?;
     m.add_function(wrap_pyfunction!(write_obj, m)?)?;
     m.add_function(wrap_pyfunction!(read_obj, m)?)?;
+    m.add_function(wrap_pyfunction!(read_mtl, m)?)?;
     m.add_function(wrap_pyfunction!(write_mtl, m)?)?;
     m.add_function(wrap_pyfunction!(format_fixed, m)?)?;
     m.add_function(wrap_pyfunction!(blender_meshes, m)?)?;

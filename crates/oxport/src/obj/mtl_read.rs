@@ -1,0 +1,235 @@
+//! Reading MTL files: materials with the properties and texture maps they
+//! state (an absent property is `None`, so that writing gives back the same
+//! lines); statements without a field of their own (Blender's PBR extensions,
+//! `Tf`, `sharpness`...) are kept in order in `statements`.
+
+use std::path::Path;
+
+use crate::mesh::{Material, TextureMap};
+use crate::{Error, Result};
+
+/// The materials of an MTL file and the comment lines that open it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MaterialLibrary {
+    pub materials: Vec<Material>,
+    /// The comment lines before the first statement, without `#` and one space.
+    pub header: Vec<String>,
+}
+
+/// Reads the MTL file at `path`.
+pub fn read_mtl(path: &Path) -> Result<MaterialLibrary> {
+    let data = std::fs::read(path).map_err(|e| Error::io_at(path, e))?;
+    parse_mtl(&data).map_err(|error| match error {
+        Error::Parse {
+            path: None,
+            line,
+            reason,
+        } => Error::Parse {
+            path: Some(path.to_path_buf()),
+            line,
+            reason,
+        },
+        other => other,
+    })
+}
+
+/// The number of values each texture map option takes (`-o` and `-s` and
+/// `-t` take one to three numbers).
+fn option_values(option: &str) -> Option<(usize, usize)> {
+    Some(match option {
+        "-o" | "-s" | "-t" => (1, 3),
+        "-mm" => (2, 2),
+        "-bm" | "-texres" | "-boost" | "-clamp" | "-blendu" | "-blendv" | "-cc" | "-imfchan"
+        | "-type" => (1, 1),
+        _ => return None,
+    })
+}
+
+fn error(line: u64, reason: String) -> Error {
+    Error::Parse {
+        path: None,
+        line,
+        reason: reason.into(),
+    }
+}
+
+/// Parses MTL text.
+pub fn parse_mtl(data: &[u8]) -> Result<MaterialLibrary> {
+    let text = String::from_utf8_lossy(data);
+    let mut library = MaterialLibrary::default();
+    let mut seen_statement = false;
+    for (index, raw) in text.split('\n').enumerate() {
+        let number = index as u64 + 1;
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(comment) = line.strip_prefix('#') {
+            if !seen_statement {
+                let comment = comment.strip_prefix(' ').unwrap_or(comment);
+                library.header.push(comment.to_string());
+            }
+            continue;
+        }
+        seen_statement = true;
+        let (keyword, rest) = line
+            .split_once(char::is_whitespace)
+            .map_or((line, ""), |(k, r)| (k, r.trim()));
+        if keyword == "newmtl" {
+            library.materials.push(Material {
+                name: rest.to_string(),
+                specular_exponent: None,
+                ambient: None,
+                diffuse: None,
+                specular: None,
+                emissive: None,
+                ior: None,
+                dissolve: None,
+                illum: None,
+                statements: Vec::new(),
+                maps: Vec::new(),
+            });
+            continue;
+        }
+        let Some(material) = library.materials.last_mut() else {
+            return Err(error(number, format!("{keyword} before any newmtl")));
+        };
+        let numbers = || -> Result<Vec<f32>> {
+            rest.split_whitespace()
+                .map(|t| {
+                    t.parse::<f32>()
+                        .map_err(|_| error(number, format!("{keyword}: {t:?} is not a number")))
+                })
+                .collect()
+        };
+        let one = || -> Result<f32> {
+            match numbers()?.as_slice() {
+                [x] => Ok(*x),
+                other => Err(error(
+                    number,
+                    format!("{keyword} wants one number, not {}", other.len()),
+                )),
+            }
+        };
+        let color = || -> Result<[f32; 3]> {
+            match numbers()?.as_slice() {
+                [x, y, z] => Ok([*x, *y, *z]),
+                // One number: a grey.
+                [x] => Ok([*x; 3]),
+                other => Err(error(
+                    number,
+                    format!("{keyword} wants 3 numbers, not {}", other.len()),
+                )),
+            }
+        };
+        match keyword {
+            "Ns" => material.specular_exponent = Some(one()?),
+            "Ka" => material.ambient = Some(color()?),
+            "Kd" => material.diffuse = Some(color()?),
+            "Ks" => material.specular = Some(color()?),
+            "Ke" => material.emissive = Some(color()?),
+            "Ni" => material.ior = Some(one()?),
+            "d" => material.dissolve = Some(one()?),
+            "illum" => {
+                material.illum = Some(rest.parse::<i32>().map_err(|_| {
+                    error(number, format!("illum wants a whole number, not {rest:?}"))
+                })?)
+            }
+            _ if keyword.starts_with("map_")
+                || matches!(keyword, "bump" | "disp" | "decal" | "refl" | "norm") =>
+            {
+                material.maps.push(texture_map(keyword, rest, number)?);
+            }
+            _ => material
+                .statements
+                .push((keyword.to_string(), rest.to_string())),
+        }
+    }
+    Ok(library)
+}
+
+/// `map_Kd -s 2 2 1 textures/wood grain.png`: the options by their known
+/// arities, the rest (which may hold spaces) is the path.
+fn texture_map(key: &str, rest: &str, line: u64) -> Result<TextureMap> {
+    // Tokens with their byte ranges, so that the path keeps its own spacing.
+    let mut tokens: Vec<(usize, &str)> = Vec::new();
+    let mut start = None;
+    for (i, c) in rest.char_indices().chain([(rest.len(), ' ')]) {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                tokens.push((s, &rest[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    let mut used = 0;
+    while used < tokens.len() {
+        let Some((least, most)) = option_values(tokens[used].1) else {
+            break;
+        };
+        let mut taken = 0;
+        while taken < most
+            && used + 1 + taken < tokens.len()
+            && (taken < least || tokens[used + 1 + taken].1.parse::<f32>().is_ok())
+        {
+            taken += 1;
+        }
+        if taken < least {
+            return Err(error(
+                line,
+                format!("{key}: {} wants {least} value(s)", tokens[used].1),
+            ));
+        }
+        used += 1 + taken;
+    }
+    let Some(&(path_start, _)) = tokens.get(used) else {
+        return Err(error(line, format!("{key} has no file name")));
+    };
+    Ok(TextureMap {
+        key: key.to_string(),
+        options: rest[..path_start].trim_end().to_string(),
+        path: rest[path_start..].to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blenders_layout_reads_back() {
+        let text = "# Blender 3.4.1 MTL File: 'None'\n# www.blender.org\n\nnewmtl wood\nNs 250.000000\n\
+                    Ka 1.000000 1.000000 1.000000\nKd 0.800000 0.800000 0.800000\nNi 1.450000\n\
+                    d 1.000000\nillum 2\nPr 0.5\nmap_Kd -o 0.5 0.25 0 -s 2 2 1 -bm 0.7 tex/wood grain.png\n";
+        let library = parse_mtl(text.as_bytes()).unwrap();
+        assert_eq!(
+            library.header,
+            ["Blender 3.4.1 MTL File: 'None'", "www.blender.org"]
+        );
+        let wood = &library.materials[0];
+        assert_eq!(wood.specular_exponent, Some(250.0));
+        assert_eq!(wood.specular, None);
+        assert_eq!(wood.statements, [("Pr".to_string(), "0.5".to_string())]);
+        assert_eq!(wood.maps[0].options, "-o 0.5 0.25 0 -s 2 2 1 -bm 0.7");
+        assert_eq!(wood.maps[0].path, "tex/wood grain.png");
+        let mut out = Vec::new();
+        crate::obj::write_mtl_to(&mut out, &library.materials, &library.header).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), text);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let error = |text: &str| parse_mtl(text.as_bytes()).unwrap_err().to_string();
+        assert_eq!(error("Kd 1 1 1\n"), "line 1: Kd before any newmtl");
+        assert_eq!(
+            error("newmtl a\nNs x\n"),
+            "line 2: Ns: \"x\" is not a number"
+        );
+        assert_eq!(
+            error("newmtl a\nmap_Kd -s\n"),
+            "line 2: map_Kd: -s wants 1 value(s)"
+        );
+    }
+}
