@@ -64,6 +64,10 @@ pub fn parse_mtl(data: &[u8]) -> Result<MaterialLibrary> {
         if line.is_empty() {
             continue;
         }
+        if line.contains('\r') {
+            // It could not be written back on one line.
+            return Err(error(number, "a carriage return inside the line".into()));
+        }
         if let Some(comment) = line.strip_prefix('#') {
             if !seen_statement {
                 let comment = comment.strip_prefix(' ').unwrap_or(comment);
