@@ -47,6 +47,22 @@ impl Error {
         }
     }
 
+    /// A parse error without a file names `path`; other errors are unchanged.
+    pub fn in_file(self, path: &Path) -> Self {
+        match self {
+            Error::Parse {
+                path: None,
+                line,
+                reason,
+            } => Error::Parse {
+                path: Some(path.to_path_buf()),
+                line,
+                reason,
+            },
+            other => other,
+        }
+    }
+
     /// A caller error with a message.
     pub fn invalid(reason: impl Into<Cow<'static, str>>) -> Self {
         Error::InvalidArgument(reason.into())

@@ -19,18 +19,7 @@ pub struct MaterialLibrary {
 /// Reads the MTL file at `path`.
 pub fn read_mtl(path: &Path) -> Result<MaterialLibrary> {
     let data = std::fs::read(path).map_err(|e| Error::io_at(path, e))?;
-    parse_mtl(&data).map_err(|error| match error {
-        Error::Parse {
-            path: None,
-            line,
-            reason,
-        } => Error::Parse {
-            path: Some(path.to_path_buf()),
-            line,
-            reason,
-        },
-        other => other,
-    })
+    parse_mtl(&data).map_err(|error| error.in_file(path))
 }
 
 /// The number of values each texture map option takes (`-o` and `-s` and

@@ -41,18 +41,7 @@ pub struct Scene {
 /// Reads the OBJ file at `path` (the whole file in memory).
 pub fn read(path: &Path, options: &ReadOptions) -> Result<Scene> {
     let data = std::fs::read(path).map_err(|e| Error::io_at(path, e))?;
-    read_bytes(&data, options).map_err(|error| match error {
-        Error::Parse {
-            path: None,
-            line,
-            reason,
-        } => Error::Parse {
-            path: Some(path.to_path_buf()),
-            line,
-            reason,
-        },
-        other => other,
-    })
+    read_bytes(&data, options).map_err(|error| error.in_file(path))
 }
 
 /// Reads OBJ text.
@@ -287,20 +276,12 @@ fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Resu
         .position(|b| b.is_ascii_whitespace())
         .unwrap_or(line.len());
     let (keyword, rest) = (&line[..split], trim(&line[split..]));
-    let mut numbers = rest
+    let numbers = rest
         .split(|b| b.is_ascii_whitespace())
         .filter(|t| !t.is_empty());
     match keyword {
         b"v" => {
-            let mut values = [0.0f32; 7];
-            let mut count = 0;
-            for token in numbers.by_ref() {
-                if count == 7 {
-                    return Err(parse_error(number, "v has more than 7 numbers"));
-                }
-                values[count] = float(token, number)?;
-                count += 1;
-            }
+            let (values, count) = floats::<7>(numbers, number, "v")?;
             block.positions.push([values[0], values[1], values[2]]);
             match count {
                 3 | 4 => block.colors.push([0.0; 3]),
@@ -312,30 +293,14 @@ fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Resu
             }
         }
         b"vt" => {
-            let mut values = [0.0f32; 3];
-            let mut count = 0;
-            for token in numbers {
-                if count == 3 {
-                    return Err(parse_error(number, "vt has more than 3 numbers"));
-                }
-                values[count] = float(token, number)?;
-                count += 1;
-            }
+            let (values, count) = floats::<3>(numbers, number, "vt")?;
             if count == 0 {
                 return Err(parse_error(number, "vt has no numbers"));
             }
             block.uvs.push([values[0], values[1]]);
         }
         b"vn" => {
-            let mut values = [0.0f32; 3];
-            let mut count = 0;
-            for token in numbers {
-                if count == 3 {
-                    return Err(parse_error(number, "vn has more than 3 numbers"));
-                }
-                values[count] = float(token, number)?;
-                count += 1;
-            }
+            let (values, count) = floats::<3>(numbers, number, "vn")?;
             if count != 3 {
                 return Err(parse_error(number, format!("vn has {count} numbers")));
             }
@@ -424,6 +389,27 @@ fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Resu
         _ => block.skipped += 1,
     }
     Ok(())
+}
+
+/// Up to `N` numbers of a statement, and how many there were.
+fn floats<'a, const N: usize>(
+    tokens: impl Iterator<Item = &'a [u8]>,
+    line: u64,
+    what: &str,
+) -> Result<([f32; N], usize)> {
+    let mut values = [0.0f32; N];
+    let mut count = 0;
+    for token in tokens {
+        if count == N {
+            return Err(parse_error(
+                line,
+                format!("{what} has more than {N} numbers"),
+            ));
+        }
+        values[count] = float(token, line)?;
+        count += 1;
+    }
+    Ok((values, count))
 }
 
 fn float(token: &[u8], line: u64) -> Result<f32> {
