@@ -134,9 +134,8 @@ fn block_starts(data: &[u8], count: usize) -> Vec<usize> {
 #[derive(Default)]
 struct Block {
     positions: Vec<[f32; 3]>,
-    /// One per position; `colored` counts those given in the file.
-    colors: Vec<[f32; 3]>,
-    colored: usize,
+    /// The colors given (`v x y z r g b`), with the block index of their position.
+    colors: Vec<(u32, [f32; 3])>,
     uvs: Vec<[f32; 2]>,
     normals: Vec<[f32; 3]>,
     /// Raw 1-based (or negative) indices of face corners and line points:
@@ -200,7 +199,6 @@ fn parse_block(data: &[u8], strict: bool) -> Result<Block> {
     // Room for what a typical file of this size holds (Blender's: a vertex
     // line is ~30 bytes, a face of 4 corners ~40), so that vectors rarely grow.
     block.positions.reserve(data.len() / 120);
-    block.colors.reserve(data.len() / 120);
     block.corners.reserve(data.len() / 12);
     block.events.reserve(data.len() / 60);
     let mut joined = Vec::new();
@@ -284,10 +282,10 @@ fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Resu
             let (values, count) = floats::<7>(numbers, number, "v")?;
             block.positions.push([values[0], values[1], values[2]]);
             match count {
-                3 | 4 => block.colors.push([0.0; 3]),
+                3 | 4 => {}
                 6 | 7 => {
-                    block.colors.push([values[3], values[4], values[5]]);
-                    block.colored += 1;
+                    let at = block.positions.len() as u32 - 1;
+                    block.colors.push((at, [values[3], values[4], values[5]]));
                 }
                 _ => return Err(parse_error(number, format!("v has {count} numbers"))),
             }
@@ -512,21 +510,26 @@ fn stitch(blocks: Vec<Block>, header: Vec<String>) -> Result<Scene> {
     // All elements in file order.
     let total = |f: fn(&Block) -> usize| blocks.iter().map(f).sum::<usize>();
     let mut positions = Vec::with_capacity(total(|b| b.positions.len()));
-    let mut colors = Vec::with_capacity(positions.capacity());
-    let mut colored = Vec::with_capacity(positions.capacity());
+    // Colors only when the file has some: black for the positions without.
+    let any_colors = blocks.iter().any(|b| !b.colors.is_empty());
+    let mut colors: Vec<[f32; 3]> = Vec::new();
     let mut uvs = Vec::with_capacity(total(|b| b.uvs.len()));
     let mut normals = Vec::with_capacity(total(|b| b.normals.len()));
     let mut offsets = Vec::with_capacity(blocks.len());
     for block in &blocks {
         offsets.push([positions.len(), uvs.len(), normals.len()]);
         positions.extend_from_slice(&block.positions);
-        colors.extend_from_slice(&block.colors);
-        colored.push(block.colored);
+        if any_colors {
+            let first = colors.len();
+            colors.resize(first + block.positions.len(), [0.0; 3]);
+            for &(at, color) in &block.colors {
+                colors[first + at as usize] = color;
+            }
+        }
         uvs.extend_from_slice(&block.uvs);
         normals.extend_from_slice(&block.normals);
     }
     let sizes = [positions.len(), uvs.len(), normals.len()];
-    let any_colors = colored.iter().any(|&c| c > 0);
     let mut scene = Scene {
         header,
         skipped: blocks.iter().map(|b| b.skipped).sum(),
@@ -857,6 +860,20 @@ mod tests {
         let unknown = read_bytes(b"v 1 2 3\nfoo bar\n", &strict).unwrap_err();
         assert_eq!(unknown.to_string(), "line 2: unknown statement \"foo\"");
         assert_eq!(parse("v 1 2 3\nfoo bar\n").unwrap().skipped, 1);
+    }
+
+    #[test]
+    fn vertex_colors_are_kept() {
+        let scene = parse("v 0 0 0 1 0.5 0\nv 1 0 0\nv 0 1 0 0 0 1\nf 1 2 3\n").unwrap();
+        let colors = scene.meshes[0].colors.as_deref().unwrap();
+        assert_eq!(colors, &[[1.0, 0.5, 0.0], [0.0; 3], [0.0, 0.0, 1.0]]);
+        assert!(
+            parse("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+                .unwrap()
+                .meshes[0]
+                .colors
+                .is_none()
+        );
     }
 
     #[test]
