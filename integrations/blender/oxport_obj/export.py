@@ -39,7 +39,6 @@ class Report:
                 f"gathering {self.gather_seconds:.3f} s, then writing {self.write_seconds:.3f} s more")
 
 
-# Options whose non-default values are not exported yet: refused with a clear message.
 # Options whose other values are refused, with the reason.
 _NOT_YET = {
     # The render-mode depsgraph Blender's exporter builds (DEG_graph_new with
