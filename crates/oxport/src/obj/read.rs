@@ -170,6 +170,15 @@ enum Event {
     },
 }
 
+/// A token as an error message shows it: its first 40 bytes, quoted.
+#[cold]
+fn shown(token: &[u8]) -> String {
+    format!(
+        "{:?}",
+        String::from_utf8_lossy(&token[..token.len().min(40)])
+    )
+}
+
 fn parse_error(line: u64, reason: impl Into<std::borrow::Cow<'static, str>>) -> Error {
     Error::Parse {
         path: None,
@@ -194,6 +203,14 @@ fn trim_end(line: &[u8]) -> &[u8] {
     &line[..end]
 }
 
+/// The line at the start of `rest` (without its `\n`) and what follows it.
+fn next_line(rest: &[u8]) -> (&[u8], &[u8]) {
+    match rest.iter().position(|&b| b == b'\n') {
+        Some(p) => (&rest[..p], &rest[p + 1..]),
+        None => (rest, &rest[rest.len()..]),
+    }
+}
+
 fn parse_block(data: &[u8], strict: bool) -> Result<Block> {
     let mut block = Block::default();
     // Room for what a typical file of this size holds (Blender's: a vertex
@@ -205,10 +222,7 @@ fn parse_block(data: &[u8], strict: bool) -> Result<Block> {
     let mut line_number = 0u64;
     let mut rest = data;
     while !rest.is_empty() {
-        let (raw, next) = match rest.iter().position(|&b| b == b'\n') {
-            Some(p) => (&rest[..p], &rest[p + 1..]),
-            None => (rest, &rest[rest.len()..]),
-        };
+        let (raw, next) = next_line(rest);
         rest = next;
         line_number += 1;
         let first_line = line_number;
@@ -219,13 +233,10 @@ fn parse_block(data: &[u8], strict: bool) -> Result<Block> {
             while line.ends_with(b"\\") {
                 joined.extend_from_slice(&line[..line.len() - 1]);
                 joined.push(b' ');
-                let (raw, next) = match rest.iter().position(|&b| b == b'\n') {
-                    Some(p) => (&rest[..p], &rest[p + 1..]),
-                    None => (rest, &rest[rest.len()..]),
-                };
                 if rest.is_empty() {
                     break;
                 }
+                let (raw, next) = next_line(rest);
                 rest = next;
                 line_number += 1;
                 line = trim_end(raw);
@@ -233,9 +244,7 @@ fn parse_block(data: &[u8], strict: bool) -> Result<Block> {
             if !line.ends_with(b"\\") {
                 joined.extend_from_slice(line);
             }
-            let statement = std::mem::take(&mut joined);
-            parse_line(&mut block, &statement, first_line, strict)?;
-            joined = statement;
+            parse_line(&mut block, &joined, first_line, strict)?;
         } else {
             parse_line(&mut block, line, first_line, strict)?;
         }
@@ -312,31 +321,21 @@ fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Resu
             }
             let size = block.corners.len() - start;
             let end = block.corners.len() as u32;
-            if keyword == b"f" {
-                if size < 3 {
-                    return Err(parse_error(
-                        number,
-                        format!("a face needs 3 corners, not {size}"),
-                    ));
-                }
-                block.events.push(Event::Face {
-                    end,
-                    line: number,
-                    counts,
-                });
+            let face = keyword == b"f";
+            let (least, needs) = if face {
+                (3, "a face needs 3 corners")
             } else {
-                if size < 2 {
-                    return Err(parse_error(
-                        number,
-                        format!("a line needs 2 points, not {size}"),
-                    ));
-                }
-                block.events.push(Event::Line {
-                    end,
-                    line: number,
-                    counts,
-                });
+                (2, "a line needs 2 points")
+            };
+            if size < least {
+                return Err(parse_error(number, format!("{needs}, not {size}")));
             }
+            let line = number;
+            block.events.push(if face {
+                Event::Face { end, line, counts }
+            } else {
+                Event::Line { end, line, counts }
+            });
         }
         b"o" => {
             let counts = counts(block);
@@ -378,10 +377,7 @@ fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Resu
         _ if strict => {
             return Err(parse_error(
                 number,
-                format!(
-                    "unknown statement {:?}",
-                    String::from_utf8_lossy(&keyword[..keyword.len().min(40)])
-                ),
+                format!("unknown statement {}", shown(keyword)),
             ));
         }
         _ => block.skipped += 1,
@@ -414,15 +410,7 @@ fn float(token: &[u8], line: u64) -> Result<f32> {
     std::str::from_utf8(token)
         .ok()
         .and_then(|t| t.parse::<f32>().ok())
-        .ok_or_else(|| {
-            parse_error(
-                line,
-                format!(
-                    "{:?} is not a number",
-                    String::from_utf8_lossy(&token[..token.len().min(40)])
-                ),
-            )
-        })
+        .ok_or_else(|| parse_error(line, format!("{} is not a number", shown(token))))
 }
 
 /// `v`, `v/t`, `v//n` or `v/t/n`.
@@ -439,25 +427,14 @@ fn corner(token: &[u8], line: u64) -> Result<[i32; 3]> {
     if parts.next().is_some() {
         return Err(parse_error(
             line,
-            format!(
-                "{:?} has more than three indices",
-                String::from_utf8_lossy(&token[..token.len().min(40)])
-            ),
+            format!("{} has more than three indices", shown(token)),
         ));
     }
     Ok(out)
 }
 
 fn index(part: &[u8], line: u64) -> Result<i32> {
-    let bad = || {
-        parse_error(
-            line,
-            format!(
-                "{:?} is not an index",
-                String::from_utf8_lossy(&part[..part.len().min(40)])
-            ),
-        )
-    };
+    let bad = || parse_error(line, format!("{} is not an index", shown(part)));
     let (negative, digits) = match part.first() {
         Some(b'-') => (true, &part[1..]),
         Some(b'+') => (false, &part[1..]),
@@ -558,11 +535,7 @@ fn stitch(blocks: Vec<Block>, header: Vec<String>) -> Result<Scene> {
         for event in &block.events {
             match event {
                 Event::Object(name, counts) => {
-                    let here = [
-                        offset[0] + counts[0] as usize,
-                        offset[1] + counts[1] as usize,
-                        offset[2] + counts[2] as usize,
-                    ];
+                    let here = global(offset, counts);
                     let done = std::mem::take(&mut object);
                     finish(done, here, &mut scene);
                     object.name = name.clone();
@@ -574,11 +547,7 @@ fn stitch(blocks: Vec<Block>, header: Vec<String>) -> Result<Scene> {
                 Event::MtlLib(text) => scene.mtllibs.push(text.clone()),
                 Event::Face { end, line, counts } => {
                     let end = *end as usize;
-                    let base = [
-                        offset[0] + counts[0] as usize,
-                        offset[1] + counts[1] as usize,
-                        offset[2] + counts[2] as usize,
-                    ];
+                    let base = global(offset, counts);
                     add_face(
                         &mut object,
                         &block.corners[corner..end],
@@ -592,7 +561,7 @@ fn stitch(blocks: Vec<Block>, header: Vec<String>) -> Result<Scene> {
                 Event::Line { end, line, counts } => {
                     let end = *end as usize;
                     let points = &block.corners[corner..end];
-                    let base = offset[0] + counts[0] as usize;
+                    let base = global(offset, counts)[0];
                     let mut previous = None;
                     for point in points {
                         let v = resolve(point[0], base, sizes[0], *line, "position")?;
@@ -609,6 +578,11 @@ fn stitch(blocks: Vec<Block>, header: Vec<String>) -> Result<Scene> {
     }
     finish(object, sizes, &mut scene);
     Ok(scene)
+}
+
+/// The global element counts of a block's `counts` (whose block starts at `offset`).
+fn global(offset: &[usize; 3], counts: &Counts) -> [usize; 3] {
+    [0, 1, 2].map(|k| offset[k] + counts[k] as usize)
 }
 
 /// A raw index to a global 0-based one: 1-based, or negative counting back
@@ -708,28 +682,52 @@ fn add_face(
     Ok(())
 }
 
-/// Global indices into the object's own arrays: its declared range first,
-/// then copies of elements from elsewhere, in first-use order.
-fn localize<T: Copy>(
+/// Global indices into the object's own arrays, whose elements are its
+/// declared `range` first, then copies of elements from elsewhere in first-use
+/// order: returns those copies' global indices and the local indices.
+fn localize(
     globals: impl Iterator<Item = u32>,
     range: std::ops::Range<usize>,
-    values: &[T],
-) -> (Vec<T>, Vec<u32>) {
-    let mut local = values[range.clone()].to_vec();
+) -> (Vec<u32>, Vec<u32>) {
     let mut copies: HashMap<u32, u32> = HashMap::new();
+    let mut copied = Vec::new();
     let indices = globals
         .map(|g| {
             if range.contains(&(g as usize)) {
                 (g as usize - range.start) as u32
             } else {
                 *copies.entry(g).or_insert_with(|| {
-                    local.push(values[g as usize]);
-                    local.len() as u32 - 1
+                    copied.push(g);
+                    (range.len() + copied.len() - 1) as u32
                 })
             }
         })
         .collect();
-    (local, indices)
+    (copied, indices)
+}
+
+/// An object's own elements: its declared `range`, then the `copied` ones.
+fn gather<T: Copy>(values: &[T], range: std::ops::Range<usize>, copied: &[u32]) -> Vec<T> {
+    let mut local = Vec::with_capacity(range.len() + copied.len());
+    local.extend_from_slice(&values[range]);
+    local.extend(copied.iter().map(|&g| values[g as usize]));
+    local
+}
+
+/// An attribute's elements and per-corner indices, when the object's faces have it.
+fn attribute<T: Copy>(
+    object: &Object,
+    with: Option<bool>,
+    k: usize,
+    end: usize,
+    values: &[T],
+) -> (Option<Vec<T>>, Option<Vec<u32>>) {
+    if with != Some(true) {
+        return (None, None);
+    }
+    let range = object.first[k]..end;
+    let (copied, indices) = localize(object.corners.iter().map(|c| c[k]), range.clone());
+    (Some(gather(values, range, &copied)), Some(indices))
 }
 
 fn build(
@@ -743,64 +741,46 @@ fn build(
     let o = &object;
     let corner_v = o.corners.iter().map(|c| c[0]);
     let edge_v = o.edges.iter().flat_map(|e| [e[0], e[1]]);
-    let (mesh_positions, mut all) =
-        localize(corner_v.chain(edge_v), o.first[0]..ends[0], positions);
-    let edge_indices = all.split_off(o.corners.len());
-    let mesh_colors = colors.map(|colors| {
-        let (values, _) = localize(
-            o.corners
-                .iter()
-                .map(|c| c[0])
-                .chain(o.edges.iter().flat_map(|e| [e[0], e[1]])),
-            o.first[0]..ends[0],
-            colors,
-        );
-        values
-    });
-    let attribute = |with: Option<bool>, k: usize, values: &[[f32; 3]]| {
-        with.filter(|&w| w)
-            .map(|_| localize(o.corners.iter().map(|c| c[k]), o.first[k]..ends[k], values))
-    };
-    let mesh_normals = attribute(o.with_normals, 2, normals);
-    let mesh_uvs = o
-        .with_uvs
-        .filter(|&w| w)
-        .map(|_| localize(o.corners.iter().map(|c| c[1]), o.first[1]..ends[1], uvs));
+    let range = o.first[0]..ends[0];
+    let (copied, mut position_indices) = localize(corner_v.chain(edge_v), range.clone());
+    let edge_indices = position_indices.split_off(o.corners.len());
+    let mesh_positions = gather(positions, range.clone(), &copied);
+    let mesh_colors = colors.map(|colors| gather(colors, range, &copied));
+    let (mesh_uvs, uv_indices) = attribute(o, o.with_uvs, 1, ends[1], uvs);
+    let (mesh_normals, normal_indices) = attribute(o, o.with_normals, 2, ends[2], normals);
     // A per-face state is kept when some face of the object has it; faces
     // before it get the first value seen (0 for smooth groups).
-    let per_face = |values: &[Option<u32>], fallback: u32| -> Option<Vec<u32>> {
+    let per_face = |values: &[Option<u32>]| -> Option<Vec<u32>> {
         values
             .iter()
             .any(Option::is_some)
-            .then(|| values.iter().map(|v| v.unwrap_or(fallback)).collect())
+            .then(|| values.iter().map(|v| v.unwrap_or(0)).collect())
     };
-    let face_offsets = if o.face_offsets.is_empty() {
-        Vec::new()
-    } else {
-        o.face_offsets.clone()
-    };
+    let smooth = per_face(&o.smooth);
+    let material_indices = per_face(&o.material_indices);
+    let group_indices = per_face(&o.group_indices);
+    let edges = (!o.edges.is_empty()).then(|| {
+        edge_indices
+            .chunks(2)
+            .map(|e| [e[0], e[1]])
+            .collect::<Vec<_>>()
+    });
     Mesh {
-        name: object.name.clone().into(),
+        name: object.name.into(),
         positions: mesh_positions.into(),
         colors: mesh_colors.map(Into::into),
-        uvs: mesh_uvs.as_ref().map(|(v, _)| v.clone().into()),
-        normals: mesh_normals.as_ref().map(|(v, _)| v.clone().into()),
-        face_offsets: face_offsets.into(),
-        position_indices: all.into(),
-        uv_indices: mesh_uvs.map(|(_, i)| i.into()),
-        normal_indices: mesh_normals.map(|(_, i)| i.into()),
-        smooth: per_face(&o.smooth, 0).map(Into::into),
-        materials: o.materials.iter().map(|m| m.clone().into()).collect(),
-        material_indices: per_face(&o.material_indices, 0).map(Into::into),
-        groups: o.groups.iter().map(|g| g.clone().into()).collect(),
-        group_indices: per_face(&o.group_indices, 0).map(Into::into),
-        edges: (!o.edges.is_empty()).then(|| {
-            edge_indices
-                .chunks(2)
-                .map(|e| [e[0], e[1]])
-                .collect::<Vec<_>>()
-                .into()
-        }),
+        uvs: mesh_uvs.map(Into::into),
+        normals: mesh_normals.map(Into::into),
+        face_offsets: object.face_offsets.into(),
+        position_indices: position_indices.into(),
+        uv_indices: uv_indices.map(Into::into),
+        normal_indices: normal_indices.map(Into::into),
+        smooth: smooth.map(Into::into),
+        materials: object.materials.into_iter().map(Into::into).collect(),
+        material_indices: material_indices.map(Into::into),
+        groups: object.groups.into_iter().map(Into::into).collect(),
+        group_indices: group_indices.map(Into::into),
+        edges: edges.map(Into::into),
     }
 }
 
