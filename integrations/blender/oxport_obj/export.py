@@ -257,10 +257,10 @@ def _principled_bsdf(material: bpy.types.Material):
     if tree is None:
         return None
     for node in tree.nodes:
-        if node.bl_idname == "ShaderNodeOutputMaterial" and node.inputs[0].is_linked:
-            for link in node.inputs[0].links:
-                if link.from_node.bl_idname == "ShaderNodeBsdfPrincipled":
-                    return link.from_node
+        if node.bl_idname == "ShaderNodeOutputMaterial":
+            bsdf = _linked_node(node.inputs[0], "ShaderNodeBsdfPrincipled")
+            if bsdf is not None:
+                return bsdf
     return None
 
 
@@ -439,22 +439,20 @@ def _gather(ob, matrix, options: dict, axes, stream, polygons: _Polygons, timing
     built in oxport's Rust core and written on the stream's threads (which run
     without the GIL) while this thread goes on to the next object. Returns the
     object's materials."""
-    evaluated = ob
+    if ob.type != "MESH":
+        # Curves: a mesh made from the evaluated object, as Blender's exporter
+        # makes one (never triangulated there).
+        try:
+            return _gather_mesh(ob, matrix, ob.to_mesh(), options, axes, stream, polygons, timings)
+        finally:
+            ob.to_mesh_clear()
     # The evaluated mesh itself, as Blender's exporter uses it: no copy, and the
     # same cached vertex normals (Blender sums them in parallel, so two separate
     # computations can differ in the last bit, and a rounded normal with them).
-    me = evaluated.data
+    me = ob.data
     if not options.get("apply_modifiers", True) and ob.original.modifiers:
         # Blender then takes the mesh before its modifiers (shape keys not applied).
         me = ob.original.data
-    if ob.type != "MESH":
-        # Curves and surfaces: a mesh made from the evaluated object, as Blender's
-        # exporter makes one (never triangulated there).
-        me = evaluated.to_mesh()
-        try:
-            return _gather_mesh(ob, matrix, me, options, axes, stream, polygons, timings)
-        finally:
-            evaluated.to_mesh_clear()
     if not (options.get("export_triangulated_mesh", False) and len(me.polygons)):
         return _gather_mesh(ob, matrix, me, options, axes, stream, polygons, timings)
     triangulated = _triangulated(me)
