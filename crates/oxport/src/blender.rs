@@ -113,13 +113,17 @@ fn transform_normal(m: &Matrix3, [x, y, z]: [f32; 3]) -> [f32; 3] {
         m[0][1] * x + m[1][1] * y + m[2][1] * z,
         m[0][2] * x + m[1][2] * y + m[2][2] * z,
     ];
+    normalize(v).unwrap_or([0.0; 3])
+}
+
+/// Blender's `normalize_v3`: multiplied by the reciprocal of the length;
+/// `None` for a vector too short to normalize (Blender then zeroes it).
+fn normalize(v: [f32; 3]) -> Option<[f32; 3]> {
     let d = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    if d > 1.0e-35 {
+    (d > 1.0e-35).then(|| {
         let inv = 1.0f32 / d.sqrt();
         [v[0] * inv, v[1] * inv, v[2] * inv]
-    } else {
-        [0.0; 3]
-    }
+    })
 }
 
 /// Blender's `round_float_to_n_digits(f, 4)`: `ceilf(10000 f - 0.49999999f) / 10000`
@@ -176,13 +180,7 @@ pub fn face_normal(positions: &[[f32; 3]], corner_vertices: &[u32]) -> [f32; 3] 
         n[2] += (previous[0] - current[0]) * (previous[1] + current[1]);
         previous = current;
     }
-    let d = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
-    if d > 1.0e-35 {
-        let inv = 1.0f32 / d.sqrt();
-        [n[0] * inv, n[1] * inv, n[2] * inv]
-    } else {
-        [0.0, 0.0, 1.0]
-    }
+    normalize(n).unwrap_or([0.0, 0.0, 1.0])
 }
 
 /// A rounded normal as a key with float equality (-0 equals +0): the three
