@@ -1,6 +1,8 @@
 //! Reads arbitrary bytes as OBJ on 1 and 3 threads: never a panic, the same
 //! result whatever the thread count, and every mesh read is valid (its indices
-//! in range), so that it can be written again.
+//! in range), so that it can be written again. A quarter of the inputs are
+//! also read repeated to 160 KB, so that they are cut into several blocks
+//! (objects, relative indices and errors across block boundaries).
 //! `cargo +nightly fuzz run obj_read` in this folder.
 
 #![no_main]
@@ -8,21 +10,17 @@
 use libfuzzer_sys::fuzz_target;
 use oxport::obj::{ReadOptions, read_bytes};
 
-fuzz_target!(|data: &[u8]| {
-    let one = read_bytes(
-        data,
-        &ReadOptions {
-            threads: Some(1),
-            strict: false,
-        },
-    );
-    let three = read_bytes(
-        data,
-        &ReadOptions {
-            threads: Some(3),
-            strict: false,
-        },
-    );
+fn check(data: &[u8]) {
+    let read = |threads| {
+        read_bytes(
+            data,
+            &ReadOptions {
+                threads: Some(threads),
+                strict: false,
+            },
+        )
+    };
+    let (one, three) = (read(1), read(3));
     match (&one, &three) {
         (Ok(a), Ok(b)) => {
             assert_eq!(a, b);
@@ -35,5 +33,13 @@ fuzz_target!(|data: &[u8]| {
         }
         (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
         _ => panic!("1 and 3 threads disagree: {one:?} / {three:?}"),
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    check(data);
+    if !data.is_empty() && data[0] % 4 == 0 {
+        let copies = (160 * 1024) / data.len() + 1;
+        check(&data.repeat(copies));
     }
 });

@@ -426,8 +426,8 @@ def read_obj(
 ) -> Scene:
     """Reads a Wavefront OBJ file, parsed on all cores.
 
-    The whole file is read into memory and cut into blocks at line ends; the
-    blocks are parsed in parallel and stitched in order: one :class:`Mesh`
+    The file is memory-mapped and cut into blocks at line ends; the blocks
+    are parsed in parallel and stitched in order: one :class:`Mesh`
     per object, owning the ``v``, ``vt`` and ``vn`` lines declared after its
     ``o`` (an element used from elsewhere is copied in), with its faces,
     smooth groups (``s``), materials (``usemtl``), groups (``g``) and loose
@@ -443,11 +443,11 @@ def read_obj(
             and counted in :attr:`Scene.skipped`.
 
     Raises:
-        ParseError: the file does not parse; the message names the file, the
-            line and the reason (an index out of range, a token that is not a
-            number...).
-        UnsupportedError: valid OBJ oxport cannot represent yet (an object
-            with faces with UVs and faces without).
+        ParseError: the file does not parse, or holds what oxport cannot
+            represent (an object with faces with UVs and faces without); the
+            message names the file, the line and the reason (an index out of
+            range, a token that is not a number...).
+        UnsupportedError: an object with more than 2^32 face corners.
         OSError: the file cannot be read.
     """
     meshes, mtllibs, header, skipped = _native.read_obj(os.fspath(path), threads=threads, strict=strict)

@@ -1,6 +1,13 @@
-//! Reading OBJ files: the text is cut into newline-aligned blocks that are
-//! parsed on all cores (numbers are most of the work), then stitched in file
-//! order into one [`Mesh`] per object.
+//! Reading OBJ files, in three passes:
+//!
+//! 1. The text is cut into newline-aligned blocks, parsed on all cores into
+//!    their elements, their faces' raw indices and the few statements that
+//!    change state (`o`, `g`, `s`, `usemtl`, `mtllib`).
+//! 2. On one thread, those statements alone, in file order: the objects, the
+//!    runs of faces ("segments") each owns in each block, and so the final
+//!    size of every array.
+//! 3. On all cores again: each segment resolves its faces' indices straight
+//!    into its object's arrays, then each object copies its elements.
 //!
 //! Indices in a file are global and 1-based (negative ones count back from the
 //! last element declared); a [`Mesh`] holds 0-based indices into its own
@@ -8,7 +15,10 @@
 //! (Blender's files and most others); an element it uses from elsewhere is
 //! copied into it.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::io::Read;
+use std::ops::Range;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -38,10 +48,32 @@ pub struct Scene {
     pub skipped: u64,
 }
 
-/// Reads the OBJ file at `path` (the whole file in memory).
+/// Reads the OBJ file at `path`, memory-mapped (read into memory when it
+/// cannot be mapped: a pipe, an empty file).
 pub fn read(path: &Path, options: &ReadOptions) -> Result<Scene> {
-    let data = std::fs::read(path).map_err(|e| Error::io_at(path, e))?;
-    read_bytes(&data, options).map_err(|error| error.in_file(path))
+    let file = std::fs::File::open(path).map_err(|e| Error::io_at(path, e))?;
+    // SAFETY: a private read-only map. Like every reader of mapped files, this
+    // relies on no other process truncating the file while it is read (the
+    // process would get SIGBUS); a file changed in place only gives other text.
+    let map = unsafe { memmap2::MmapOptions::new().populate().map(&file) };
+    let result = match map {
+        Ok(map) => read_bytes(&map, options),
+        Err(_) => {
+            let mut data = Vec::new();
+            (&file)
+                .read_to_end(&mut data)
+                .map_err(|e| Error::io_at(path, e))?;
+            read_bytes(&data, options)
+        }
+    };
+    result.map_err(|error| error.in_file(path))
+}
+
+/// Reads OBJ text from a stream (all of it, then parsed as [`read_bytes`]).
+pub fn read_from(mut reader: impl Read, options: &ReadOptions) -> Result<Scene> {
+    let mut data = Vec::new();
+    reader.read_to_end(&mut data)?;
+    read_bytes(&data, options)
 }
 
 /// Reads OBJ text.
@@ -53,39 +85,75 @@ pub fn read_bytes(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     let starts = block_starts(data, threads * 4);
-    let parse = |w: &[usize]| parse_block(&data[w[0]..w[1]], options.strict);
-    let blocks: Vec<Result<Block>> = if starts.len() <= 2 || threads == 1 {
-        // One block (small input) or one thread: no threads to start.
-        starts.windows(2).map(parse).collect()
+    let texts: Vec<&[u8]> = starts.windows(2).map(|w| &data[w[0]..w[1]]).collect();
+    // One block (small input) or one thread: no threads to start.
+    let pool = if texts.len() > 1 && threads > 1 {
+        Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| Error::invalid(format!("cannot start the parsing threads: {e}")))?,
+        )
     } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| Error::invalid(format!("cannot start the parsing threads: {e}")))?;
-        pool.install(|| starts.par_windows(2).map(parse).collect())
+        None
     };
-    let mut parsed = Vec::with_capacity(blocks.len());
-    for (i, block) in blocks.into_iter().enumerate() {
-        // Lines are counted from the block's start: add the lines before it.
-        parsed.push(block.map_err(|e| shift_line(e, line_count(&data[..starts[i]])))?);
-    }
-    let header = header(data);
-    stitch(parsed, header)
-}
-
-fn line_count(data: &[u8]) -> u64 {
-    data.iter().filter(|&&b| b == b'\n').count() as u64
-}
-
-fn shift_line(error: Error, lines_before: u64) -> Error {
-    match error {
+    let pool = pool.as_ref();
+    // Lines are counted from a block's start: add the lines before it.
+    let located = |(block, error): (usize, Error)| match error {
         Error::Parse { path, line, reason } => Error::Parse {
             path,
-            line: line + lines_before,
+            line: line + line_count(&data[..starts[block]]),
             reason,
         },
         other => other,
+    };
+    let parsed = map_all(
+        pool,
+        texts.into_iter().enumerate().collect(),
+        |(i, text)| parse_block(text, options.strict).map_err(|e| (i, e)),
+    );
+    let blocks = parsed
+        .into_iter()
+        .collect::<Located<Vec<_>>>()
+        .map_err(located)?;
+    let mut scene = Scene {
+        header: header(data),
+        skipped: blocks.iter().map(|b| b.skipped).sum(),
+        ..Scene::default()
+    };
+    let (plans, mut arrays) = plan(&blocks, &mut scene.mtllibs).map_err(located)?;
+    let elements = Elements::new(&blocks);
+    let foreign = resolve(pool, &blocks, &elements, &plans, &mut arrays).map_err(located)?;
+    let mut work = Vec::with_capacity(plans.len());
+    let mut foreign = foreign.into_iter();
+    for (plan, arrays) in plans.into_iter().zip(arrays) {
+        let found: Vec<Foreign> = foreign.by_ref().take(plan.segments.len()).collect();
+        work.push((plan, arrays, found));
     }
+    let colors = blocks.iter().any(|b| !b.colors.is_empty());
+    scene.meshes = map_all(pool, work, |(plan, arrays, found)| {
+        build(plan, arrays, &found, &blocks, &elements, colors)
+    });
+    Ok(scene)
+}
+
+/// An error in a block (its line counted from the block's start).
+type Located<T> = std::result::Result<T, (usize, Error)>;
+
+/// `f` over every item, on the pool's threads when there is one.
+fn map_all<T: Send, R: Send>(
+    pool: Option<&rayon::ThreadPool>,
+    items: Vec<T>,
+    f: impl Fn(T) -> R + Sync + Send,
+) -> Vec<R> {
+    match pool {
+        Some(pool) => pool.install(|| items.into_par_iter().map(f).collect()),
+        None => items.into_iter().map(f).collect(),
+    }
+}
+
+fn line_count(data: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', data).count() as u64
 }
 
 /// The comment lines before the first statement.
@@ -106,13 +174,14 @@ fn header(data: &[u8]) -> Vec<String> {
 }
 
 /// Up to `count` block boundaries at line ends (never inside a line continued
-/// with `\`): `[0, ..., data.len()]`.
+/// with `\`): `[0, ..., data.len()]`. Blocks are at most 1 GiB, so that a
+/// block's corners are counted in 32 bits.
 fn block_starts(data: &[u8], count: usize) -> Vec<usize> {
     let mut starts = vec![0];
-    let size = data.len().div_ceil(count.max(1)).max(1 << 16);
+    let size = data.len().div_ceil(count.max(1)).clamp(1 << 16, 1 << 30);
     let mut at = size;
     while at < data.len() {
-        let Some(newline) = data[at..].iter().position(|&b| b == b'\n') else {
+        let Some(newline) = memchr::memchr(b'\n', &data[at..]) else {
             break;
         };
         let end = at + newline + 1;
@@ -130,44 +199,93 @@ fn block_starts(data: &[u8], count: usize) -> Vec<usize> {
     starts
 }
 
-/// What one block declares, in order.
-#[derive(Default)]
-struct Block {
-    positions: Vec<[f32; 3]>,
-    /// The colors given (`v x y z r g b`), with the block index of their position.
-    colors: Vec<(u32, [f32; 3])>,
-    uvs: Vec<[f32; 2]>,
-    normals: Vec<[f32; 3]>,
-    /// Raw 1-based (or negative) indices of face corners and line points:
-    /// position, UV, normal; 0 where absent. (32 bits: a file with 2^31
-    /// elements of a kind would be over 30 GB.)
-    corners: Vec<[i32; 3]>,
-    events: Vec<Event>,
-    skipped: u64,
-}
-
 /// Element counts of a block before a statement: positions, UVs, normals.
 type Counts = [u32; 3];
 
+/// What one block declares, in order.
+struct Block<'a> {
+    text: &'a [u8],
+    positions: Vec<[f32; 3]>,
+    /// Empty when the block gives no colors (`v x y z r g b`), else one per
+    /// position (black where a position has none).
+    colors: Vec<[f32; 3]>,
+    uvs: Vec<[f32; 2]>,
+    normals: Vec<[f32; 3]>,
+    /// Face corners' raw indices (position, UV, normal): 1-based, or negative
+    /// (counting back); 0 where absent. (32 bits: a file with 2^31 elements
+    /// of a kind would be over 30 GB.)
+    corners: Vec<[i32; 3]>,
+    /// Where each face's corners start in `corners`, then their end: `[0, ...]`.
+    faces: Vec<u32>,
+    /// The raw position indices of `l` lines, and where each line starts.
+    points: Vec<i32>,
+    lines: Vec<u32>,
+    /// The faces (and lines) with a negative index, with the counts before them.
+    relative_faces: Vec<(u32, Counts)>,
+    relative_lines: Vec<(u32, Counts)>,
+    /// The statements that change state, in order.
+    marks: Vec<Mark>,
+    /// The faces before the first mark, between marks, after the last: one
+    /// more than marks.
+    spans: Vec<Span>,
+    skipped: u64,
+}
+
+/// A statement that changes state, with the faces, lines and elements of the
+/// block before it.
+struct Mark {
+    event: Event,
+    faces: u32,
+    lines: u32,
+    counts: Counts,
+}
+
 enum Event {
-    /// `o NAME`, with the element counts before it.
-    Object(String, Counts),
+    Object(String),
     Group(String),
     Smooth(u32),
     Material(String),
     MtlLib(String),
-    /// A face: its corners end at `end` in the block's corners.
-    Face {
-        end: u32,
-        line: u64,
-        counts: Counts,
-    },
-    /// A polyline (`l`): its points end at `end`.
-    Line {
-        end: u32,
-        line: u64,
-        counts: Counts,
-    },
+}
+
+/// Whether a span's faces have UVs and normals.
+#[derive(Clone, Copy, Default)]
+struct Span {
+    uvs: Presence,
+    normals: Presence,
+}
+
+/// The (block) line of the first face with an attribute, and without it.
+#[derive(Clone, Copy, Default)]
+struct Presence {
+    with: Option<u64>,
+    without: Option<u64>,
+}
+
+impl Presence {
+    fn see(&mut self, has: bool, line: u64) {
+        let slot = if has {
+            &mut self.with
+        } else {
+            &mut self.without
+        };
+        slot.get_or_insert(line);
+    }
+
+    /// What the first face has.
+    fn first(&self) -> Option<bool> {
+        match (self.with, self.without) {
+            (Some(w), Some(o)) => Some(w < o),
+            (Some(_), None) => Some(true),
+            (None, Some(_)) => Some(false),
+            (None, None) => None,
+        }
+    }
+
+    /// The first line of a face that has (`true`) or lacks the attribute.
+    fn line(&self, has: bool) -> Option<u64> {
+        if has { self.with } else { self.without }
+    }
 }
 
 /// A token as an error message shows it: its first 40 bytes, quoted.
@@ -179,7 +297,7 @@ fn shown(token: &[u8]) -> String {
     )
 }
 
-fn parse_error(line: u64, reason: impl Into<std::borrow::Cow<'static, str>>) -> Error {
+fn parse_error(line: u64, reason: impl Into<Cow<'static, str>>) -> Error {
     Error::Parse {
         path: None,
         line,
@@ -203,53 +321,275 @@ fn trim_end(line: &[u8]) -> &[u8] {
     &line[..end]
 }
 
-/// The line at the start of `rest` (without its `\n`) and what follows it.
-fn next_line(rest: &[u8]) -> (&[u8], &[u8]) {
-    match rest.iter().position(|&b| b == b'\n') {
-        Some(p) => (&rest[..p], &rest[p + 1..]),
-        None => (rest, &rest[rest.len()..]),
+/// The statements of a text: each with its (first) line number, lines
+/// continued with `\` joined with a space.
+struct Statements<'a> {
+    rest: &'a [u8],
+    line: u64,
+}
+
+impl<'a> Statements<'a> {
+    /// The next line, without its `\n` and trailing whitespace.
+    fn take(&mut self) -> &'a [u8] {
+        let (line, rest) = match memchr::memchr(b'\n', self.rest) {
+            Some(p) => (&self.rest[..p], &self.rest[p + 1..]),
+            None => (self.rest, &self.rest[self.rest.len()..]),
+        };
+        self.rest = rest;
+        self.line += 1;
+        trim_end(line)
     }
 }
 
-fn parse_block(data: &[u8], strict: bool) -> Result<Block> {
-    let mut block = Block::default();
+impl<'a> Iterator for Statements<'a> {
+    type Item = (u64, Cow<'a, [u8]>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let first = self.line + 1;
+        let mut line = self.take();
+        if !line.ends_with(b"\\") {
+            return Some((first, Cow::Borrowed(line)));
+        }
+        let mut joined = Vec::new();
+        while let Some(head) = line.strip_suffix(b"\\") {
+            joined.extend_from_slice(head);
+            joined.push(b' ');
+            if self.rest.is_empty() {
+                return Some((first, Cow::Owned(joined)));
+            }
+            line = self.take();
+        }
+        joined.extend_from_slice(line);
+        Some((first, Cow::Owned(joined)))
+    }
+}
+
+fn statements(text: &[u8]) -> Statements<'_> {
+    Statements {
+        rest: text,
+        line: 0,
+    }
+}
+
+fn parse_block(text: &[u8], strict: bool) -> Result<Block<'_>> {
     // Room for what a typical file of this size holds (Blender's: a vertex
     // line is ~30 bytes, a face of 4 corners ~40), so that vectors rarely grow.
-    block.positions.reserve(data.len() / 120);
-    block.corners.reserve(data.len() / 12);
-    block.events.reserve(data.len() / 60);
-    let mut joined = Vec::new();
-    let mut line_number = 0u64;
-    let mut rest = data;
-    while !rest.is_empty() {
-        let (raw, next) = next_line(rest);
-        rest = next;
-        line_number += 1;
-        let first_line = line_number;
-        let mut line = trim_end(raw);
-        if line.ends_with(b"\\") {
-            // `\` continues the statement on the next line.
-            joined.clear();
-            while line.ends_with(b"\\") {
-                joined.extend_from_slice(&line[..line.len() - 1]);
-                joined.push(b' ');
-                if rest.is_empty() {
-                    break;
-                }
-                let (raw, next) = next_line(rest);
-                rest = next;
-                line_number += 1;
-                line = trim_end(raw);
-            }
-            if !line.ends_with(b"\\") {
-                joined.extend_from_slice(line);
-            }
-            parse_line(&mut block, &joined, first_line, strict)?;
-        } else {
-            parse_line(&mut block, line, first_line, strict)?;
+    let mut block = Block {
+        text,
+        positions: Vec::with_capacity(text.len() / 120),
+        colors: Vec::new(),
+        uvs: Vec::with_capacity(text.len() / 120),
+        normals: Vec::with_capacity(text.len() / 120),
+        corners: Vec::with_capacity(text.len() / 12),
+        faces: Vec::with_capacity(text.len() / 48),
+        points: Vec::new(),
+        lines: vec![0],
+        relative_faces: Vec::new(),
+        relative_lines: Vec::new(),
+        marks: Vec::new(),
+        spans: vec![Span::default()],
+        skipped: 0,
+    };
+    block.faces.push(0);
+    let mut at = 0;
+    let mut number = 0;
+    while at < text.len() {
+        if let Some(next) = common_line(&mut block, text, at, number + 1) {
+            at = next;
+            number += 1;
+            continue;
         }
+        let mut statements = Statements {
+            rest: &text[at..],
+            line: number,
+        };
+        if let Some((first, line)) = statements.next() {
+            parse_line(&mut block, &line, first, strict)?;
+        }
+        number = statements.line;
+        at = text.len() - statements.rest.len();
     }
     Ok(block)
+}
+
+/// Whitespace inside a line (`\n` ends it).
+#[inline(always)]
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\x0c')
+}
+
+/// The statements most of a file is made of, in their plain form (`v`, `vt`
+/// and `vn` with decimal numbers, faces with positive indices), parsed in one
+/// pass over the bytes: the start of the next line, or `None` (and nothing
+/// changed) for anything else, which [`parse_line`] then reads.
+#[inline]
+fn common_line(block: &mut Block, text: &[u8], at: usize, line: u64) -> Option<usize> {
+    match text.get(at..at + 3)? {
+        [b'v', b' ', _] => {
+            let (values, count, next) = decimals::<4>(text, at + 2)?;
+            (count == 3 || count == 4).then_some(())?;
+            if !block.colors.is_empty() {
+                block.colors.push([0.0; 3]);
+            }
+            block.positions.push([values[0], values[1], values[2]]);
+            Some(next)
+        }
+        [b'v', b't', b' '] => {
+            let (values, count, next) = decimals::<3>(text, at + 3)?;
+            (count > 0).then_some(())?;
+            block.uvs.push([values[0], values[1]]);
+            Some(next)
+        }
+        [b'v', b'n', b' '] => {
+            let (values, count, next) = decimals::<3>(text, at + 3)?;
+            (count == 3).then_some(())?;
+            block.normals.push(values);
+            Some(next)
+        }
+        [b'f', b' ', _] => common_face(block, text, at + 2, line),
+        _ => None,
+    }
+}
+
+/// Up to `N` decimal numbers from `at` to the line's end: the numbers, how
+/// many, and the start of the next line.
+#[inline(always)]
+fn decimals<const N: usize>(text: &[u8], mut at: usize) -> Option<([f32; N], usize, usize)> {
+    let mut values = [0.0f32; N];
+    let mut count = 0;
+    loop {
+        while at < text.len() && is_blank(text[at]) {
+            at += 1;
+        }
+        match text.get(at) {
+            None => return Some((values, count, at)),
+            Some(b'\n') => return Some((values, count, at + 1)),
+            Some(_) if count == N => return None,
+            Some(_) => {
+                let (value, next) = decimal(text, at)?;
+                values[count] = value;
+                count += 1;
+                at = next;
+            }
+        }
+    }
+}
+
+/// Powers of ten that are exact in `f32`.
+const POW10: [f32; 10] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+
+/// A number `[-]digits[.digits]` at `at` whose digits as one integer are
+/// below 2^24 (every `%.6f` coordinate under 16.7), ended by whitespace or
+/// the text's end: that integer and the power of ten are exact in `f32`, so
+/// one division rounds the quotient correctly (Clinger's fast path), as
+/// `str::parse` does. The number and where it ends, or `None` for any other.
+#[inline(always)]
+fn decimal(text: &[u8], mut at: usize) -> Option<(f32, usize)> {
+    let negative = text[at] == b'-';
+    at += usize::from(negative);
+    let mut mantissa = 0u32;
+    let mut digits = 0;
+    let mut scale = 0;
+    let mut point = false;
+    while let Some(&b) = text.get(at) {
+        if b.is_ascii_digit() {
+            if digits == 9 {
+                return None;
+            }
+            mantissa = mantissa * 10 + u32::from(b - b'0');
+            digits += 1;
+            scale += usize::from(point);
+        } else if b == b'.' && !point {
+            point = true;
+        } else if b == b'\n' || is_blank(b) {
+            break;
+        } else {
+            return None;
+        }
+        at += 1;
+    }
+    if digits == 0 || mantissa >= 1 << 24 {
+        return None;
+    }
+    let value = mantissa as f32 / POW10[scale];
+    Some((if negative { -value } else { value }, at))
+}
+
+/// A face whose corners are `v`, `v/t`, `v//n` or `v/t/n` with positive
+/// indices under 10^9, all alike: the start of the next line, or `None` (and
+/// nothing changed).
+#[inline]
+fn common_face(block: &mut Block, text: &[u8], mut at: usize, line: u64) -> Option<usize> {
+    let start = block.corners.len();
+    let next = loop {
+        while at < text.len() && is_blank(text[at]) {
+            at += 1;
+        }
+        match text.get(at) {
+            None => break at,
+            Some(b'\n') => break at + 1,
+            Some(_) => match common_corner(text, at) {
+                Some((corner, next)) => {
+                    block.corners.push(corner);
+                    at = next;
+                }
+                None => {
+                    block.corners.truncate(start);
+                    return None;
+                }
+            },
+        }
+    };
+    let corners = &block.corners[start..];
+    let has = |c: &[i32; 3]| (c[1] != 0, c[2] != 0);
+    if corners.len() < 3 || corners.iter().any(|c| has(c) != has(&corners[0])) {
+        block.corners.truncate(start);
+        return None;
+    }
+    let (has_uvs, has_normals) = has(&corners[0]);
+    let span = block.spans.last_mut().expect("one span more than marks");
+    span.uvs.see(has_uvs, line);
+    span.normals.see(has_normals, line);
+    block.faces.push(block.corners.len() as u32);
+    Some(next)
+}
+
+#[inline(always)]
+fn common_corner(text: &[u8], mut at: usize) -> Option<([i32; 3], usize)> {
+    let mut corner = [0i32; 3];
+    let mut slot = 0;
+    let mut value = 0u32;
+    let mut digits = 0;
+    while let Some(&b) = text.get(at) {
+        if b.is_ascii_digit() {
+            if digits == 9 {
+                return None;
+            }
+            value = value * 10 + u32::from(b - b'0');
+            digits += 1;
+        } else if b == b'/' && slot < 2 {
+            // An empty part (`v//n`, `v/`) but the position.
+            if (digits == 0 && slot == 0) || (digits > 0 && value == 0) {
+                return None;
+            }
+            corner[slot] = value as i32;
+            slot += 1;
+            (value, digits) = (0, 0);
+        } else if b == b'\n' || is_blank(b) {
+            break;
+        } else {
+            return None;
+        }
+        at += 1;
+    }
+    if (digits == 0 && slot == 0) || (digits > 0 && value == 0) {
+        return None;
+    }
+    corner[slot] = value as i32;
+    Some((corner, at))
 }
 
 fn counts(block: &Block) -> Counts {
@@ -273,6 +613,25 @@ fn text(bytes: &[u8], line: u64, what: &str) -> Result<String> {
         .map_err(|_| parse_error(line, format!("{what} is not UTF-8 text")))
 }
 
+/// The next whitespace-separated token of `text` from `at`.
+#[inline]
+fn next_token<'a>(text: &'a [u8], at: &mut usize) -> Option<&'a [u8]> {
+    let mut i = *at;
+    while i < text.len() && text[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    if i == text.len() {
+        *at = i;
+        return None;
+    }
+    let start = i;
+    while i < text.len() && !text[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    *at = i;
+    Some(&text[start..i])
+}
+
 fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Result<()> {
     let line = trim(line);
     if line.is_empty() || line[0] == b'#' {
@@ -282,75 +641,46 @@ fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Resu
         .iter()
         .position(|b| b.is_ascii_whitespace())
         .unwrap_or(line.len());
-    let (keyword, rest) = (&line[..split], trim(&line[split..]));
-    let numbers = rest
-        .split(|b| b.is_ascii_whitespace())
-        .filter(|t| !t.is_empty());
+    let (keyword, rest) = (&line[..split], &line[split..]);
     match keyword {
         b"v" => {
-            let (values, count) = floats::<7>(numbers, number, "v")?;
+            let (values, count) = floats::<7>(rest, number, "v")?;
             block.positions.push([values[0], values[1], values[2]]);
             match count {
-                3 | 4 => {}
+                3 | 4 => {
+                    if !block.colors.is_empty() {
+                        block.colors.push([0.0; 3]);
+                    }
+                }
                 6 | 7 => {
-                    let at = block.positions.len() as u32 - 1;
-                    block.colors.push((at, [values[3], values[4], values[5]]));
+                    block.colors.resize(block.positions.len() - 1, [0.0; 3]);
+                    block.colors.push([values[3], values[4], values[5]]);
                 }
                 _ => return Err(parse_error(number, format!("v has {count} numbers"))),
             }
         }
         b"vt" => {
-            let (values, count) = floats::<3>(numbers, number, "vt")?;
+            let (values, count) = floats::<3>(rest, number, "vt")?;
             if count == 0 {
                 return Err(parse_error(number, "vt has no numbers"));
             }
             block.uvs.push([values[0], values[1]]);
         }
         b"vn" => {
-            let (values, count) = floats::<3>(numbers, number, "vn")?;
+            let (values, count) = floats::<3>(rest, number, "vn")?;
             if count != 3 {
                 return Err(parse_error(number, format!("vn has {count} numbers")));
             }
             block.normals.push(values);
         }
-        b"f" | b"l" => {
-            let counts = counts(block);
-            let start = block.corners.len();
-            for token in numbers {
-                block.corners.push(corner(token, number)?);
-            }
-            let size = block.corners.len() - start;
-            let end = block.corners.len() as u32;
-            let face = keyword == b"f";
-            let (least, needs) = if face {
-                (3, "a face needs 3 corners")
-            } else {
-                (2, "a line needs 2 points")
-            };
-            if size < least {
-                return Err(parse_error(number, format!("{needs}, not {size}")));
-            }
-            let line = number;
-            block.events.push(if face {
-                Event::Face { end, line, counts }
-            } else {
-                Event::Line { end, line, counts }
-            });
-        }
-        b"o" => {
-            let counts = counts(block);
-            block
-                .events
-                .push(Event::Object(text(rest, number, "o")?, counts));
-        }
-        b"g" => block.events.push(Event::Group(text(rest, number, "g")?)),
-        b"usemtl" => block
-            .events
-            .push(Event::Material(text(rest, number, "usemtl")?)),
-        b"mtllib" => block
-            .events
-            .push(Event::MtlLib(text(rest, number, "mtllib")?)),
+        b"f" => face(block, rest, number)?,
+        b"l" => polyline(block, rest, number)?,
+        b"o" => mark(block, Event::Object(text(trim(rest), number, "o")?)),
+        b"g" => mark(block, Event::Group(text(trim(rest), number, "g")?)),
+        b"usemtl" => mark(block, Event::Material(text(trim(rest), number, "usemtl")?)),
+        b"mtllib" => mark(block, Event::MtlLib(text(trim(rest), number, "mtllib")?)),
         b"s" => {
+            let rest = trim(rest);
             let group = match rest {
                 b"off" => 0,
                 _ => std::str::from_utf8(rest)
@@ -359,14 +689,11 @@ fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Resu
                     .ok_or_else(|| {
                         parse_error(
                             number,
-                            format!(
-                                "s wants a group number or off, not {:?}",
-                                String::from_utf8_lossy(rest)
-                            ),
+                            format!("s wants a group number or off, not {}", shown(rest)),
                         )
                     })?,
             };
-            block.events.push(Event::Smooth(group));
+            mark(block, Event::Smooth(group));
         }
         // Read but not kept yet.
         b"p" | b"cstype" | b"deg" | b"curv" | b"curv2" | b"surf" | b"parm" | b"trim" | b"hole"
@@ -385,15 +712,89 @@ fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Resu
     Ok(())
 }
 
+fn mark(block: &mut Block, event: Event) {
+    block.marks.push(Mark {
+        event,
+        faces: (block.faces.len() - 1) as u32,
+        lines: (block.lines.len() - 1) as u32,
+        counts: counts(block),
+    });
+    block.spans.push(Span::default());
+}
+
+fn face(block: &mut Block, rest: &[u8], line: u64) -> Result<()> {
+    let start = block.corners.len();
+    let mut at = 0;
+    let mut negative = false;
+    while let Some(token) = next_token(rest, &mut at) {
+        let corner = corner(token, line)?;
+        negative |= corner.iter().any(|&i| i < 0);
+        block.corners.push(corner);
+    }
+    let corners = &block.corners[start..];
+    if corners.len() < 3 {
+        return Err(parse_error(
+            line,
+            format!("a face needs 3 corners, not {}", corners.len()),
+        ));
+    }
+    let has_uvs = corners[0][1] != 0;
+    let has_normals = corners[0][2] != 0;
+    if corners
+        .iter()
+        .any(|c| (c[1] != 0) != has_uvs || (c[2] != 0) != has_normals)
+    {
+        return Err(parse_error(
+            line,
+            "a face's corners must all have UVs (or none), and normals (or none)",
+        ));
+    }
+    let span = block.spans.last_mut().expect("one span more than marks");
+    span.uvs.see(has_uvs, line);
+    span.normals.see(has_normals, line);
+    if negative {
+        let counts = counts(block);
+        block
+            .relative_faces
+            .push(((block.faces.len() - 1) as u32, counts));
+    }
+    block.faces.push(block.corners.len() as u32);
+    Ok(())
+}
+
+fn polyline(block: &mut Block, rest: &[u8], line: u64) -> Result<()> {
+    let start = block.points.len();
+    let mut at = 0;
+    let mut negative = false;
+    while let Some(token) = next_token(rest, &mut at) {
+        let point = corner(token, line)?[0];
+        negative |= point < 0;
+        block.points.push(point);
+    }
+    let size = block.points.len() - start;
+    if size < 2 {
+        return Err(parse_error(
+            line,
+            format!("a line needs 2 points, not {size}"),
+        ));
+    }
+    if negative {
+        let counts = counts(block);
+        block
+            .relative_lines
+            .push(((block.lines.len() - 1) as u32, counts));
+    }
+    block.lines.push(block.points.len() as u32);
+    Ok(())
+}
+
 /// Up to `N` numbers of a statement, and how many there were.
-fn floats<'a, const N: usize>(
-    tokens: impl Iterator<Item = &'a [u8]>,
-    line: u64,
-    what: &str,
-) -> Result<([f32; N], usize)> {
+#[inline]
+fn floats<const N: usize>(rest: &[u8], line: u64, what: &str) -> Result<([f32; N], usize)> {
     let mut values = [0.0f32; N];
     let mut count = 0;
-    for token in tokens {
+    let mut at = 0;
+    while let Some(token) = next_token(rest, &mut at) {
         if count == N {
             return Err(parse_error(
                 line,
@@ -406,6 +807,7 @@ fn floats<'a, const N: usize>(
     Ok((values, count))
 }
 
+#[inline]
 fn float(token: &[u8], line: u64) -> Result<f32> {
     std::str::from_utf8(token)
         .ok()
@@ -414,6 +816,7 @@ fn float(token: &[u8], line: u64) -> Result<f32> {
 }
 
 /// `v`, `v/t`, `v//n` or `v/t/n`.
+#[inline]
 fn corner(token: &[u8], line: u64) -> Result<[i32; 3]> {
     let mut out = [0i32; 3];
     let mut parts = token.split(|&b| b == b'/');
@@ -433,19 +836,23 @@ fn corner(token: &[u8], line: u64) -> Result<[i32; 3]> {
     Ok(out)
 }
 
+#[inline]
 fn index(part: &[u8], line: u64) -> Result<i32> {
-    let bad = || parse_error(line, format!("{} is not an index", shown(part)));
     let (negative, digits) = match part.first() {
         Some(b'-') => (true, &part[1..]),
         Some(b'+') => (false, &part[1..]),
         _ => (false, part),
     };
-    if digits.is_empty() || digits.len() > 18 || !digits.iter().all(u8::is_ascii_digit) {
-        return Err(bad());
+    let mut value = 0i64;
+    if digits.is_empty() || digits.len() > 18 {
+        return Err(not_an_index(part, line));
     }
-    let value = digits
-        .iter()
-        .fold(0i64, |v, &d| v * 10 + i64::from(d - b'0'));
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return Err(not_an_index(part, line));
+        }
+        value = value * 10 + i64::from(d - b'0');
+    }
     if value == 0 {
         return Err(parse_error(line, "index 0 (indices start at 1)"));
     }
@@ -457,330 +864,640 @@ fn index(part: &[u8], line: u64) -> Result<i32> {
     })
 }
 
-/// One object as it is stitched: global element indices until it is done.
-#[derive(Default)]
-struct Object {
-    name: String,
-    /// The global index of the first position, UV and normal declared in it.
-    first: [usize; 3],
-    face_offsets: Vec<u32>,
-    corners: Vec<[u32; 3]>,
-    with_uvs: Option<bool>,
-    with_normals: Option<bool>,
-    smooth: Vec<Option<u32>>,
-    materials: Vec<String>,
-    material_indices: Vec<Option<u32>>,
-    groups: Vec<String>,
-    group_indices: Vec<Option<u32>>,
-    edges: Vec<[u32; 2]>,
-    used: bool,
+#[cold]
+fn not_an_index(part: &[u8], line: u64) -> Error {
+    parse_error(line, format!("{} is not an index", shown(part)))
 }
 
-/// The file's state that persists across statements.
+/// The state a face takes from the statements before it.
+#[derive(Clone, Default)]
 struct State {
     smooth: Option<u32>,
     material: Option<String>,
     group: Option<String>,
 }
 
-fn stitch(blocks: Vec<Block>, header: Vec<String>) -> Result<Scene> {
-    // All elements in file order.
-    let total = |f: fn(&Block) -> usize| blocks.iter().map(f).sum::<usize>();
-    let mut positions = Vec::with_capacity(total(|b| b.positions.len()));
-    // Colors only when the file has some: black for the positions without.
-    let any_colors = blocks.iter().any(|b| !b.colors.is_empty());
-    let mut colors: Vec<[f32; 3]> = Vec::new();
-    let mut uvs = Vec::with_capacity(total(|b| b.uvs.len()));
-    let mut normals = Vec::with_capacity(total(|b| b.normals.len()));
-    let mut offsets = Vec::with_capacity(blocks.len());
-    for block in &blocks {
-        offsets.push([positions.len(), uvs.len(), normals.len()]);
-        positions.extend_from_slice(&block.positions);
-        if any_colors {
-            let first = colors.len();
-            colors.resize(first + block.positions.len(), [0.0; 3]);
-            for &(at, color) in &block.colors {
-                colors[first + at as usize] = color;
-            }
+/// A run of one object's faces and lines in one block, with their state.
+struct Segment {
+    block: usize,
+    faces: Range<usize>,
+    lines: Range<usize>,
+    smooth: Option<u32>,
+    material: Option<u32>,
+    group: Option<u32>,
+    /// Where its corners and edges start in the object's arrays.
+    first_corner: usize,
+    first_edge: usize,
+}
+
+/// An object as the statements give it.
+#[derive(Default)]
+struct Plan {
+    name: String,
+    /// The global indices of the first and one past the last position, UV
+    /// and normal it owns.
+    first: [usize; 3],
+    end: [usize; 3],
+    segments: Vec<Segment>,
+    faces: usize,
+    corners: usize,
+    edges: usize,
+    uvs: Option<bool>,
+    normals: Option<bool>,
+    smooth: bool,
+    materials: Names,
+    material: bool,
+    groups: Names,
+    group: bool,
+}
+
+/// Names in first-use order, and their indices.
+#[derive(Default)]
+struct Names {
+    names: Vec<String>,
+    index: HashMap<String, u32>,
+}
+
+impl Names {
+    fn index(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.index.get(name) {
+            return i;
         }
-        uvs.extend_from_slice(&block.uvs);
-        normals.extend_from_slice(&block.normals);
+        self.names.push(name.to_owned());
+        let i = (self.names.len() - 1) as u32;
+        self.index.insert(name.to_owned(), i);
+        i
     }
-    let sizes = [positions.len(), uvs.len(), normals.len()];
-    let mut scene = Scene {
-        header,
-        skipped: blocks.iter().map(|b| b.skipped).sum(),
-        ..Scene::default()
-    };
-    let mut state = State {
-        smooth: None,
-        material: None,
-        group: None,
-    };
-    let mut object = Object::default();
-    let finish = |object: Object, ends: [usize; 3], scene: &mut Scene| {
-        if object.used || ends != object.first {
-            scene.meshes.push(build(
-                object,
-                ends,
-                &positions,
-                any_colors.then_some(colors.as_slice()),
-                &uvs,
-                &normals,
-            ));
-        }
-    };
-    for (block, offset) in blocks.iter().zip(&offsets) {
-        let mut corner = 0usize;
-        for event in &block.events {
-            match event {
-                Event::Object(name, counts) => {
-                    let here = global(offset, counts);
+}
+
+/// An object's index arrays, filled by its segments.
+struct Arrays {
+    face_offsets: Vec<u32>,
+    position_indices: Vec<u32>,
+    uv_indices: Option<Vec<u32>>,
+    normal_indices: Option<Vec<u32>>,
+    smooth: Option<Vec<u32>>,
+    material_indices: Option<Vec<u32>>,
+    group_indices: Option<Vec<u32>>,
+    edges: Vec<[u32; 2]>,
+}
+
+/// Pass 2: the objects and their segments, from the marks alone.
+fn plan(blocks: &[Block], mtllibs: &mut Vec<String>) -> Located<(Vec<Plan>, Vec<Arrays>)> {
+    let offsets = element_offsets(blocks);
+    let sizes = *offsets.last().expect("offsets end with the totals");
+    let mut plans = Vec::new();
+    let mut object = Plan::default();
+    let mut state = State::default();
+    for (b, block) in blocks.iter().enumerate() {
+        let (mut face, mut line) = (0, 0);
+        for (s, span) in block.spans.iter().enumerate() {
+            let mark = block.marks.get(s);
+            let face_end = mark.map_or(block.faces.len() - 1, |m| m.faces as usize);
+            let line_end = mark.map_or(block.lines.len() - 1, |m| m.lines as usize);
+            add_segment(
+                &mut object,
+                block,
+                b,
+                face..face_end,
+                line..line_end,
+                span,
+                &state,
+            )
+            .map_err(|e| (b, e))?;
+            (face, line) = (face_end, line_end);
+            let Some(mark) = mark else { continue };
+            match &mark.event {
+                Event::Object(name) => {
+                    let here = [0, 1, 2].map(|k| offsets[b][k] + mark.counts[k] as usize);
                     let done = std::mem::take(&mut object);
-                    finish(done, here, &mut scene);
+                    finish(done, here, &mut plans);
                     object.name = name.clone();
                     object.first = here;
                 }
                 Event::Group(name) => state.group = Some(name.clone()),
                 Event::Smooth(group) => state.smooth = Some(*group),
                 Event::Material(name) => state.material = Some(name.clone()),
-                Event::MtlLib(text) => scene.mtllibs.push(text.clone()),
-                Event::Face { end, line, counts } => {
-                    let end = *end as usize;
-                    let base = global(offset, counts);
-                    add_face(
-                        &mut object,
-                        &block.corners[corner..end],
-                        base,
-                        sizes,
-                        *line,
-                        &state,
-                    )?;
-                    corner = end;
-                }
-                Event::Line { end, line, counts } => {
-                    let end = *end as usize;
-                    let points = &block.corners[corner..end];
-                    let base = global(offset, counts)[0];
-                    let mut previous = None;
-                    for point in points {
-                        let v = resolve(point[0], base, sizes[0], *line, "position")?;
-                        if let Some(p) = previous {
-                            object.edges.push([p, v]);
-                        }
-                        previous = Some(v);
-                    }
-                    object.used = true;
-                    corner = end;
-                }
+                Event::MtlLib(text) => mtllibs.push(text.clone()),
             }
         }
     }
-    finish(object, sizes, &mut scene);
-    Ok(scene)
-}
-
-/// The global element counts of a block's `counts` (whose block starts at `offset`).
-fn global(offset: &[usize; 3], counts: &Counts) -> [usize; 3] {
-    [0, 1, 2].map(|k| offset[k] + counts[k] as usize)
-}
-
-/// A raw index to a global 0-based one: 1-based, or negative counting back
-/// from the `declared` elements before the statement; within `total`.
-fn resolve(raw: i32, declared: usize, total: usize, line: u64, what: &str) -> Result<u32> {
-    let index = if raw > 0 {
-        i64::from(raw) - 1
-    } else {
-        declared as i64 + i64::from(raw)
-    };
-    if index < 0 || index as usize >= total {
-        return Err(parse_error(
-            line,
-            format!(
-                "{what} index {raw} is out of range ({} declared before this line, {total} in the file)",
-                declared
-            ),
-        ));
-    }
-    Ok(index as u32)
-}
-
-fn add_face(
-    object: &mut Object,
-    corners: &[[i32; 3]],
-    base: [usize; 3],
-    sizes: [usize; 3],
-    line: u64,
-    state: &State,
-) -> Result<()> {
-    let has_uvs = corners[0][1] != 0;
-    let has_normals = corners[0][2] != 0;
-    if corners
+    finish(object, sizes, &mut plans);
+    let arrays = plans
         .iter()
-        .any(|c| (c[1] != 0) != has_uvs || (c[2] != 0) != has_normals)
-    {
-        return Err(parse_error(
-            line,
-            "a face's corners must all have UVs (or none), and normals (or none)",
-        ));
-    }
-    for (seen, has, what) in [
-        (&mut object.with_uvs, has_uvs, "UVs"),
-        (&mut object.with_normals, has_normals, "normals"),
-    ] {
-        match *seen {
-            None => *seen = Some(has),
-            Some(before) if before != has => {
-                return Err(Error::Unsupported(
-                    format!(
-                        "line {line}: object {:?} has faces with {what} and faces without",
-                        object.name
-                    )
-                    .into(),
-                ));
-            }
-            Some(_) => {}
-        }
-    }
-    if object.face_offsets.is_empty() {
-        object.face_offsets.push(0);
-    }
-    for c in corners {
-        let v = resolve(c[0], base[0], sizes[0], line, "position")?;
-        let t = if has_uvs {
-            resolve(c[1], base[1], sizes[1], line, "UV")?
-        } else {
-            0
-        };
-        let n = if has_normals {
-            resolve(c[2], base[2], sizes[2], line, "normal")?
-        } else {
-            0
-        };
-        object.corners.push([v, t, n]);
-    }
-    if object.corners.len() > u32::MAX as usize {
-        return Err(Error::Unsupported(
-            format!("line {line}: more than 2^32 face corners in one object").into(),
-        ));
-    }
-    object.face_offsets.push(object.corners.len() as u32);
-    object.smooth.push(state.smooth);
-    let index_of = |names: &mut Vec<String>, name: &Option<String>| {
-        name.as_ref().map(|name| {
-            names.iter().position(|n| n == name).unwrap_or_else(|| {
-                names.push(name.clone());
-                names.len() - 1
-            }) as u32
-        })
-    };
-    let material = index_of(&mut object.materials, &state.material);
-    object.material_indices.push(material);
-    let group = index_of(&mut object.groups, &state.group);
-    object.group_indices.push(group);
-    object.used = true;
-    Ok(())
-}
-
-/// Global indices into the object's own arrays, whose elements are its
-/// declared `range` first, then copies of elements from elsewhere in first-use
-/// order: returns those copies' global indices and the local indices.
-fn localize(
-    globals: impl Iterator<Item = u32>,
-    range: std::ops::Range<usize>,
-) -> (Vec<u32>, Vec<u32>) {
-    let mut copies: HashMap<u32, u32> = HashMap::new();
-    let mut copied = Vec::new();
-    let indices = globals
-        .map(|g| {
-            if range.contains(&(g as usize)) {
-                (g as usize - range.start) as u32
-            } else {
-                *copies.entry(g).or_insert_with(|| {
-                    copied.push(g);
-                    (range.len() + copied.len() - 1) as u32
-                })
+        .map(|plan| {
+            let mut face_offsets = vec![0; plan.faces + usize::from(plan.faces > 0)];
+            face_offsets.shrink_to_fit();
+            let per_face = |kept: bool| kept.then(|| vec![0; plan.faces]);
+            let per_corner =
+                |kept: Option<bool>| (kept == Some(true)).then(|| vec![0; plan.corners]);
+            Arrays {
+                face_offsets,
+                position_indices: vec![0; plan.corners],
+                uv_indices: per_corner(plan.uvs),
+                normal_indices: per_corner(plan.normals),
+                smooth: per_face(plan.smooth),
+                material_indices: per_face(plan.material),
+                group_indices: per_face(plan.group),
+                edges: vec![[0; 2]; plan.edges],
             }
         })
         .collect();
-    (copied, indices)
+    Ok((plans, arrays))
 }
 
-/// An object's own elements: its declared `range`, then the `copied` ones.
-fn gather<T: Copy>(values: &[T], range: std::ops::Range<usize>, copied: &[u32]) -> Vec<T> {
-    let mut local = Vec::with_capacity(range.len() + copied.len());
-    local.extend_from_slice(&values[range]);
-    local.extend(copied.iter().map(|&g| values[g as usize]));
-    local
-}
-
-/// An attribute's elements and per-corner indices, when the object's faces have it.
-fn attribute<T: Copy>(
-    object: &Object,
-    with: Option<bool>,
-    k: usize,
-    end: usize,
-    values: &[T],
-) -> (Option<Vec<T>>, Option<Vec<u32>>) {
-    if with != Some(true) {
-        return (None, None);
+/// The global index of each block's first position, UV and normal, then the totals.
+fn element_offsets(blocks: &[Block]) -> Vec<[usize; 3]> {
+    let mut offsets = Vec::with_capacity(blocks.len() + 1);
+    let mut at = [0usize; 3];
+    offsets.push(at);
+    for block in blocks {
+        let counts = counts(block);
+        at = [0, 1, 2].map(|k| at[k] + counts[k] as usize);
+        offsets.push(at);
     }
-    let range = object.first[k]..end;
-    let (copied, indices) = localize(object.corners.iter().map(|c| c[k]), range.clone());
-    (Some(gather(values, range, &copied)), Some(indices))
+    offsets
 }
 
-fn build(
-    object: Object,
-    ends: [usize; 3],
-    positions: &[[f32; 3]],
-    colors: Option<&[[f32; 3]]>,
-    uvs: &[[f32; 2]],
-    normals: &[[f32; 3]],
-) -> Mesh<'static> {
-    let o = &object;
-    let corner_v = o.corners.iter().map(|c| c[0]);
-    let edge_v = o.edges.iter().flat_map(|e| [e[0], e[1]]);
-    let range = o.first[0]..ends[0];
-    let (copied, mut position_indices) = localize(corner_v.chain(edge_v), range.clone());
-    let edge_indices = position_indices.split_off(o.corners.len());
-    let mesh_positions = gather(positions, range.clone(), &copied);
-    let mesh_colors = colors.map(|colors| gather(colors, range, &copied));
-    let (mesh_uvs, uv_indices) = attribute(o, o.with_uvs, 1, ends[1], uvs);
-    let (mesh_normals, normal_indices) = attribute(o, o.with_normals, 2, ends[2], normals);
-    // A per-face state is kept when some face of the object has it; faces
-    // before it get the first value seen (0 for smooth groups).
-    let per_face = |values: &[Option<u32>]| -> Option<Vec<u32>> {
-        values
-            .iter()
-            .any(Option::is_some)
-            .then(|| values.iter().map(|v| v.unwrap_or(0)).collect())
+fn add_segment(
+    object: &mut Plan,
+    block: &Block,
+    b: usize,
+    faces: Range<usize>,
+    lines: Range<usize>,
+    span: &Span,
+    state: &State,
+) -> Result<()> {
+    if faces.is_empty() && lines.is_empty() {
+        return Ok(());
+    }
+    for (seen, presence, what) in [
+        (&mut object.uvs, &span.uvs, "UVs"),
+        (&mut object.normals, &span.normals, "normals"),
+    ] {
+        let Some(first) = seen.or(presence.first()) else {
+            continue;
+        };
+        *seen = Some(first);
+        if let Some(line) = presence.line(!first) {
+            return Err(parse_error(
+                line,
+                format!(
+                    "object {:?} has faces with {what} and faces without (oxport keeps one layout per object)",
+                    object.name
+                ),
+            ));
+        }
+    }
+    let corners = (block.faces[faces.end] - block.faces[faces.start]) as usize;
+    let points = (block.lines[lines.end] - block.lines[lines.start]) as usize;
+    let edges = points - lines.len();
+    let mut material = None;
+    let mut group = None;
+    if !faces.is_empty() {
+        material = state.material.as_deref().map(|m| object.materials.index(m));
+        group = state.group.as_deref().map(|g| object.groups.index(g));
+        object.smooth |= state.smooth.is_some();
+        object.material |= material.is_some();
+        object.group |= group.is_some();
+    }
+    let segment = Segment {
+        block: b,
+        smooth: state.smooth,
+        material,
+        group,
+        first_corner: object.corners,
+        first_edge: object.edges,
+        faces,
+        lines,
     };
-    let smooth = per_face(&o.smooth);
-    let material_indices = per_face(&o.material_indices);
-    let group_indices = per_face(&o.group_indices);
-    let edges = (!o.edges.is_empty()).then(|| {
-        edge_indices
-            .chunks(2)
-            .map(|e| [e[0], e[1]])
-            .collect::<Vec<_>>()
+    object.faces += segment.faces.len();
+    object.corners += corners;
+    object.edges += edges;
+    if object.corners > u32::MAX as usize {
+        return Err(Error::Unsupported(
+            format!("object {:?} has more than 2^32 face corners", object.name).into(),
+        ));
+    }
+    object.segments.push(segment);
+    Ok(())
+}
+
+/// Keeps an object that has faces, lines or elements.
+fn finish(mut object: Plan, end: [usize; 3], plans: &mut Vec<Plan>) {
+    object.end = end;
+    if !object.segments.is_empty() || end != object.first {
+        plans.push(object);
+    }
+}
+
+/// Where each block's elements start, to find an element by its global index.
+struct Elements {
+    offsets: Vec<[usize; 3]>,
+}
+
+impl Elements {
+    fn new(blocks: &[Block]) -> Self {
+        Self {
+            offsets: element_offsets(blocks),
+        }
+    }
+
+    fn sizes(&self) -> [usize; 3] {
+        *self.offsets.last().expect("offsets end with the totals")
+    }
+
+    /// The block holding element `g` of kind `k`, and its index there.
+    fn find(&self, k: usize, g: usize) -> (usize, usize) {
+        let b = self.offsets.partition_point(|o| o[k] <= g) - 1;
+        (b, g - self.offsets[b][k])
+    }
+
+    /// Elements `range` of kind `k` (`get` gives a block's array; positions
+    /// past its end are zero) followed by the `copies`.
+    fn gather<'b, 'a: 'b, T: Copy + Default + 'b>(
+        &self,
+        blocks: &'b [Block<'a>],
+        k: usize,
+        get: impl Fn(&'b Block<'a>) -> &'b [T],
+        range: Range<usize>,
+        copies: &[usize],
+    ) -> Vec<T> {
+        let mut out = Vec::with_capacity(range.len() + copies.len());
+        for (b, block) in blocks.iter().enumerate() {
+            let (start, end) = (self.offsets[b][k], self.offsets[b + 1][k]);
+            let (from, to) = (range.start.max(start), range.end.min(end));
+            if from < to {
+                let values = get(block);
+                let (from, to) = (from - start, to - start);
+                let given = &values[from.min(values.len())..to.min(values.len())];
+                out.extend_from_slice(given);
+                out.resize(out.len() + (to - from - given.len()), T::default());
+            }
+        }
+        out.extend(copies.iter().map(|&g| {
+            let (b, i) = self.find(k, g);
+            get(&blocks[b]).get(i).copied().unwrap_or_default()
+        }));
+        out
+    }
+}
+
+/// References from an object to elements outside its own: where in its index
+/// arrays (corner, or edge point as `2 * edge + end`) and which global element.
+#[derive(Default)]
+struct Foreign {
+    positions: Vec<(usize, usize)>,
+    uvs: Vec<(usize, usize)>,
+    normals: Vec<(usize, usize)>,
+    edge_points: Vec<(usize, usize)>,
+}
+
+/// A segment's share of its object's arrays.
+struct Task<'a> {
+    segment: &'a Segment,
+    first: [usize; 3],
+    end: [usize; 3],
+    face_offsets: &'a mut [u32],
+    positions: &'a mut [u32],
+    uvs: Option<&'a mut [u32]>,
+    normals: Option<&'a mut [u32]>,
+    smooth: Option<&'a mut [u32]>,
+    materials: Option<&'a mut [u32]>,
+    groups: Option<&'a mut [u32]>,
+    edges: &'a mut [[u32; 2]],
+}
+
+/// The first `n` items of `rest`, which keeps the others.
+fn take<'a, T>(rest: &mut &'a mut [T], n: usize) -> &'a mut [T] {
+    let (head, tail) = std::mem::take(rest).split_at_mut(n);
+    *rest = tail;
+    head
+}
+
+fn take_some<'a, T>(rest: &mut Option<&'a mut [T]>, n: usize) -> Option<&'a mut [T]> {
+    rest.as_mut().map(|rest| take(rest, n))
+}
+
+/// Pass 3a: every segment's indices into its object's arrays, on all cores.
+fn resolve(
+    pool: Option<&rayon::ThreadPool>,
+    blocks: &[Block],
+    elements: &Elements,
+    plans: &[Plan],
+    arrays: &mut [Arrays],
+) -> Located<Vec<Foreign>> {
+    let mut tasks = Vec::new();
+    for (plan, arrays) in plans.iter().zip(arrays.iter_mut()) {
+        let mut face_offsets = arrays.face_offsets.get_mut(1..).unwrap_or_default();
+        let mut positions = &mut arrays.position_indices[..];
+        let mut uvs = arrays.uv_indices.as_deref_mut();
+        let mut normals = arrays.normal_indices.as_deref_mut();
+        let mut smooth = arrays.smooth.as_deref_mut();
+        let mut materials = arrays.material_indices.as_deref_mut();
+        let mut groups = arrays.group_indices.as_deref_mut();
+        let mut edges = &mut arrays.edges[..];
+        for (i, segment) in plan.segments.iter().enumerate() {
+            let next = plan.segments.get(i + 1);
+            let faces = segment.faces.len();
+            let corners = next.map_or(plan.corners, |n| n.first_corner) - segment.first_corner;
+            let edge_count = next.map_or(plan.edges, |n| n.first_edge) - segment.first_edge;
+            tasks.push(Task {
+                segment,
+                first: plan.first,
+                end: plan.end,
+                face_offsets: take(&mut face_offsets, faces),
+                positions: take(&mut positions, corners),
+                uvs: take_some(&mut uvs, corners),
+                normals: take_some(&mut normals, corners),
+                smooth: take_some(&mut smooth, faces),
+                materials: take_some(&mut materials, faces),
+                groups: take_some(&mut groups, faces),
+                edges: take(&mut edges, edge_count),
+            });
+        }
+    }
+    let sizes = elements.sizes();
+    let block_of: Vec<usize> = tasks.iter().map(|t| t.segment.block).collect();
+    let filled = map_all(pool, tasks, |task| {
+        let b = task.segment.block;
+        fill(task, &blocks[b], elements.offsets[b], sizes)
     });
+    // Tasks are in file order: the first error is the file's first.
+    filled
+        .into_iter()
+        .zip(block_of)
+        .map(|(result, b)| {
+            result.map_err(|error| (b, error.describe(&blocks[b], elements.offsets[b], sizes)))
+        })
+        .collect()
+}
+
+/// An index out of range in the `nth` `keyword` statement of a block: the
+/// raw index and its kind. (Its line is found only for the error reported.)
+struct OutOfRange {
+    keyword: &'static [u8],
+    nth: usize,
+    raw: i32,
+    k: usize,
+}
+
+impl OutOfRange {
+    /// The error, with the statement's line and what was declared before it
+    /// (found again by reading the block's statements up to it).
+    #[cold]
+    fn describe(&self, block: &Block, offset: [usize; 3], sizes: [usize; 3]) -> Error {
+        let mut declared = [0usize; 3];
+        let mut seen = 0;
+        let mut at_line = 0;
+        for (number, line) in statements(block.text) {
+            let line = trim(&line);
+            let word = line
+                .split(|b| b.is_ascii_whitespace())
+                .next()
+                .unwrap_or_default();
+            match word {
+                b"v" => declared[0] += 1,
+                b"vt" => declared[1] += 1,
+                b"vn" => declared[2] += 1,
+                _ if word == self.keyword => {
+                    if seen == self.nth {
+                        at_line = number;
+                        break;
+                    }
+                    seen += 1;
+                }
+                _ => {}
+            }
+        }
+        let k = self.k;
+        parse_error(
+            at_line,
+            format!(
+                "{} index {} is out of range ({} declared before this line, {} in the file)",
+                ["position", "UV", "normal"][k],
+                self.raw,
+                offset[k] + declared[k],
+                sizes[k]
+            ),
+        )
+    }
+}
+
+/// Turns a block's raw indices into an object's local ones.
+struct Resolver {
+    /// The global index of the block's first elements, and the totals.
+    offset: [usize; 3],
+    sizes: [usize; 3],
+    /// The object's own elements.
+    first: [usize; 3],
+    end: [usize; 3],
+}
+
+impl Resolver {
+    /// The local index of a raw index of kind `k` (a placeholder for an
+    /// element outside the object, listed in `foreign` with its `slot`), or
+    /// the error of the `nth` `keyword` statement of the block.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn local(
+        &self,
+        raw: i32,
+        k: usize,
+        counts: Option<&Counts>,
+        slot: usize,
+        foreign: &mut Vec<(usize, usize)>,
+        keyword: &'static [u8],
+        nth: usize,
+    ) -> std::result::Result<u32, OutOfRange> {
+        let global = if raw > 0 {
+            let g = raw as usize - 1;
+            (g < self.sizes[k]).then_some(g)
+        } else {
+            counts.and_then(|counts| {
+                let declared = self.offset[k] + counts[k] as usize;
+                declared.checked_sub(raw.unsigned_abs() as usize)
+            })
+        };
+        let Some(g) = global else {
+            return Err(OutOfRange {
+                keyword,
+                nth,
+                raw,
+                k,
+            });
+        };
+        if (self.first[k]..self.end[k]).contains(&g) {
+            Ok((g - self.first[k]) as u32)
+        } else {
+            foreign.push((slot, g));
+            Ok(0)
+        }
+    }
+}
+
+/// The entries of a block's `relative` list from item `start` on.
+fn relative_from(
+    relative: &[(u32, Counts)],
+    start: usize,
+) -> std::iter::Peekable<std::slice::Iter<'_, (u32, Counts)>> {
+    relative[relative.partition_point(|r| (r.0 as usize) < start)..]
+        .iter()
+        .peekable()
+}
+
+fn fill(
+    task: Task,
+    block: &Block,
+    offset: [usize; 3],
+    sizes: [usize; 3],
+) -> std::result::Result<Foreign, OutOfRange> {
+    let Task {
+        segment,
+        first,
+        end,
+        face_offsets,
+        positions,
+        mut uvs,
+        mut normals,
+        smooth,
+        materials,
+        groups,
+        edges,
+    } = task;
+    let resolver = Resolver {
+        offset,
+        sizes,
+        first,
+        end,
+    };
+    let mut foreign = Foreign::default();
+    let base = block.faces[segment.faces.start];
+    let mut relative = relative_from(&block.relative_faces, segment.faces.start);
+    let mut slot = 0;
+    for (i, f) in segment.faces.clone().enumerate() {
+        let counts = relative.next_if(|r| r.0 as usize == f).map(|r| &r.1);
+        let corners = &block.corners[block.faces[f] as usize..block.faces[f + 1] as usize];
+        for c in corners {
+            let at = segment.first_corner + slot;
+            positions[slot] =
+                resolver.local(c[0], 0, counts, at, &mut foreign.positions, b"f", f)?;
+            if let Some(uvs) = uvs.as_deref_mut() {
+                uvs[slot] = resolver.local(c[1], 1, counts, at, &mut foreign.uvs, b"f", f)?;
+            }
+            if let Some(normals) = normals.as_deref_mut() {
+                normals[slot] =
+                    resolver.local(c[2], 2, counts, at, &mut foreign.normals, b"f", f)?;
+            }
+            slot += 1;
+        }
+        face_offsets[i] = segment.first_corner as u32 + (block.faces[f + 1] - base);
+    }
+    for (values, value) in [
+        (smooth, segment.smooth),
+        (materials, segment.material),
+        (groups, segment.group),
+    ] {
+        if let Some(values) = values {
+            values.fill(value.unwrap_or(0));
+        }
+    }
+    let mut relative = relative_from(&block.relative_lines, segment.lines.start);
+    let mut edge = 0;
+    for l in segment.lines.clone() {
+        let counts = relative.next_if(|r| r.0 as usize == l).map(|r| &r.1);
+        let points = &block.points[block.lines[l] as usize..block.lines[l + 1] as usize];
+        let mut previous = None;
+        for &point in points {
+            // A point is the second end of an edge, and the first of the next.
+            let at = 2 * (segment.first_edge + edge) + usize::from(previous.is_some());
+            let v = resolver.local(point, 0, counts, at, &mut foreign.edge_points, b"l", l)?;
+            if let Some(p) = previous {
+                edges[edge] = [p, v];
+                edge += 1;
+            }
+            previous = Some(v);
+        }
+    }
+    Ok(foreign)
+}
+
+/// Local indices for the elements an object uses from outside its own
+/// (`own` of them): copies appended in first-use order.
+struct Copies {
+    own: usize,
+    index: HashMap<usize, u32>,
+    copied: Vec<usize>,
+}
+
+impl Copies {
+    fn new(own: usize) -> Self {
+        Self {
+            own,
+            index: HashMap::new(),
+            copied: Vec::new(),
+        }
+    }
+
+    fn local(&mut self, g: usize) -> u32 {
+        *self.index.entry(g).or_insert_with(|| {
+            self.copied.push(g);
+            (self.own + self.copied.len() - 1) as u32
+        })
+    }
+}
+
+/// Pass 3b: an object's elements (its own range, then the copies of those it
+/// uses from elsewhere) and its mesh.
+fn build(
+    plan: Plan,
+    mut arrays: Arrays,
+    found: &[Foreign],
+    blocks: &[Block],
+    elements: &Elements,
+    colors: bool,
+) -> Mesh<'static> {
+    let range = |k: usize| plan.first[k]..plan.end[k];
+    // Positions: copies in first-use order over faces, then lines.
+    let mut copies = Copies::new(range(0).len());
+    for &(slot, g) in found.iter().flat_map(|f| &f.positions) {
+        arrays.position_indices[slot] = copies.local(g);
+    }
+    for &(slot, g) in found.iter().flat_map(|f| &f.edge_points) {
+        arrays.edges[slot / 2][slot % 2] = copies.local(g);
+    }
+    let positions = elements.gather(blocks, 0, |b| &b.positions, range(0), &copies.copied);
+    let colors =
+        colors.then(|| elements.gather(blocks, 0, |b| &b.colors, range(0), &copies.copied));
+    let attribute =
+        |k: usize, indices: &mut Option<Vec<u32>>, get: fn(&Foreign) -> &Vec<(usize, usize)>| {
+            let indices = indices.as_mut()?;
+            let mut copies = Copies::new(range(k).len());
+            for &(slot, g) in found.iter().flat_map(get) {
+                indices[slot] = copies.local(g);
+            }
+            Some(copies.copied)
+        };
+    let uv_copies = attribute(1, &mut arrays.uv_indices, |f| &f.uvs);
+    let normal_copies = attribute(2, &mut arrays.normal_indices, |f| &f.normals);
+    let uvs = uv_copies.map(|c| elements.gather(blocks, 1, |b| &b.uvs, range(1), &c));
+    let normals = normal_copies.map(|c| elements.gather(blocks, 2, |b| &b.normals, range(2), &c));
     Mesh {
-        name: object.name.into(),
-        positions: mesh_positions.into(),
-        colors: mesh_colors.map(Into::into),
-        uvs: mesh_uvs.map(Into::into),
-        normals: mesh_normals.map(Into::into),
-        face_offsets: object.face_offsets.into(),
-        position_indices: position_indices.into(),
-        uv_indices: uv_indices.map(Into::into),
-        normal_indices: normal_indices.map(Into::into),
-        smooth: smooth.map(Into::into),
-        materials: object.materials.into_iter().map(Into::into).collect(),
-        material_indices: material_indices.map(Into::into),
-        groups: object.groups.into_iter().map(Into::into).collect(),
-        group_indices: group_indices.map(Into::into),
-        edges: edges.map(Into::into),
+        name: plan.name.into(),
+        positions: positions.into(),
+        colors: colors.map(Into::into),
+        uvs: uvs.map(Into::into),
+        normals: normals.map(Into::into),
+        face_offsets: arrays.face_offsets.into(),
+        position_indices: arrays.position_indices.into(),
+        uv_indices: arrays.uv_indices.map(Into::into),
+        normal_indices: arrays.normal_indices.map(Into::into),
+        smooth: arrays.smooth.map(Into::into),
+        materials: plan.materials.names.into_iter().map(Into::into).collect(),
+        material_indices: arrays.material_indices.map(Into::into),
+        groups: plan.groups.names.into_iter().map(Into::into).collect(),
+        group_indices: arrays.group_indices.map(Into::into),
+        edges: (!arrays.edges.is_empty()).then(|| arrays.edges.into()),
     }
 }
 
@@ -900,5 +1617,81 @@ mod tests {
         assert_eq!(one, many);
         assert_eq!(one.meshes.len(), 200);
         assert_eq!(one.meshes[7].positions.len(), 400);
+    }
+
+    #[test]
+    fn common_lines_parse_as_the_general_path() {
+        // Lines of every form `common_line` takes or declines, each parsed by
+        // it (when it takes it) and by `parse_line`: the same block.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let number = |next: &mut dyn FnMut(u64) -> u64| {
+            let digits = 1 + next(10) as usize;
+            let mut text: String = (0..digits)
+                .map(|_| char::from(b'0' + next(10) as u8))
+                .collect();
+            if next(3) > 0 {
+                text.insert(next(digits as u64 + 1) as usize, '.');
+            }
+            if next(3) == 0 {
+                text.insert(0, '-');
+            }
+            text
+        };
+        let mut taken = 0;
+        for _ in 0..20_000 {
+            let line = match next(4) {
+                0 => format!(
+                    "v {} {} {}",
+                    number(&mut next),
+                    number(&mut next),
+                    number(&mut next)
+                ),
+                1 => format!("vt {} {}", number(&mut next), number(&mut next)),
+                2 => format!(
+                    "vn {}\t{} {} ",
+                    number(&mut next),
+                    number(&mut next),
+                    number(&mut next)
+                ),
+                _ => {
+                    let corners = 3 + next(3);
+                    let form = next(4);
+                    let mut face = String::from("f");
+                    for _ in 0..corners {
+                        let i = next(20);
+                        face += &match form {
+                            0 => format!(" {i}"),
+                            1 => format!(" {i}/{}", next(20)),
+                            2 => format!(" {i}//{}", next(20)),
+                            _ => format!(" {i}/{}/{}", next(20), next(20)),
+                        };
+                    }
+                    face
+                }
+            };
+            let text = format!("{line}\r\n");
+            let mut common = parse_block("".as_bytes(), false).unwrap();
+            let mut general = parse_block("".as_bytes(), false).unwrap();
+            let general_result = parse_line(&mut general, line.as_bytes(), 1, false);
+            let Some(end) = common_line(&mut common, text.as_bytes(), 0, 1) else {
+                continue;
+            };
+            taken += 1;
+            assert_eq!(end, text.len(), "{line}");
+            assert!(general_result.is_ok(), "{line}");
+            let bits = |v: &[[f32; 3]]| v.iter().flatten().map(|f| f.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&common.positions), bits(&general.positions), "{line}");
+            assert_eq!(bits(&common.normals), bits(&general.normals), "{line}");
+            assert_eq!(common.uvs, general.uvs, "{line}");
+            assert_eq!(common.corners, general.corners, "{line}");
+            assert_eq!(common.faces, general.faces, "{line}");
+        }
+        assert!(taken > 5_000, "{taken}");
     }
 }
