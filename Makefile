@@ -6,7 +6,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 CARGO ?= cargo
 
-.PHONY: blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj exhaustive clean
+.PHONY: blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli -- demo
@@ -41,7 +41,7 @@ test-python: build
 exhaustive:
 	$(CARGO) test --release -p oxport --features exhaustive --test numfmt_exhaustive
 
-bench: bench-numfmt bench-obj bench-blender
+bench: bench-numfmt bench-obj bench-read bench-blender
 
 bench-numfmt: venv
 	$(VPY) -m pip install --quiet matplotlib
@@ -51,6 +51,11 @@ bench-obj: build
 	$(VPY) -m pip install --quiet trimesh
 	$(VPY) bench/obj_write.py
 	$(VPY) bench/obj_memory.py
+
+# OBJ import against rapidobj (in a Python 3.13 venv built by bench/python313.sh), tinyobjloader and trimesh.
+bench-read: build
+	$(VPY) -m pip install --quiet trimesh tinyobjloader==2.0.0rc13
+	$(VPY) bench/obj_read.py
 
 clean:
 	$(CARGO) clean

@@ -39,7 +39,9 @@ class Mesh:
 
     The arrays are used in place, not copied, when they are C-contiguous
     float32 and 32-bit integers (other integer types are converted); they must
-    not be changed while a write is running.
+    not be changed while a write is running. The attributes give back the
+    objects passed; those of meshes made by oxport (:func:`read_obj`) are
+    read-only numpy arrays of oxport's own memory, without a copy.
 
     Raises:
         ValueError: a wrong shape, type or index, with the argument named.

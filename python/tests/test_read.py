@@ -102,3 +102,22 @@ def test_random_scenes_survive_write_and_read(tmp_path_factory: pytest.TempPathF
         for field in ("positions", "face_offsets", "position_indices", "uvs", "uv_indices", "smooth"):
             a, b = np.asarray(getattr(ours, field)), np.asarray(getattr(theirs, field))
             assert a.tobytes() == b.astype(a.dtype).tobytes(), field
+
+
+def test_arrays_are_read_only_numpy_views_of_oxport_memory(tmp_path: Path) -> None:
+    path = tmp_path / "quad.obj"
+    path.write_text("o quad\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvn 0 0 1\nf 1//1 2//1 3//1 4//1\nl 1 3\n")
+    mesh = oxport.read_obj(path).meshes[0]
+    positions, edges = mesh.positions, mesh.edges
+    assert isinstance(positions, np.ndarray) and positions.dtype == np.float32 and positions.shape == (4, 3)
+    assert isinstance(edges, np.ndarray) and edges.dtype == np.uint32 and edges.shape == (1, 2)
+    # Views of the mesh's memory, not copies: the array does not own its data
+    # and two arrays of the same field share it.
+    assert not positions.flags.owndata
+    assert np.shares_memory(positions, mesh.positions)
+    with pytest.raises(ValueError):
+        positions[0, 0] = 5.0
+    # The arrays keep the mesh alive.
+    del mesh
+    assert positions[2].tolist() == [1.0, 1.0, 0.0]
+    assert edges.tolist() == [[0, 2]]

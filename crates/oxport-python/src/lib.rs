@@ -232,23 +232,21 @@ impl Mesh {
     }
 
     /// The array given for `field` (one of the constructor's arguments), or
-    /// for meshes made by oxport a read-only `memoryview` of its own array; None
-    /// where the mesh has none.
-    fn field(&self, py: Python<'_>, field: &str) -> PyResult<Option<Py<PyAny>>> {
+    /// for meshes made by oxport a read-only numpy array of its own memory
+    /// (no copy); None where the mesh has none.
+    fn field(slf: &Bound<'_, Self>, field: &str) -> PyResult<Option<Py<PyAny>>> {
+        let py = slf.py();
+        let this = slf.get();
         let i = FIELDS
             .iter()
             .position(|f| *f == field)
             .ok_or_else(|| PyValueError::new_err(format!("no field {field:?}")))?;
-        if let Some(object) = &self.objects[i] {
+        if let Some(object) = &this.objects[i] {
             return Ok(Some(object.clone_ref(py)));
         }
-        let view = self.view();
-        let floats = |values: &[f32], width: usize| {
-            owned_view(py, bytemuck_f32(values), "f", values.len() / width, width)
-        };
-        let ints = |values: &[u32], width: usize| {
-            owned_view(py, bytemuck_u32(values), "I", values.len() / width, width)
-        };
+        let view = this.view();
+        let floats = |values: &[f32], width: usize| numpy_view(slf, values, width);
+        let ints = |values: &[u32], width: usize| numpy_view(slf, values, width);
         Ok(match field {
             "positions" => Some(floats(view.positions.as_flattened(), 3)?),
             "face_offsets" => Some(ints(&view.face_offsets, 1)?),
@@ -290,15 +288,15 @@ impl Mesh {
                 .as_ref()
                 .map(|v| ints(v.as_flattened(), 2))
                 .transpose()?,
-            "materials" if !self.materials.is_empty() => Some(
-                self.materials
+            "materials" if !this.materials.is_empty() => Some(
+                this.materials
                     .clone()
                     .into_pyobject(py)?
                     .into_any()
                     .unbind(),
             ),
-            "groups" if !self.groups.is_empty() => {
-                Some(self.groups.clone().into_pyobject(py)?.into_any().unbind())
+            "groups" if !this.groups.is_empty() => {
+                Some(this.groups.clone().into_pyobject(py)?.into_any().unbind())
             }
             _ => None,
         })
@@ -330,33 +328,30 @@ impl Mesh {
     }
 }
 
-fn bytemuck_f32(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_ne_bytes()).collect()
-}
-
-fn bytemuck_u32(values: &[u32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_ne_bytes()).collect()
-}
-
-/// A read-only `memoryview` of `bytes` with the given format and shape.
-fn owned_view(
-    py: Python<'_>,
-    bytes: Vec<u8>,
-    format: &str,
-    rows: usize,
+/// A read-only numpy array of `values` (rows of `width`), which `owner`'s
+/// memory backs: no copy.
+fn numpy_view<T: numpy::Element>(
+    owner: &Bound<'_, Mesh>,
+    values: &[T],
     width: usize,
 ) -> PyResult<Py<PyAny>> {
-    let bytes = pyo3::types::PyBytes::new(py, &bytes);
-    let view = py
-        .import("builtins")?
-        .getattr("memoryview")?
-        .call1((bytes,))?;
-    let shape: Vec<usize> = if width == 1 {
-        vec![rows]
+    use numpy::ndarray::{ArrayView1, ArrayView2};
+    use numpy::{PyArray1, PyArray2};
+    let container = owner.clone().into_any();
+    // SAFETY: the arrays of a (frozen) `Mesh` are never changed nor moved
+    // while it lives, and the numpy array keeps it alive.
+    let array = if width == 1 {
+        let view = ArrayView1::from(values);
+        unsafe { PyArray1::borrow_from_array(&view, container) }.into_any()
     } else {
-        vec![rows, width]
+        let view = ArrayView2::from_shape((values.len() / width, width), values)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        unsafe { PyArray2::borrow_from_array(&view, container) }.into_any()
     };
-    Ok(view.call_method1("cast", (format, shape))?.unbind())
+    let kwargs = pyo3::types::PyDict::new(owner.py());
+    kwargs.set_item("write", false)?;
+    array.call_method("setflags", (), Some(&kwargs))?;
+    Ok(array.unbind())
 }
 
 impl Mesh {
@@ -366,7 +361,11 @@ impl Mesh {
             Array::Owned(values.into_owned())
         }
         fn own_flat(values: std::borrow::Cow<'static, [u32]>) -> Array<[u32; 1]> {
-            Array::Owned(values.iter().map(|&v| [v]).collect())
+            let mut values = std::mem::ManuallyDrop::new(values.into_owned());
+            let (pointer, len, capacity) = (values.as_mut_ptr(), values.len(), values.capacity());
+            // SAFETY: the allocation of a `Vec<u32>` taken whole (`values` is
+            // not dropped); `[u32; 1]` has the size and alignment of `u32`.
+            Array::Owned(unsafe { Vec::from_raw_parts(pointer.cast::<[u32; 1]>(), len, capacity) })
         }
         Mesh {
             name: mesh.name.into_owned(),

@@ -81,23 +81,21 @@ pub fn read_bytes(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     if options.threads == Some(0) {
         return Err(Error::invalid("threads must be at least 1"));
     }
-    let threads = options
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-    let starts = block_starts(data, threads * 4);
+    let count = options.threads.unwrap_or_else(rayon::current_num_threads);
+    let starts = block_starts(data, count * 4);
     let texts: Vec<&[u8]> = starts.windows(2).map(|w| &data[w[0]..w[1]]).collect();
-    // One block (small input) or one thread: no threads to start.
-    let pool = if texts.len() > 1 && threads > 1 {
-        Some(
+    let threads = match options.threads {
+        // One block (small input) or one thread: no threads to start.
+        _ if texts.len() == 1 || count == 1 => Threads::One,
+        None => Threads::Global,
+        Some(count) => Threads::Pool(
             rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
+                .num_threads(count)
                 .build()
                 .map_err(|e| Error::invalid(format!("cannot start the parsing threads: {e}")))?,
-        )
-    } else {
-        None
+        ),
     };
-    let pool = pool.as_ref();
+    let pool = &threads;
     // Lines are counted from a block's start: add the lines before it.
     let located = |(block, error): (usize, Error)| match error {
         Error::Parse { path, line, reason } => Error::Parse {
@@ -140,15 +138,24 @@ pub fn read_bytes(data: &[u8], options: &ReadOptions) -> Result<Scene> {
 /// An error in a block (its line counted from the block's start).
 type Located<T> = std::result::Result<T, (usize, Error)>;
 
-/// `f` over every item, on the pool's threads when there is one.
+/// Where the work runs: on the calling thread, on rayon's global pool (one
+/// thread per core, started once per process), or on a pool of the size asked.
+enum Threads {
+    One,
+    Global,
+    Pool(rayon::ThreadPool),
+}
+
+/// `f` over every item, on `threads`.
 fn map_all<T: Send, R: Send>(
-    pool: Option<&rayon::ThreadPool>,
+    threads: &Threads,
     items: Vec<T>,
     f: impl Fn(T) -> R + Sync + Send,
 ) -> Vec<R> {
-    match pool {
-        Some(pool) => pool.install(|| items.into_par_iter().map(f).collect()),
-        None => items.into_iter().map(f).collect(),
+    match threads {
+        Threads::One => items.into_iter().map(f).collect(),
+        Threads::Global => items.into_par_iter().map(f).collect(),
+        Threads::Pool(pool) => pool.install(|| items.into_par_iter().map(f).collect()),
     }
 }
 
@@ -173,12 +180,19 @@ fn header(data: &[u8]) -> Vec<String> {
     lines
 }
 
+/// The smallest block: below it, starting threads costs more than they save.
+/// (Built for fuzzing, small inputs are cut into many blocks.)
+#[cfg(not(fuzzing))]
+const MIN_BLOCK: usize = 1 << 16;
+#[cfg(fuzzing)]
+const MIN_BLOCK: usize = 256;
+
 /// Up to `count` block boundaries at line ends (never inside a line continued
 /// with `\`): `[0, ..., data.len()]`. Blocks are at most 1 GiB, so that a
 /// block's corners are counted in 32 bits.
 fn block_starts(data: &[u8], count: usize) -> Vec<usize> {
     let mut starts = vec![0];
-    let size = data.len().div_ceil(count.max(1)).clamp(1 << 16, 1 << 30);
+    let size = data.len().div_ceil(count.max(1)).clamp(MIN_BLOCK, 1 << 30);
     let mut at = size;
     while at < data.len() {
         let Some(newline) = memchr::memchr(b'\n', &data[at..]) else {
@@ -1181,7 +1195,7 @@ fn take_some<'a, T>(rest: &mut Option<&'a mut [T]>, n: usize) -> Option<&'a mut 
 
 /// Pass 3a: every segment's indices into its object's arrays, on all cores.
 fn resolve(
-    pool: Option<&rayon::ThreadPool>,
+    pool: &Threads,
     blocks: &[Block],
     elements: &Elements,
     plans: &[Plan],
