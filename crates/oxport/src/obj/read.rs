@@ -76,11 +76,37 @@ pub fn read_from(mut reader: impl Read, options: &ReadOptions) -> Result<Scene> 
     read_bytes(&data, options)
 }
 
-/// Reads OBJ text.
+/// Reads OBJ text: UTF-8 (or ASCII, or Latin-1 in names), with or without a
+/// byte order mark, or UTF-16 with one.
 pub fn read_bytes(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     if options.threads == Some(0) {
         return Err(Error::invalid("threads must be at least 1"));
     }
+    match data {
+        [0xEF, 0xBB, 0xBF, rest @ ..] => parse(rest, options),
+        [0xFE, 0xFF, rest @ ..] => parse(&from_utf16(rest, u16::from_be_bytes)?, options),
+        [0xFF, 0xFE, rest @ ..] => parse(&from_utf16(rest, u16::from_le_bytes)?, options),
+        _ => parse(data, options),
+    }
+}
+
+/// UTF-16 text (after its byte order mark) as UTF-8.
+fn from_utf16(data: &[u8], unit: fn([u8; 2]) -> u16) -> Result<Vec<u8>> {
+    let mut text = String::with_capacity(data.len() / 2);
+    let units = data.chunks_exact(2).map(|pair| unit([pair[0], pair[1]]));
+    for c in char::decode_utf16(units) {
+        let line = || text.bytes().filter(|&b| b == b'\n').count() as u64 + 1;
+        let c = c.map_err(|_| parse_error(line(), "UTF-16 text with an unpaired surrogate"))?;
+        text.push(c);
+    }
+    if data.len() % 2 == 1 {
+        let line = text.bytes().filter(|&b| b == b'\n').count() as u64 + 1;
+        return Err(parse_error(line, "UTF-16 text with an odd number of bytes"));
+    }
+    Ok(text.into_bytes())
+}
+
+fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     let count = options.threads.unwrap_or_else(rayon::current_num_threads);
     let starts = block_starts(data, count * 4);
     let texts: Vec<&[u8]> = starts.windows(2).map(|w| &data[w[0]..w[1]]).collect();
@@ -262,43 +288,15 @@ enum Event {
     MtlLib(String),
 }
 
-/// Whether a span's faces have UVs and normals.
+/// The layouts of a span's faces (UVs or not, normals or not): one bit each.
 #[derive(Clone, Copy, Default)]
 struct Span {
-    uvs: Presence,
-    normals: Presence,
+    layouts: u8,
 }
 
-/// The (block) line of the first face with an attribute, and without it.
-#[derive(Clone, Copy, Default)]
-struct Presence {
-    with: Option<u64>,
-    without: Option<u64>,
-}
-
-impl Presence {
-    fn see(&mut self, has: bool, line: u64) {
-        let slot = if has {
-            &mut self.with
-        } else {
-            &mut self.without
-        };
-        slot.get_or_insert(line);
-    }
-
-    /// What the first face has.
-    fn first(&self) -> Option<bool> {
-        match (self.with, self.without) {
-            (Some(w), Some(o)) => Some(w < o),
-            (Some(_), None) => Some(true),
-            (None, Some(_)) => Some(false),
-            (None, None) => None,
-        }
-    }
-
-    /// The first line of a face that has (`true`) or lacks the attribute.
-    fn line(&self, has: bool) -> Option<u64> {
-        if has { self.with } else { self.without }
+impl Span {
+    fn see(&mut self, (uvs, normals): Layout) {
+        self.layouts |= 1 << (2 * u8::from(uvs) + u8::from(normals));
     }
 }
 
@@ -411,7 +409,7 @@ fn parse_block(text: &[u8], strict: bool) -> Result<Block<'_>> {
     let mut at = 0;
     let mut number = 0;
     while at < text.len() {
-        if let Some(next) = common_line(&mut block, text, at, number + 1) {
+        if let Some(next) = common_line(&mut block, text, at) {
             at = next;
             number += 1;
             continue;
@@ -440,7 +438,7 @@ fn is_blank(b: u8) -> bool {
 /// pass over the bytes: the start of the next line, or `None` (and nothing
 /// changed) for anything else, which [`parse_line`] then reads.
 #[inline]
-fn common_line(block: &mut Block, text: &[u8], at: usize, line: u64) -> Option<usize> {
+fn common_line(block: &mut Block, text: &[u8], at: usize) -> Option<usize> {
     match text.get(at..at + 3)? {
         [b'v', b' ', _] => {
             let (values, count, next) = decimals::<4>(text, at + 2)?;
@@ -463,7 +461,7 @@ fn common_line(block: &mut Block, text: &[u8], at: usize, line: u64) -> Option<u
             block.normals.push(values);
             Some(next)
         }
-        [b'f', b' ', _] => common_face(block, text, at + 2, line),
+        [b'f', b' ', _] => common_face(block, text, at + 2),
         _ => None,
     }
 }
@@ -536,7 +534,7 @@ fn decimal(text: &[u8], mut at: usize) -> Option<(f32, usize)> {
 /// indices under 10^9, all alike: the start of the next line, or `None` (and
 /// nothing changed).
 #[inline]
-fn common_face(block: &mut Block, text: &[u8], mut at: usize, line: u64) -> Option<usize> {
+fn common_face(block: &mut Block, text: &[u8], mut at: usize) -> Option<usize> {
     let start = block.corners.len();
     let next = loop {
         while at < text.len() && is_blank(text[at]) {
@@ -565,8 +563,7 @@ fn common_face(block: &mut Block, text: &[u8], mut at: usize, line: u64) -> Opti
     }
     let (has_uvs, has_normals) = has(&corners[0]);
     let span = block.spans.last_mut().expect("one span more than marks");
-    span.uvs.see(has_uvs, line);
-    span.normals.see(has_normals, line);
+    span.see((has_uvs, has_normals));
     block.faces.push(block.corners.len() as u32);
     Some(next)
 }
@@ -614,8 +611,9 @@ fn counts(block: &Block) -> Counts {
     ]
 }
 
-/// A statement's text (a name): UTF-8, without a carriage return inside
-/// (it could not be written back on one line).
+/// A statement's text (a name), without a carriage return inside (it could
+/// not be written back on one line): UTF-8, or else Latin-1 (older exporters
+/// wrote names in the system's 8-bit encoding), whose every byte is a character.
 fn text(bytes: &[u8], line: u64, what: &str) -> Result<String> {
     if bytes.contains(&b'\r') {
         return Err(parse_error(
@@ -623,8 +621,10 @@ fn text(bytes: &[u8], line: u64, what: &str) -> Result<String> {
             format!("{what} has a carriage return inside"),
         ));
     }
-    String::from_utf8(bytes.to_vec())
-        .map_err(|_| parse_error(line, format!("{what} is not UTF-8 text")))
+    Ok(match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    })
 }
 
 /// The next whitespace-separated token of `text` from `at`.
@@ -764,8 +764,7 @@ fn face(block: &mut Block, rest: &[u8], line: u64) -> Result<()> {
         ));
     }
     let span = block.spans.last_mut().expect("one span more than marks");
-    span.uvs.see(has_uvs, line);
-    span.normals.see(has_normals, line);
+    span.see((has_uvs, has_normals));
     if negative {
         let counts = counts(block);
         block
@@ -895,16 +894,31 @@ struct State {
 struct Segment {
     block: usize,
     faces: Range<usize>,
+    /// Only the faces of this layout (UVs, normals), where the run mixes them.
+    only: Option<Layout>,
     lines: Range<usize>,
     smooth: Option<u32>,
     material: Option<u32>,
     group: Option<u32>,
-    /// Where its corners and edges start in the object's arrays.
+    /// How many faces it gives (of `only`'s layout), where its corners and
+    /// edges start in the mesh's arrays, and how many.
+    face_count: usize,
     first_corner: usize,
+    corners: usize,
     first_edge: usize,
+    edges: usize,
 }
 
-/// An object as the statements give it.
+/// Whether a face's corners have UVs, and normals.
+type Layout = (bool, bool);
+
+fn layout_of(block: &Block, face: usize) -> Layout {
+    let corner = block.corners[block.faces[face] as usize];
+    (corner[1] != 0, corner[2] != 0)
+}
+
+/// A mesh as the statements give it: an object, or the part of an object
+/// whose faces have another layout than its first faces (a mesh has one).
 #[derive(Default)]
 struct Plan {
     name: String,
@@ -916,13 +930,40 @@ struct Plan {
     faces: usize,
     corners: usize,
     edges: usize,
-    uvs: Option<bool>,
-    normals: Option<bool>,
+    layout: Option<Layout>,
     smooth: bool,
     materials: Names,
     material: bool,
     groups: Names,
     group: bool,
+}
+
+/// The object being planned: its name, where its elements start, and its
+/// meshes (one per layout of its faces, in order of appearance).
+#[derive(Default)]
+struct Object {
+    name: String,
+    first: [usize; 3],
+    parts: Vec<Plan>,
+}
+
+impl Object {
+    /// The part for faces of `layout` (`None`: lines, which go to the first).
+    fn part(&mut self, layout: Option<Layout>) -> &mut Plan {
+        let found = self.parts.iter().position(|p| match (p.layout, layout) {
+            (_, None) | (None, _) => true,
+            (Some(a), Some(b)) => a == b,
+        });
+        let i = found.unwrap_or_else(|| {
+            self.parts.push(Plan::default());
+            self.parts.len() - 1
+        });
+        let part = &mut self.parts[i];
+        if part.layout.is_none() {
+            part.layout = layout;
+        }
+        part
+    }
 }
 
 /// Names in first-use order, and their indices.
@@ -961,7 +1002,7 @@ fn plan(blocks: &[Block], mtllibs: &mut Vec<String>) -> Located<(Vec<Plan>, Vec<
     let offsets = element_offsets(blocks);
     let sizes = *offsets.last().expect("offsets end with the totals");
     let mut plans = Vec::new();
-    let mut object = Plan::default();
+    let mut object = Object::default();
     let mut state = State::default();
     for (b, block) in blocks.iter().enumerate() {
         let (mut face, mut line) = (0, 0);
@@ -969,16 +1010,8 @@ fn plan(blocks: &[Block], mtllibs: &mut Vec<String>) -> Located<(Vec<Plan>, Vec<
             let mark = block.marks.get(s);
             let face_end = mark.map_or(block.faces.len() - 1, |m| m.faces as usize);
             let line_end = mark.map_or(block.lines.len() - 1, |m| m.lines as usize);
-            add_segment(
-                &mut object,
-                block,
-                b,
-                face..face_end,
-                line..line_end,
-                span,
-                &state,
-            )
-            .map_err(|e| (b, e))?;
+            add_faces(&mut object, block, b, face..face_end, span, &state).map_err(|e| (b, e))?;
+            add_lines(&mut object, block, b, line..line_end);
             (face, line) = (face_end, line_end);
             let Some(mark) = mark else { continue };
             match &mark.event {
@@ -1003,13 +1036,13 @@ fn plan(blocks: &[Block], mtllibs: &mut Vec<String>) -> Located<(Vec<Plan>, Vec<
             let mut face_offsets = vec![0; plan.faces + usize::from(plan.faces > 0)];
             face_offsets.shrink_to_fit();
             let per_face = |kept: bool| kept.then(|| vec![0; plan.faces]);
-            let per_corner =
-                |kept: Option<bool>| (kept == Some(true)).then(|| vec![0; plan.corners]);
+            let per_corner = |kept: bool| kept.then(|| vec![0; plan.corners]);
+            let (uvs, normals) = plan.layout.unwrap_or_default();
             Arrays {
                 face_offsets,
                 position_indices: vec![0; plan.corners],
-                uv_indices: per_corner(plan.uvs),
-                normal_indices: per_corner(plan.normals),
+                uv_indices: per_corner(uvs),
+                normal_indices: per_corner(normals),
                 smooth: per_face(plan.smooth),
                 material_indices: per_face(plan.material),
                 group_indices: per_face(plan.group),
@@ -1033,75 +1066,105 @@ fn element_offsets(blocks: &[Block]) -> Vec<[usize; 3]> {
     offsets
 }
 
-fn add_segment(
-    object: &mut Plan,
+/// A run of faces in one state: to the object's part of their layout, split
+/// by layout where the run mixes them (read again face by face; rare).
+fn add_faces(
+    object: &mut Object,
     block: &Block,
     b: usize,
     faces: Range<usize>,
-    lines: Range<usize>,
     span: &Span,
     state: &State,
 ) -> Result<()> {
-    if faces.is_empty() && lines.is_empty() {
+    if faces.is_empty() {
         return Ok(());
     }
-    for (seen, presence, what) in [
-        (&mut object.uvs, &span.uvs, "UVs"),
-        (&mut object.normals, &span.normals, "normals"),
-    ] {
-        let Some(first) = seen.or(presence.first()) else {
-            continue;
-        };
-        *seen = Some(first);
-        if let Some(line) = presence.line(!first) {
-            return Err(parse_error(
-                line,
-                format!(
-                    "object {:?} has faces with {what} and faces without (oxport keeps one layout per object)",
-                    object.name
-                ),
+    let mixed = span.layouts.count_ones() > 1;
+    let mut runs: Vec<(Layout, usize, usize)> = Vec::new(); // layout, faces, corners
+    if mixed {
+        for f in faces.clone() {
+            let layout = layout_of(block, f);
+            let corners = (block.faces[f + 1] - block.faces[f]) as usize;
+            match runs.iter_mut().find(|r| r.0 == layout) {
+                Some(run) => (run.1, run.2) = (run.1 + 1, run.2 + corners),
+                None => runs.push((layout, 1, corners)),
+            }
+        }
+    } else {
+        let corners = (block.faces[faces.end] - block.faces[faces.start]) as usize;
+        runs.push((layout_of(block, faces.start), faces.len(), corners));
+    }
+    for (layout, count, corners) in runs {
+        let part = object.part(Some(layout));
+        let material = state.material.as_deref().map(|m| part.materials.index(m));
+        let group = state.group.as_deref().map(|g| part.groups.index(g));
+        part.smooth |= state.smooth.is_some();
+        part.material |= material.is_some();
+        part.group |= group.is_some();
+        part.segments.push(Segment {
+            block: b,
+            faces: faces.clone(),
+            only: mixed.then_some(layout),
+            lines: 0..0,
+            smooth: state.smooth,
+            material,
+            group,
+            face_count: count,
+            first_corner: part.corners,
+            corners,
+            first_edge: part.edges,
+            edges: 0,
+        });
+        part.faces += count;
+        part.corners += corners;
+        if part.corners > u32::MAX as usize {
+            return Err(Error::Unsupported(
+                format!("object {:?} has more than 2^32 face corners", object.name).into(),
             ));
         }
     }
-    let corners = (block.faces[faces.end] - block.faces[faces.start]) as usize;
-    let points = (block.lines[lines.end] - block.lines[lines.start]) as usize;
-    let edges = points - lines.len();
-    let mut material = None;
-    let mut group = None;
-    if !faces.is_empty() {
-        material = state.material.as_deref().map(|m| object.materials.index(m));
-        group = state.group.as_deref().map(|g| object.groups.index(g));
-        object.smooth |= state.smooth.is_some();
-        object.material |= material.is_some();
-        object.group |= group.is_some();
-    }
-    let segment = Segment {
-        block: b,
-        smooth: state.smooth,
-        material,
-        group,
-        first_corner: object.corners,
-        first_edge: object.edges,
-        faces,
-        lines,
-    };
-    object.faces += segment.faces.len();
-    object.corners += corners;
-    object.edges += edges;
-    if object.corners > u32::MAX as usize {
-        return Err(Error::Unsupported(
-            format!("object {:?} has more than 2^32 face corners", object.name).into(),
-        ));
-    }
-    object.segments.push(segment);
     Ok(())
 }
 
-/// Keeps an object that has faces, lines or elements.
-fn finish(mut object: Plan, end: [usize; 3], plans: &mut Vec<Plan>) {
-    object.end = end;
-    if !object.segments.is_empty() || end != object.first {
-        plans.push(object);
+/// A run of `l` lines: to the object's first part.
+fn add_lines(object: &mut Object, block: &Block, b: usize, lines: Range<usize>) {
+    if lines.is_empty() {
+        return;
+    }
+    let points = (block.lines[lines.end] - block.lines[lines.start]) as usize;
+    let edges = points - lines.len();
+    let part = object.part(None);
+    part.segments.push(Segment {
+        block: b,
+        faces: 0..0,
+        only: None,
+        lines,
+        smooth: None,
+        material: None,
+        group: None,
+        face_count: 0,
+        first_corner: part.corners,
+        corners: 0,
+        first_edge: part.edges,
+        edges,
+    });
+    part.edges += edges;
+}
+
+/// Keeps an object's meshes: the first owns the object's elements (and is
+/// kept if it has any), the others use them as copies.
+fn finish(object: Object, end: [usize; 3], plans: &mut Vec<Plan>) {
+    let mut parts = object.parts;
+    if parts.is_empty() {
+        parts.push(Plan::default());
+    }
+    for (i, mut part) in parts.into_iter().enumerate() {
+        part.name = object.name.clone();
+        part.first = if i == 0 { object.first } else { end };
+        part.end = end;
+        if !part.segments.is_empty() || part.first != end {
+            plans.push(part);
+        }
     }
 }
 
@@ -1211,11 +1274,8 @@ fn resolve(
         let mut materials = arrays.material_indices.as_deref_mut();
         let mut groups = arrays.group_indices.as_deref_mut();
         let mut edges = &mut arrays.edges[..];
-        for (i, segment) in plan.segments.iter().enumerate() {
-            let next = plan.segments.get(i + 1);
-            let faces = segment.faces.len();
-            let corners = next.map_or(plan.corners, |n| n.first_corner) - segment.first_corner;
-            let edge_count = next.map_or(plan.edges, |n| n.first_edge) - segment.first_edge;
+        for segment in &plan.segments {
+            let (faces, corners) = (segment.face_count, segment.corners);
             tasks.push(Task {
                 segment,
                 first: plan.first,
@@ -1227,7 +1287,7 @@ fn resolve(
                 smooth: take_some(&mut smooth, faces),
                 materials: take_some(&mut materials, faces),
                 groups: take_some(&mut groups, faces),
-                edges: take(&mut edges, edge_count),
+                edges: take(&mut edges, segment.edges),
             });
         }
     }
@@ -1386,10 +1446,12 @@ fn fill(
         end,
     };
     let mut foreign = Foreign::default();
-    let base = block.faces[segment.faces.start];
     let mut relative = relative_from(&block.relative_faces, segment.faces.start);
     let mut slot = 0;
-    for (i, f) in segment.faces.clone().enumerate() {
+    let faces = segment.faces.clone();
+    let kept = faces.filter(|&f| segment.only.is_none_or(|only| layout_of(block, f) == only));
+    for (i, f) in kept.enumerate() {
+        while relative.next_if(|r| (r.0 as usize) < f).is_some() {}
         let counts = relative.next_if(|r| r.0 as usize == f).map(|r| &r.1);
         let corners = &block.corners[block.faces[f] as usize..block.faces[f + 1] as usize];
         for c in corners {
@@ -1405,7 +1467,7 @@ fn fill(
             }
             slot += 1;
         }
-        face_offsets[i] = segment.first_corner as u32 + (block.faces[f + 1] - base);
+        face_offsets[i] = (segment.first_corner + slot) as u32;
     }
     for (values, value) in [
         (smooth, segment.smooth),
@@ -1693,7 +1755,7 @@ mod tests {
             let mut common = parse_block("".as_bytes(), false).unwrap();
             let mut general = parse_block("".as_bytes(), false).unwrap();
             let general_result = parse_line(&mut general, line.as_bytes(), 1, false);
-            let Some(end) = common_line(&mut common, text.as_bytes(), 0, 1) else {
+            let Some(end) = common_line(&mut common, text.as_bytes(), 0) else {
                 continue;
             };
             taken += 1;
@@ -1707,5 +1769,53 @@ mod tests {
             assert_eq!(common.faces, general.faces, "{line}");
         }
         assert!(taken > 5_000, "{taken}");
+    }
+
+    #[test]
+    fn faces_of_another_layout_make_another_mesh() {
+        // 3ds Max's Max2Obj writes faces with UVs and faces without in one
+        // object: a mesh has one layout, so the object is read as one mesh per
+        // layout, the later ones with copies of the elements they use.
+        let scene = parse(
+            "o box\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nusemtl a\n\
+             f 1 2 3\nf 1/1 3/1 4/1\nf -4 -2 -1\nl 1 2\n",
+        )
+        .unwrap();
+        let [plain, with_uvs] = &scene.meshes[..] else {
+            panic!("{:?}", scene.meshes.len())
+        };
+        assert_eq!(
+            (plain.name.as_ref(), with_uvs.name.as_ref()),
+            ("box", "box")
+        );
+        assert_eq!(plain.positions.len(), 4);
+        assert_eq!(&plain.face_offsets[..], &[0, 3, 6]);
+        assert_eq!(&plain.position_indices[..], &[0, 1, 2, 0, 2, 3]);
+        assert!(plain.uvs.is_none());
+        assert_eq!(plain.edges.as_deref(), Some(&[[0, 1]][..]));
+        assert_eq!(
+            &with_uvs.positions[..],
+            &[[0.0; 3], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]]
+        );
+        assert_eq!(&with_uvs.position_indices[..], &[0, 1, 2]);
+        assert_eq!(with_uvs.uv_indices.as_deref(), Some(&[0, 0, 0][..]));
+        assert_eq!(with_uvs.materials, ["a"]);
+        plain.validate().unwrap();
+        with_uvs.validate().unwrap();
+    }
+
+    #[test]
+    fn byte_order_marks_and_latin1_names() {
+        let scene = parse("\u{feff}v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+        assert_eq!(scene.meshes[0].positions.len(), 3);
+        let utf16: Vec<u8> = "\u{feff}o \u{e6}\r\nv 0 0 0\r\nv 1 0 0\r\nv 0 1 0\r\nf 1 2 3\r\n"
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        let scene = read_bytes(&utf16, &ReadOptions::default()).unwrap();
+        assert_eq!(scene.meshes[0].name, "\u{e6}");
+        let latin1 = b"o Terraind\xe6k\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+        let scene = read_bytes(latin1, &ReadOptions::default()).unwrap();
+        assert_eq!(scene.meshes[0].name, "Terraind\u{e6}k");
     }
 }
