@@ -1297,18 +1297,33 @@ fn resolve(
         let b = task.segment.block;
         fill(task, &blocks[b], elements.offsets[b], sizes)
     });
-    // Tasks are in file order: the first error is the file's first.
-    filled
+    let mut found = Vec::with_capacity(filled.len());
+    let mut failed: Vec<(usize, OutOfRange)> = Vec::new();
+    for (result, b) in filled.into_iter().zip(block_of) {
+        match result {
+            Ok(foreign) => found.push(foreign),
+            Err(error) => failed.push((b, error)),
+        }
+    }
+    // The file's first error: in the first block with one, the first line
+    // (a segment has faces or lines, and an object's parts come one after
+    // another: the tasks are not in file order).
+    let Some(b) = failed.iter().map(|f| f.0).min() else {
+        return Ok(found);
+    };
+    let candidates: Vec<OutOfRange> = failed
         .into_iter()
-        .zip(block_of)
-        .map(|(result, b)| {
-            result.map_err(|error| (b, error.describe(&blocks[b], elements.offsets[b], sizes)))
-        })
-        .collect()
+        .filter(|f| f.0 == b)
+        .map(|f| f.1)
+        .collect();
+    Err((
+        b,
+        describe(&candidates, &blocks[b], elements.offsets[b], sizes),
+    ))
 }
 
 /// An index out of range in the `nth` `keyword` statement of a block: the
-/// raw index and its kind. (Its line is found only for the error reported.)
+/// raw index and its kind. (Lines are found only for the error reported.)
 struct OutOfRange {
     keyword: &'static [u8],
     nth: usize,
@@ -1316,46 +1331,59 @@ struct OutOfRange {
     k: usize,
 }
 
-impl OutOfRange {
-    /// The error, with the statement's line and what was declared before it
-    /// (found again by reading the block's statements up to it).
-    #[cold]
-    fn describe(&self, block: &Block, offset: [usize; 3], sizes: [usize; 3]) -> Error {
-        let mut declared = [0usize; 3];
-        let mut seen = 0;
-        let mut at_line = 0;
-        for (number, line) in statements(block.text) {
-            let line = trim(&line);
-            let word = line
-                .split(|b| b.is_ascii_whitespace())
-                .next()
-                .unwrap_or_default();
-            match word {
-                b"v" => declared[0] += 1,
-                b"vt" => declared[1] += 1,
-                b"vn" => declared[2] += 1,
-                _ if word == self.keyword => {
-                    if seen == self.nth {
-                        at_line = number;
-                        break;
-                    }
-                    seen += 1;
-                }
-                _ => {}
+/// The error of the first of `candidates` in the block, with its line and
+/// what was declared before it (found again by reading the block's
+/// statements up to it).
+#[cold]
+fn describe(
+    candidates: &[OutOfRange],
+    block: &Block,
+    offset: [usize; 3],
+    sizes: [usize; 3],
+) -> Error {
+    let mut declared = [0usize; 3];
+    let (mut faces, mut lines) = (0, 0);
+    for (number, line) in statements(block.text) {
+        let line = trim(&line);
+        let word = line
+            .split(|b| b.is_ascii_whitespace())
+            .next()
+            .unwrap_or_default();
+        let nth = match word {
+            b"v" | b"vt" | b"vn" => {
+                declared[word.len() - 1 + usize::from(word == b"vn")] += 1;
+                continue;
             }
+            b"f" => &mut faces,
+            b"l" => &mut lines,
+            _ => continue,
+        };
+        if let Some(error) = candidates
+            .iter()
+            .find(|c| c.keyword == word && c.nth == *nth)
+        {
+            let k = error.k;
+            return parse_error(
+                number,
+                format!(
+                    "{} index {} is out of range ({} declared before this line, {} in the file)",
+                    ["position", "UV", "normal"][k],
+                    error.raw,
+                    offset[k] + declared[k],
+                    sizes[k]
+                ),
+            );
         }
-        let k = self.k;
-        parse_error(
-            at_line,
-            format!(
-                "{} index {} is out of range ({} declared before this line, {} in the file)",
-                ["position", "UV", "normal"][k],
-                self.raw,
-                offset[k] + declared[k],
-                sizes[k]
-            ),
-        )
+        *nth += 1;
     }
+    unreachable_error()
+}
+
+/// An error that names no line: for a statement [`describe`] did not find
+/// again (which would be a bug: it reads what the parse read).
+#[cold]
+fn unreachable_error() -> Error {
+    Error::invalid("an index out of range whose statement was not found again")
 }
 
 /// Turns a block's raw indices into an object's local ones.
@@ -1621,6 +1649,11 @@ mod tests {
             "line 2: position index 2 is out of range (1 declared before this line, 1 in the file)"
         );
         assert_eq!(error("v 0 0 x\n"), "line 1: \"x\" is not a number");
+        // The first error in the file, whatever the order statements are resolved in.
+        assert_eq!(
+            error("v 0 0 0\nvt 0 0\nl 1 2\nf 1/1 1/1 1/9\n"),
+            "line 3: position index 2 is out of range (1 declared before this line, 1 in the file)"
+        );
         assert_eq!(
             error("v 0 0 0\n\nf 1 1\n"),
             "line 3: a face needs 3 corners, not 2"
