@@ -51,9 +51,11 @@ pub fn run(args: Args) -> oxport::Result<()> {
             &args.out_dir.join(name),
             WriteOptions {
                 threads: args.threads,
+                header: vec!["oxport".into()],
                 ..WriteOptions::default()
             },
             "exporting",
+            (!materials.is_empty()).then_some(&["oxport".into()]),
         )?;
         println!("{summary}");
     }

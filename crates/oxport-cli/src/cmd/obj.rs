@@ -17,6 +17,33 @@ pub enum Command {
     /// Read an OBJ file on all cores and describe it: objects, counts,
     /// materials, bounds, time
     Info(InfoArgs),
+    /// Read an OBJ file (and the MTL files it names) and write it again, with
+    /// other precisions: OBJ to OBJ. Comments that open the file are kept; the
+    /// materials go to an MTL file beside OUT, named after it.
+    Convert(ConvertArgs),
+}
+
+#[derive(Args)]
+pub struct ConvertArgs {
+    /// The OBJ file to read
+    pub input: PathBuf,
+    /// The OBJ file to write
+    pub output: PathBuf,
+    /// Decimals of positions: 0 to 9, or `shortest` (round-trip exact)
+    #[arg(long, default_value = "6")]
+    pub precision: PrecisionArg,
+    /// Decimals of UVs
+    #[arg(long, default_value = "6")]
+    pub uv_precision: PrecisionArg,
+    /// Decimals of normals
+    #[arg(long, default_value = "4")]
+    pub normal_precision: PrecisionArg,
+    /// Threads for reading and writing (default: one per core)
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Unknown statements are errors (otherwise skipped, and counted)
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Args)]
@@ -137,6 +164,7 @@ impl FromStr for PrecisionArg {
 pub fn run(command: Command) -> oxport::Result<()> {
     match command {
         Command::Info(args) => info(&args),
+        Command::Convert(args) => convert(&args),
         Command::Write(args) => {
             let (meshes, materials) = args.scene.build();
             let summary = export(
@@ -147,14 +175,72 @@ pub fn run(command: Command) -> oxport::Result<()> {
                     precision: args.precision.0,
                     threads: args.threads,
                     direct: args.direct,
+                    header: vec!["oxport".into()],
                     ..WriteOptions::default()
                 },
                 "writing",
+                (!materials.is_empty()).then_some(&["oxport".into()]),
             )?;
             println!("{summary}");
             Ok(())
         }
     }
+}
+
+/// `oxport obj convert`: reads the file and the MTL files it names, writes both again.
+fn convert(args: &ConvertArgs) -> oxport::Result<()> {
+    let start = Instant::now();
+    let options = obj::ReadOptions {
+        threads: args.threads,
+        strict: args.strict,
+    };
+    let scene = obj::read(&args.input, &options)?;
+    let folder = args.input.parent().unwrap_or(std::path::Path::new(""));
+    let mut materials = Vec::new();
+    let mut mtl_header = None;
+    for text in &scene.mtllibs {
+        // One file name with spaces, or several names.
+        let names: Vec<&str> = if folder.join(text).is_file() {
+            vec![text]
+        } else {
+            text.split_whitespace().collect()
+        };
+        for name in names {
+            let path = folder.join(name);
+            if path.is_file() {
+                let library = obj::read_mtl(&path)?;
+                materials.extend(library.materials);
+                mtl_header.get_or_insert(library.header);
+            }
+        }
+    }
+    let read = start.elapsed().as_secs_f64();
+    println!(
+        "{}: {} objects, {} statements skipped, {} materials, read in {read:.3} s",
+        args.input.display(),
+        scene.meshes.len(),
+        scene.skipped,
+        materials.len(),
+    );
+    let summary = export(
+        &scene.meshes,
+        &materials,
+        &args.output,
+        WriteOptions {
+            precision: args.precision.0,
+            uv_precision: args.uv_precision.0,
+            normal_precision: args.normal_precision.0,
+            threads: args.threads,
+            header: scene.header.clone(),
+            // Without an MTL file read, the file keeps its own reference.
+            mtllib: scene.mtllibs.first().cloned(),
+            ..WriteOptions::default()
+        },
+        "writing",
+        mtl_header.as_deref(),
+    )?;
+    println!("{summary}");
+    Ok(())
 }
 
 /// `oxport obj info`: reads the file and prints what it holds.
@@ -231,22 +317,23 @@ fn info(args: &InfoArgs) -> oxport::Result<()> {
     Ok(())
 }
 
-/// Writes the meshes (and the MTL beside them when there are materials) with a
-/// progress bar, and describes what was done.
+/// Writes the meshes with a progress bar, and the materials into an MTL file
+/// beside them named after `out` when `mtl_header` is given (it opens the
+/// file, which `mtllib` then names); describes what was done.
 pub fn export(
     meshes: &[Mesh],
     materials: &[Material],
     out: &std::path::Path,
     options: WriteOptions,
     label: &str,
+    mtl_header: Option<&[String]>,
 ) -> oxport::Result<String> {
-    let mtllib = (!materials.is_empty()).then(|| out.with_extension("mtl"));
+    let mtllib = mtl_header.map(|_| out.with_extension("mtl"));
     let options = WriteOptions {
-        header: vec!["oxport".into()],
-        mtllib: mtllib
-            .as_ref()
-            .and_then(|p| p.file_name())
-            .map(|n| n.to_string_lossy().into_owned()),
+        mtllib: match &mtllib {
+            Some(path) => path.file_name().map(|n| n.to_string_lossy().into_owned()),
+            None => options.mtllib,
+        },
         ..options
     };
     let progress = bar(label);
@@ -259,8 +346,8 @@ pub fn export(
     });
     progress.finish_and_clear();
     let summary = summary?;
-    if let Some(mtl) = &mtllib {
-        obj::write_mtl(mtl, materials, &["oxport".into()])?;
+    if let (Some(mtl), Some(header)) = (&mtllib, mtl_header) {
+        obj::write_mtl(mtl, materials, header)?;
     }
     let seconds = start.elapsed().as_secs_f64();
     let (_, peak) = memory();
