@@ -154,9 +154,15 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         let found: Vec<Foreign> = foreign.by_ref().take(plan.segments.len()).collect();
         work.push((plan, arrays, found));
     }
-    let colors = blocks.iter().any(|b| !b.colors.is_empty());
+    let colors = if blocks.iter().any(|b| !b.colors.is_empty()) {
+        Colors::Vertex
+    } else if blocks.iter().any(|b| !b.mrgb.is_empty()) {
+        Colors::Mrgb(blocks.iter().flat_map(|b| &b.mrgb).copied().collect())
+    } else {
+        Colors::None
+    };
     scene.meshes = map_all(pool, work, |(plan, arrays, found)| {
-        build(plan, arrays, &found, &blocks, &elements, colors)
+        build(plan, arrays, &found, &blocks, &elements, &colors)
     });
     Ok(scene)
 }
@@ -170,6 +176,14 @@ enum Threads {
     One,
     Global,
     Pool(rayon::ThreadPool),
+}
+
+/// Where the vertex colors come from: `v x y z r g b` lines (preferred), or
+/// ZBrush's `#MRGB` comments (the file's n-th color is its n-th vertex's).
+enum Colors {
+    None,
+    Vertex,
+    Mrgb(Vec<[f32; 3]>),
 }
 
 /// `f` over every item, on `threads`.
@@ -251,6 +265,8 @@ struct Block<'a> {
     colors: Vec<[f32; 3]>,
     uvs: Vec<[f32; 2]>,
     normals: Vec<[f32; 3]>,
+    /// Colors of ZBrush's `#MRGB` comments: the file's n-th is its n-th vertex's.
+    mrgb: Vec<[f32; 3]>,
     /// Face corners' raw indices (position, UV, normal): 1-based, or negative
     /// (counting back); 0 where absent. (32 bits: a file with 2^31 elements
     /// of a kind would be over 30 GB.)
@@ -395,6 +411,7 @@ fn parse_block(text: &[u8], strict: bool) -> Result<Block<'_>> {
         colors: Vec::new(),
         uvs: Vec::with_capacity(text.len() / 120),
         normals: Vec::with_capacity(text.len() / 120),
+        mrgb: Vec::new(),
         corners: Vec::with_capacity(text.len() / 12),
         faces: Vec::with_capacity(text.len() / 48),
         points: Vec::new(),
@@ -648,7 +665,13 @@ fn next_token<'a>(text: &'a [u8], at: &mut usize) -> Option<&'a [u8]> {
 
 fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Result<()> {
     let line = trim(line);
-    if line.is_empty() || line[0] == b'#' {
+    if line.is_empty() {
+        return Ok(());
+    }
+    if line[0] == b'#' {
+        if let Some(colors) = line.strip_prefix(b"#MRGB") {
+            mrgb(block, colors, number)?;
+        }
         return Ok(());
     }
     let split = line
@@ -722,6 +745,38 @@ fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Resu
             ));
         }
         _ => block.skipped += 1,
+    }
+    Ok(())
+}
+
+/// ZBrush's vertex colors (polypaint): `#MRGB` then 8 hexadecimal digits
+/// per vertex, mask (not kept), red, green, blue.
+fn mrgb(block: &mut Block, text: &[u8], line: u64) -> Result<()> {
+    let digits: Vec<u8> = text
+        .iter()
+        .copied()
+        .filter(|b| !b.is_ascii_whitespace())
+        .collect();
+    let hex = |pair: &[u8]| {
+        std::str::from_utf8(pair)
+            .ok()
+            .and_then(|t| u8::from_str_radix(t, 16).ok())
+    };
+    if !digits.len().is_multiple_of(8) {
+        return Err(parse_error(
+            line,
+            "#MRGB colors are 8 hexadecimal digits each",
+        ));
+    }
+    for color in digits.chunks_exact(8) {
+        let channel = |i: usize| hex(&color[i..i + 2]).map(|v| f32::from(v) / 255.0);
+        let (Some(r), Some(g), Some(b)) = (channel(2), channel(4), channel(6)) else {
+            return Err(parse_error(
+                line,
+                format!("{} is not an #MRGB color", shown(color)),
+            ));
+        };
+        block.mrgb.push([r, g, b]);
     }
     Ok(())
 }
@@ -1559,7 +1614,7 @@ fn build(
     found: &[Foreign],
     blocks: &[Block],
     elements: &Elements,
-    colors: bool,
+    colors: &Colors,
 ) -> Mesh<'static> {
     let range = |k: usize| plan.first[k]..plan.end[k];
     // Positions: copies in first-use order over faces, then lines.
@@ -1571,8 +1626,17 @@ fn build(
         arrays.edges[slot / 2][slot % 2] = copies.local(g);
     }
     let positions = elements.gather(blocks, 0, |b| &b.positions, range(0), &copies.copied);
-    let colors =
-        colors.then(|| elements.gather(blocks, 0, |b| &b.colors, range(0), &copies.copied));
+    let colors = match colors {
+        Colors::None => None,
+        Colors::Vertex => Some(elements.gather(blocks, 0, |b| &b.colors, range(0), &copies.copied)),
+        Colors::Mrgb(all) => {
+            let own = range(0).chain(copies.copied.iter().copied());
+            Some(
+                own.map(|g| all.get(g).copied().unwrap_or_default())
+                    .collect(),
+            )
+        }
+    };
     let attribute =
         |k: usize, indices: &mut Option<Vec<u32>>, get: fn(&Foreign) -> &Vec<(usize, usize)>| {
             let indices = indices.as_mut()?;
@@ -1679,6 +1743,20 @@ mod tests {
                 .meshes[0]
                 .colors
                 .is_none()
+        );
+    }
+
+    #[test]
+    fn zbrush_polypaint_is_read_as_vertex_colors() {
+        // ZBrush writes `#MRGB` lines (mask, red, green, blue per vertex) after its vertices.
+        let scene =
+            parse("v 0 0 0\nv 1 0 0\n#MRGB ff0000ff 00ff0000\nv 0 1 0\n#MRGB 80ffffff\nf 1 2 3\n")
+                .unwrap();
+        let colors = scene.meshes[0].colors.as_deref().unwrap();
+        assert_eq!(colors, &[[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [1.0; 3]]);
+        assert_eq!(
+            parse("v 0 0 0\n#MRGB ff00zz00\n").unwrap_err().to_string(),
+            "line 2: \"ff00zz00\" is not an #MRGB color"
         );
     }
 
