@@ -129,7 +129,7 @@ def compare_blender(runs: int, directory: Path) -> str:
     level = 6
     reference = REFDATA / f"monkey{level}.obj"
     REFDATA.mkdir(parents=True, exist_ok=True)
-    blender_out = directory / "blender.obj"
+    blender_out = directory / reference.name  # its mtllib names the MTL beside it
     oxport_out = directory / "oxport.obj"
     blender_times, oxport_times = [], []
     parsed = None

@@ -26,7 +26,7 @@ def round_trip(reference: Path, out: Path, threads: int | None = None) -> None:
     assert_same_file(out.with_suffix(".mtl"), reference.with_suffix(".mtl"))
 
 
-@pytest.mark.parametrize("level", [2, 5])
+@pytest.mark.parametrize("level", [2, 5, 6])
 def test_blender_monkey_round_trips(level: int, refdata: Path, tmp_path: Path) -> None:
     reference = blender_export("monkey.py", [str(level)], refdata / f"monkey{level}.obj")
     round_trip(reference, tmp_path / reference.name)
