@@ -55,7 +55,7 @@ pub fn read(path: &Path, options: &ReadOptions) -> Result<Scene> {
     // SAFETY: a private read-only map. Like every reader of mapped files, this
     // relies on no other process truncating the file while it is read (the
     // process would get SIGBUS); a file changed in place only gives other text.
-    let map = unsafe { memmap2::MmapOptions::new().populate().map(&file) };
+    let map = unsafe { memmap2::MmapOptions::new().map(&file) };
     let result = match map {
         Ok(map) => read_bytes(&map, options),
         Err(_) => {
@@ -279,7 +279,13 @@ struct Block<'a> {
     /// The faces (and lines) with a negative index, with the counts before them.
     relative_faces: Vec<(u32, Counts)>,
     relative_lines: Vec<(u32, Counts)>,
-    /// The statements that change state, in order.
+    /// Smooth groups, per face from the block's first `s` on (faces before
+    /// it take the group the block starts with): Blender writes an `s` each
+    /// time it changes, which can be every other face.
+    smooth: Vec<u32>,
+    smooth_from: usize,
+    smooth_now: Option<u32>,
+    /// The statements that change state (but `s`), in order.
     marks: Vec<Mark>,
     /// The faces before the first mark, between marks, after the last: one
     /// more than marks.
@@ -299,7 +305,6 @@ struct Mark {
 enum Event {
     Object(String),
     Group(String),
-    Smooth(u32),
     Material(String),
     MtlLib(String),
 }
@@ -412,6 +417,9 @@ fn parse_block(text: &[u8], strict: bool) -> Result<Block<'_>> {
         uvs: Vec::with_capacity(text.len() / 120),
         normals: Vec::with_capacity(text.len() / 120),
         mrgb: Vec::new(),
+        smooth: Vec::new(),
+        smooth_from: usize::MAX,
+        smooth_now: None,
         corners: Vec::with_capacity(text.len() / 12),
         faces: Vec::with_capacity(text.len() / 48),
         points: Vec::new(),
@@ -507,28 +515,35 @@ fn decimals<const N: usize>(text: &[u8], mut at: usize) -> Option<([f32; N], usi
     }
 }
 
-/// Powers of ten that are exact in `f32`.
-const POW10: [f32; 10] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+/// Powers of ten that are exact in `f64`.
+const POW10: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
 
-/// A number `[-]digits[.digits]` at `at` whose digits as one integer are
-/// below 2^24 (every `%.6f` coordinate under 16.7), ended by whitespace or
-/// the text's end: that integer and the power of ten are exact in `f32`, so
-/// one division rounds the quotient correctly (Clinger's fast path), as
-/// `str::parse` does. The number and where it ends, or `None` for any other.
+/// A number `[-]digits[.digits]` at `at` with at most 15 digits, ended by
+/// whitespace or the text's end; the number and where it ends, or `None` for
+/// any other (which `str::parse` then reads).
+///
+/// The digits as one integer and the power of ten are exact in `f64`, so one
+/// division gives the quotient correctly rounded to `f64` (Clinger's fast
+/// path). Rounding that again to `f32` gives the correctly rounded `f32`, as
+/// `str::parse` does, unless the `f64` is exactly halfway between two `f32`
+/// (every such midpoint is an `f64`: a quotient on one side of it cannot
+/// round past it): those few go to `str::parse`.
 #[inline(always)]
 fn decimal(text: &[u8], mut at: usize) -> Option<(f32, usize)> {
     let negative = text[at] == b'-';
     at += usize::from(negative);
-    let mut mantissa = 0u32;
+    let mut mantissa = 0u64;
     let mut digits = 0;
     let mut scale = 0;
     let mut point = false;
     while let Some(&b) = text.get(at) {
         if b.is_ascii_digit() {
-            if digits == 9 {
+            if digits == 15 {
                 return None;
             }
-            mantissa = mantissa * 10 + u32::from(b - b'0');
+            mantissa = mantissa * 10 + u64::from(b - b'0');
             digits += 1;
             scale += usize::from(point);
         } else if b == b'.' && !point {
@@ -540,10 +555,15 @@ fn decimal(text: &[u8], mut at: usize) -> Option<(f32, usize)> {
         }
         at += 1;
     }
-    if digits == 0 || mantissa >= 1 << 24 {
+    if digits == 0 {
         return None;
     }
-    let value = mantissa as f32 / POW10[scale];
+    let wide = mantissa as f64 / POW10[scale];
+    // The 29 bits an f32 does not keep: exactly half of its last place.
+    if wide.to_bits() & 0x1fff_ffff == 0x1000_0000 {
+        return None;
+    }
+    let value = wide as f32;
     Some((if negative { -value } else { value }, at))
 }
 
@@ -581,6 +601,9 @@ fn common_face(block: &mut Block, text: &[u8], mut at: usize) -> Option<usize> {
     let (has_uvs, has_normals) = has(&corners[0]);
     let span = block.spans.last_mut().expect("one span more than marks");
     span.see((has_uvs, has_normals));
+    if let Some(group) = block.smooth_now {
+        block.smooth.push(group);
+    }
     block.faces.push(block.corners.len() as u32);
     Some(next)
 }
@@ -730,7 +753,10 @@ fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Resu
                         )
                     })?,
             };
-            mark(block, Event::Smooth(group));
+            if block.smooth_now.is_none() {
+                block.smooth_from = block.faces.len() - 1;
+            }
+            block.smooth_now = Some(group);
         }
         // Read but not kept yet.
         b"p" | b"cstype" | b"deg" | b"curv" | b"curv2" | b"surf" | b"parm" | b"trim" | b"hole"
@@ -825,6 +851,9 @@ fn face(block: &mut Block, rest: &[u8], line: u64) -> Result<()> {
         block
             .relative_faces
             .push(((block.faces.len() - 1) as u32, counts));
+    }
+    if let Some(group) = block.smooth_now {
+        block.smooth.push(group);
     }
     block.faces.push(block.corners.len() as u32);
     Ok(())
@@ -952,6 +981,7 @@ struct Segment {
     /// Only the faces of this layout (UVs, normals), where the run mixes them.
     only: Option<Layout>,
     lines: Range<usize>,
+    /// The smooth group of its faces before the block's first `s`.
     smooth: Option<u32>,
     material: Option<u32>,
     group: Option<u32>,
@@ -1059,8 +1089,11 @@ fn plan(blocks: &[Block], mtllibs: &mut Vec<String>) -> Located<(Vec<Plan>, Vec<
     let mut plans = Vec::new();
     let mut object = Object::default();
     let mut state = State::default();
+    let mut smooth = None;
     for (b, block) in blocks.iter().enumerate() {
         let (mut face, mut line) = (0, 0);
+        // The smooth group the block starts with (its `s` are per face).
+        state.smooth = smooth;
         for (s, span) in block.spans.iter().enumerate() {
             let mark = block.marks.get(s);
             let face_end = mark.map_or(block.faces.len() - 1, |m| m.faces as usize);
@@ -1078,11 +1111,11 @@ fn plan(blocks: &[Block], mtllibs: &mut Vec<String>) -> Located<(Vec<Plan>, Vec<
                     object.first = here;
                 }
                 Event::Group(name) => state.group = Some(name.clone()),
-                Event::Smooth(group) => state.smooth = Some(*group),
                 Event::Material(name) => state.material = Some(name.clone()),
                 Event::MtlLib(text) => mtllibs.push(text.clone()),
             }
         }
+        smooth = block.smooth_now.or(smooth);
     }
     finish(object, sizes, &mut plans);
     let arrays = plans
@@ -1153,7 +1186,10 @@ fn add_faces(
         let part = object.part(Some(layout));
         let material = state.material.as_deref().map(|m| part.materials.index(m));
         let group = state.group.as_deref().map(|g| part.groups.index(g));
-        part.smooth |= state.smooth.is_some();
+        // Some face has a smooth group: one before the block's first `s`
+        // (with the group the block starts with), or one after it.
+        part.smooth |= faces.start < block.smooth_from && state.smooth.is_some()
+            || faces.end > block.smooth_from;
         part.material |= material.is_some();
         part.group |= group.is_some();
         part.segments.push(Segment {
@@ -1517,7 +1553,7 @@ fn fill(
         positions,
         mut uvs,
         mut normals,
-        smooth,
+        mut smooth,
         materials,
         groups,
         edges,
@@ -1551,12 +1587,14 @@ fn fill(
             slot += 1;
         }
         face_offsets[i] = (segment.first_corner + slot) as u32;
+        if let Some(smooth) = smooth.as_deref_mut() {
+            smooth[i] = match f.checked_sub(block.smooth_from) {
+                Some(at) => block.smooth[at],
+                None => segment.smooth.unwrap_or(0),
+            };
+        }
     }
-    for (values, value) in [
-        (smooth, segment.smooth),
-        (materials, segment.material),
-        (groups, segment.group),
-    ] {
+    for (values, value) in [(materials, segment.material), (groups, segment.group)] {
         if let Some(values) = values {
             values.fill(value.unwrap_or(0));
         }
@@ -1818,7 +1856,7 @@ mod tests {
             seed % n
         };
         let number = |next: &mut dyn FnMut(u64) -> u64| {
-            let digits = 1 + next(10) as usize;
+            let digits = 1 + next(17) as usize;
             let mut text: String = (0..digits)
                 .map(|_| char::from(b'0' + next(10) as u8))
                 .collect();
@@ -1928,5 +1966,28 @@ mod tests {
         let latin1 = b"o Terraind\xe6k\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
         let scene = read_bytes(latin1, &ReadOptions::default()).unwrap();
         assert_eq!(scene.meshes[0].name, "Terraind\u{e6}k");
+    }
+
+    #[test]
+    fn decimals_round_as_std_at_f32_midpoints() {
+        // Integers from 2^24 on are f32 midpoints every other step; and
+        // decimals whose f64 quotient lands near one.
+        let mut cases: Vec<String> = (16_777_200u32..16_777_300)
+            .chain(33_554_400..33_554_500)
+            .chain((0..2000).map(|i| 100_000_000 + i * 37))
+            .map(|i| i.to_string())
+            .collect();
+        cases.extend((0..4000).map(|i| format!("{}.{:03}", 16_777_000 + i, i % 1000)));
+        cases.extend(
+            ["0.1", "-0.000001", "123456789012345", "1.00000005960464477"].map(String::from),
+        );
+        for case in &cases {
+            let text = format!("{case} ");
+            let expected: f32 = case.parse().unwrap();
+            if let Some((value, end)) = decimal(text.as_bytes(), 0) {
+                assert_eq!(value.to_bits(), expected.to_bits(), "{case}");
+                assert_eq!(end, case.len());
+            }
+        }
     }
 }
