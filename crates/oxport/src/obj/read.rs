@@ -537,25 +537,40 @@ fn decimal(text: &[u8], mut at: usize) -> Option<(f32, usize)> {
     let mut mantissa = 0u64;
     let mut digits = 0;
     let mut scale = 0;
-    let mut point = false;
-    while let Some(&b) = text.get(at) {
-        if b.is_ascii_digit() {
-            if digits == 15 {
-                return None;
-            }
-            mantissa = mantissa * 10 + u64::from(b - b'0');
-            digits += 1;
-            scale += usize::from(point);
-        } else if b == b'.' && !point {
-            point = true;
-        } else if b == b'\n' || is_blank(b) {
-            break;
-        } else {
+    let mut digit = |mantissa: &mut u64, b: u8| {
+        *mantissa = *mantissa * 10 + u64::from(b - b'0');
+        digits += 1;
+        digits <= 15
+    };
+    while let Some(&b) = text.get(at).filter(|b| b.is_ascii_digit()) {
+        if !digit(&mut mantissa, b) {
             return None;
         }
         at += 1;
     }
-    if digits == 0 {
+    if text.get(at) == Some(&b'.') {
+        at += 1;
+        let digits_at_once = text.get(at..at + 8).map(leading_digits);
+        if let Some((count @ 1..8, value)) = digits_at_once {
+            // The common case: the fraction's 1 to 7 digits at once.
+            if digits + count > 15 {
+                return None;
+            }
+            mantissa = mantissa * 10u64.pow(count as u32) + u64::from(value);
+            digits += count;
+            scale = count;
+            at += count;
+        } else {
+            while let Some(&b) = text.get(at).filter(|b| b.is_ascii_digit()) {
+                if !digit(&mut mantissa, b) {
+                    return None;
+                }
+                scale += 1;
+                at += 1;
+            }
+        }
+    }
+    if digits == 0 || digits > 15 || text.get(at).is_some_and(|&b| b != b'\n' && !is_blank(b)) {
         return None;
     }
     let wide = mantissa as f64 / POW10[scale];
@@ -565,6 +580,34 @@ fn decimal(text: &[u8], mut at: usize) -> Option<(f32, usize)> {
     }
     let value = wide as f32;
     Some((if negative { -value } else { value }, at))
+}
+
+/// How many decimal digits start these 8 bytes and, when under 8, their
+/// value, with a few operations on the 8 bytes as one integer (the method of
+/// Lemire's fast_float).
+#[inline(always)]
+fn leading_digits(bytes: &[u8]) -> (usize, u32) {
+    let chunk = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+    let values = chunk.wrapping_sub(0x3030_3030_3030_3030);
+    // A byte's top bit is set where it is below '0' or above '9' (a borrow
+    // or carry only reaches the bytes after the first such one).
+    let outside = (values | chunk.wrapping_add(0x4646_4646_4646_4646)) & 0x8080_8080_8080_8080;
+    let count = (outside.trailing_zeros() / 8) as usize;
+    match count {
+        0 => return (0, 0),
+        8 => return (8, 0),
+        _ => {}
+    }
+    // The digits moved to the end of 8, after zeros: their value is that of
+    // the 8 digits. Then pairs, then fours, then the eight.
+    let v = (values & ((1u64 << (8 * count)) - 1)) << (8 * (8 - count));
+    let v = v.wrapping_mul(10).wrapping_add(v >> 8);
+    const LOW: u64 = 0x0000_00ff_0000_00ff;
+    let v = (v & LOW)
+        .wrapping_mul(100 + (1_000_000 << 32))
+        .wrapping_add(((v >> 16) & LOW).wrapping_mul(1 + (10_000 << 32)))
+        >> 32;
+    (count, v as u32)
 }
 
 /// A face whose corners are `v`, `v/t`, `v//n` or `v/t/n` with positive
@@ -612,35 +655,44 @@ fn common_face(block: &mut Block, text: &[u8], mut at: usize) -> Option<usize> {
 fn common_corner(text: &[u8], mut at: usize) -> Option<([i32; 3], usize)> {
     let mut corner = [0i32; 3];
     let mut slot = 0;
-    let mut value = 0u32;
-    let mut digits = 0;
-    while let Some(&b) = text.get(at) {
-        if b.is_ascii_digit() {
-            if digits == 9 {
-                return None;
-            }
-            value = value * 10 + u32::from(b - b'0');
-            digits += 1;
-        } else if b == b'/' && slot < 2 {
-            // An empty part (`v//n`, `v/`) but the position.
-            if (digits == 0 && slot == 0) || (digits > 0 && value == 0) {
-                return None;
-            }
-            corner[slot] = value as i32;
-            slot += 1;
-            (value, digits) = (0, 0);
-        } else if b == b'\n' || is_blank(b) {
-            break;
-        } else {
+    loop {
+        let (count, value) = index_digits(text, at)?;
+        // An empty part (`v//n`, `v/`) but the position; no index 0.
+        if (count == 0 && slot == 0) || (count > 0 && value == 0) {
             return None;
         }
-        at += 1;
+        corner[slot] = value as i32;
+        at += count;
+        match text.get(at) {
+            Some(b'/') if slot < 2 => {
+                slot += 1;
+                at += 1;
+            }
+            Some(&b) if b != b'\n' && !is_blank(b) => return None,
+            _ => return Some((corner, at)),
+        }
     }
-    if (digits == 0 && slot == 0) || (digits > 0 && value == 0) {
-        return None;
+}
+
+/// The decimal digits at `at` (at most 9) and their value.
+#[inline(always)]
+fn index_digits(text: &[u8], at: usize) -> Option<(usize, u32)> {
+    if let Some(window) = text.get(at..at + 8) {
+        let (count, value) = leading_digits(window);
+        if count < 8 {
+            return Some((count, value));
+        }
     }
-    corner[slot] = value as i32;
-    Some((corner, at))
+    let mut value = 0u32;
+    let mut count = 0;
+    while let Some(&b) = text.get(at + count).filter(|b| b.is_ascii_digit()) {
+        if count == 9 {
+            return None;
+        }
+        value = value * 10 + u32::from(b - b'0');
+        count += 1;
+    }
+    Some((count, value))
 }
 
 fn counts(block: &Block) -> Counts {
