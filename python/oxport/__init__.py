@@ -15,7 +15,9 @@ on every core::
     oxport.write_obj("triangle.obj", [mesh])
 
 Arrays are taken through the buffer protocol (numpy arrays, ``array.array``,
-``memoryview``) without copies; numpy is not needed to import oxport.
+``memoryview``) without copies; numpy is not needed to import oxport or to
+write. Meshes read from files (:func:`read_obj`) give read-only numpy arrays
+of oxport's own memory, without copies.
 """
 
 from __future__ import annotations
