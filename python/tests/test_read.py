@@ -121,3 +121,23 @@ def test_arrays_are_read_only_numpy_views_of_oxport_memory(tmp_path: Path) -> No
     del mesh
     assert positions[2].tolist() == [1.0, 1.0, 0.0]
     assert edges.tolist() == [[0, 2]]
+
+
+def test_without_numpy_arrays_are_memoryviews(tmp_path: Path) -> None:
+    # Blender builds without numpy: the arrays are then read-only memoryviews.
+    import subprocess
+    import sys
+
+    path = tmp_path / "tri.obj"
+    path.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    script = (
+        "import sys; sys.modules['numpy'] = None\n"
+        "import oxport\n"
+        f"mesh = oxport.read_obj({str(path)!r}).meshes[0]\n"
+        "p = mesh.positions\n"
+        "assert isinstance(p, memoryview) and p.readonly and p.shape == (3, 3) and p.format == 'f', p\n"
+        "assert p.tolist()[1] == [1.0, 0.0, 0.0]\n"
+        "assert mesh.position_indices.tolist() == [0, 1, 2]\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr

@@ -245,8 +245,8 @@ impl Mesh {
             return Ok(Some(object.clone_ref(py)));
         }
         let view = this.view();
-        let floats = |values: &[f32], width: usize| numpy_view(slf, values, width);
-        let ints = |values: &[u32], width: usize| numpy_view(slf, values, width);
+        let floats = |values: &[f32], width: usize| numpy_view(slf, values, width, "f");
+        let ints = |values: &[u32], width: usize| numpy_view(slf, values, width, "I");
         Ok(match field {
             "positions" => Some(floats(view.positions.as_flattened(), 3)?),
             "face_offsets" => Some(ints(&view.face_offsets, 1)?),
@@ -329,14 +329,31 @@ impl Mesh {
 }
 
 /// A read-only numpy array of `values` (rows of `width`), which `owner`'s
-/// memory backs: no copy.
+/// memory backs: no copy. Where numpy cannot be imported (Blender builds
+/// without it), a read-only `memoryview` of a copy, with `format`.
 fn numpy_view<T: numpy::Element>(
     owner: &Bound<'_, Mesh>,
     values: &[T],
     width: usize,
+    format: &str,
 ) -> PyResult<Py<PyAny>> {
     use numpy::ndarray::{ArrayView1, ArrayView2};
     use numpy::{PyArray1, PyArray2};
+    static NUMPY: pyo3::sync::PyOnceLock<bool> = pyo3::sync::PyOnceLock::new();
+    let py = owner.py();
+    let shape: Vec<usize> = if width == 1 {
+        vec![values.len()]
+    } else {
+        vec![values.len() / width, width]
+    };
+    if !*NUMPY.get_or_init(py, || py.import("numpy").is_ok()) {
+        // SAFETY: `T` is f32 or u32 here: plain values without padding.
+        let bytes = unsafe {
+            std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values))
+        };
+        let view = pyo3::types::PyMemoryView::from(&pyo3::types::PyBytes::new(py, bytes))?;
+        return Ok(view.call_method1("cast", (format, shape))?.unbind());
+    }
     let container = owner.clone().into_any();
     // SAFETY: the arrays of a (frozen) `Mesh` are never changed nor moved
     // while it lives, and the numpy array keeps it alive.
@@ -344,11 +361,11 @@ fn numpy_view<T: numpy::Element>(
         let view = ArrayView1::from(values);
         unsafe { PyArray1::borrow_from_array(&view, container) }.into_any()
     } else {
-        let view = ArrayView2::from_shape((values.len() / width, width), values)
+        let view = ArrayView2::from_shape((shape[0], width), values)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         unsafe { PyArray2::borrow_from_array(&view, container) }.into_any()
     };
-    let kwargs = pyo3::types::PyDict::new(owner.py());
+    let kwargs = pyo3::types::PyDict::new(py);
     kwargs.set_item("write", false)?;
     array.call_method("setflags", (), Some(&kwargs))?;
     Ok(array.unbind())

@@ -1220,28 +1220,37 @@ fn add_faces(
         return Ok(());
     }
     let mixed = span.layouts.count_ones() > 1;
-    let mut runs: Vec<(Layout, usize, usize)> = Vec::new(); // layout, faces, corners
+    // A face has a smooth group if it comes after the block's first `s`, or
+    // before it with a group the block starts with.
+    let smooth = |f: usize| f >= block.smooth_from || state.smooth.is_some();
+    // Per layout: faces, corners, whether some face has a smooth group.
+    let mut runs: Vec<(Layout, usize, usize, bool)> = Vec::new();
     if mixed {
         for f in faces.clone() {
             let layout = layout_of(block, f);
             let corners = (block.faces[f + 1] - block.faces[f]) as usize;
             match runs.iter_mut().find(|r| r.0 == layout) {
-                Some(run) => (run.1, run.2) = (run.1 + 1, run.2 + corners),
-                None => runs.push((layout, 1, corners)),
+                Some(run) => {
+                    (run.1, run.2, run.3) = (run.1 + 1, run.2 + corners, run.3 || smooth(f))
+                }
+                None => runs.push((layout, 1, corners, smooth(f))),
             }
         }
     } else {
         let corners = (block.faces[faces.end] - block.faces[faces.start]) as usize;
-        runs.push((layout_of(block, faces.start), faces.len(), corners));
+        let any_smooth = smooth(faces.start) || smooth(faces.end - 1);
+        runs.push((
+            layout_of(block, faces.start),
+            faces.len(),
+            corners,
+            any_smooth,
+        ));
     }
-    for (layout, count, corners) in runs {
+    for (layout, count, corners, any_smooth) in runs {
         let part = object.part(Some(layout));
         let material = state.material.as_deref().map(|m| part.materials.index(m));
         let group = state.group.as_deref().map(|g| part.groups.index(g));
-        // Some face has a smooth group: one before the block's first `s`
-        // (with the group the block starts with), or one after it.
-        part.smooth |= faces.start < block.smooth_from && state.smooth.is_some()
-            || faces.end > block.smooth_from;
+        part.smooth |= any_smooth;
         part.material |= material.is_some();
         part.group |= group.is_some();
         part.segments.push(Segment {
@@ -2003,6 +2012,17 @@ mod tests {
         assert_eq!(with_uvs.materials, ["a"]);
         plain.validate().unwrap();
         with_uvs.validate().unwrap();
+    }
+
+    #[test]
+    fn smooth_groups_of_mixed_layouts_are_per_face() {
+        let scene =
+            parse("v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/1 2/1 3/1\ns 1\nf 1 2 3\n").unwrap();
+        let [with_uvs, plain] = &scene.meshes[..] else {
+            panic!("{:?}", scene.meshes.len())
+        };
+        assert!(with_uvs.smooth.is_none());
+        assert_eq!(plain.smooth.as_deref(), Some(&[1][..]));
     }
 
     #[test]
