@@ -1,8 +1,9 @@
 //! Reading OBJ files, in three passes:
 //!
 //! 1. The text is cut into newline-aligned blocks, parsed on all cores into
-//!    their elements, their faces' raw indices and the few statements that
-//!    change state (`o`, `g`, `s`, `usemtl`, `mtllib`).
+//!    their elements, their faces' raw indices (and smooth groups, once an `s`
+//!    appears) and the few statements that change state (`o`, `g`, `usemtl`,
+//!    `mtllib`).
 //! 2. On one thread, those statements alone, in file order: the objects, the
 //!    runs of faces ("segments") each owns in each block, and so the final
 //!    size of every array.
