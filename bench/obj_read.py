@@ -147,6 +147,9 @@ process of its own, the file in the page cache, readers in rotating order,
 medians of {args.runs} runs (trimesh: {max(1, args.runs // 2)}). rapidobj {rapidobj_version(python313)}
 (Python 3.13), tinyobjloader {version("tinyobjloader")}, trimesh {version("trimesh")}.
 rapidobj and trimesh triangulate, so their face counts are of triangles.
+Peak memory is the process's peak resident set: for oxport it includes the pages of
+the memory-mapped file (page cache, shared and reclaimable), which the others read
+into buffers instead.
 
 Command: `make bench-read` (`.venv/bin/python bench/obj_read.py --runs {args.runs}`).
 """]
