@@ -452,19 +452,14 @@ def read_obj(
         UnsupportedError: an object with more than 2^32 face corners.
         OSError: the file cannot be read.
     """
-    meshes, mtllibs, header, skipped = _native.read_obj(os.fspath(path), threads=threads, strict=strict)
+    meshes, mtllibs, header, skipped, mtl_files = _native.read_obj(
+        os.fspath(path), threads=threads, strict=strict)
     scene = Scene([Mesh._wrap(m) for m in meshes], mtllibs, header, skipped)
-    folder = os.path.dirname(os.fspath(path))
-    for text in mtllibs:
-        # One file name with spaces, or several names.
-        names = [text] if os.path.isfile(os.path.join(folder, text)) else text.split()
-        for name in names:
-            library = os.path.join(folder, name)
-            if os.path.isfile(library):
-                materials, mtl_header = read_mtl(library)
-                scene.materials.extend(materials)
-                if not scene.mtl_header:
-                    scene.mtl_header = mtl_header
+    for library in mtl_files:
+        materials, mtl_header = read_mtl(library)
+        scene.materials.extend(materials)
+        if not scene.mtl_header:
+            scene.mtl_header = mtl_header
     return scene
 
 

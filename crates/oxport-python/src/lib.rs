@@ -605,7 +605,7 @@ fn blender_meshes(
 }
 
 /// What `read_obj` gives Python: meshes, mtllib texts, header lines, skipped statements.
-type SceneParts = (Vec<Mesh>, Vec<String>, Vec<String>, u64);
+type SceneParts = (Vec<Mesh>, Vec<String>, Vec<String>, u64, Vec<PathBuf>);
 
 /// Reads an OBJ file on all cores.
 #[pyfunction]
@@ -626,7 +626,14 @@ fn read_obj(
         .detach(|| oxport::obj::read(&path, &options))
         .map_err(to_py_err)?;
     let meshes = scene.meshes.into_iter().map(Mesh::from_owned).collect();
-    Ok((meshes, scene.mtllibs, scene.header, scene.skipped))
+    let mtl_files = oxport::obj::mtl_files(&path, &scene.mtllibs);
+    Ok((
+        meshes,
+        scene.mtllibs,
+        scene.header,
+        scene.skipped,
+        mtl_files,
+    ))
 }
 
 /// Reads an MTL file: (materials as dicts of `oxport.Material`'s fields, header lines).

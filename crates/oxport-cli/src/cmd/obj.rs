@@ -195,24 +195,12 @@ fn convert(args: &ConvertArgs) -> oxport::Result<()> {
         strict: args.strict,
     };
     let scene = obj::read(&args.input, &options)?;
-    let folder = args.input.parent().unwrap_or(std::path::Path::new(""));
     let mut materials = Vec::new();
     let mut mtl_header = None;
-    for text in &scene.mtllibs {
-        // One file name with spaces, or several names.
-        let names: Vec<&str> = if folder.join(text).is_file() {
-            vec![text]
-        } else {
-            text.split_whitespace().collect()
-        };
-        for name in names {
-            let path = folder.join(name);
-            if path.is_file() {
-                let library = obj::read_mtl(&path)?;
-                materials.extend(library.materials);
-                mtl_header.get_or_insert(library.header);
-            }
-        }
+    for path in obj::mtl_files(&args.input, &scene.mtllibs) {
+        let library = obj::read_mtl(&path)?;
+        materials.extend(library.materials);
+        mtl_header.get_or_insert(library.header);
     }
     let read = start.elapsed().as_secs_f64();
     println!(

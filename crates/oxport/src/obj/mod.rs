@@ -11,7 +11,7 @@ mod read;
 mod write;
 
 pub use mtl::{write_mtl, write_mtl_to};
-pub use mtl_read::{MaterialLibrary, parse_mtl, read_mtl};
+pub use mtl_read::{MaterialLibrary, mtl_files, parse_mtl, read_mtl};
 pub use read::{ReadOptions, Scene, read, read_bytes, read_from};
 pub use write::{
     FileWriter, Precision, WriteOptions, WriteSummary, Writer, write, write_to, write_with_progress,

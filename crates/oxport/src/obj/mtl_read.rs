@@ -3,7 +3,7 @@
 //! lines); statements without a field of their own (Blender's PBR extensions,
 //! `Tf`, `sharpness`...) are kept in order in `statements`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::mesh::{Material, TextureMap};
 use crate::{Error, Result};
@@ -20,6 +20,24 @@ pub struct MaterialLibrary {
 pub fn read_mtl(path: &Path) -> Result<MaterialLibrary> {
     let data = std::fs::read(path).map_err(|e| Error::io_at(path, e))?;
     parse_mtl(&data).map_err(|error| error.in_file(path))
+}
+
+/// The MTL files that an OBJ file's `mtllib` statements name, found beside
+/// `obj`: a statement's text is one file name when such a file exists (names
+/// may hold spaces), else several names; names without a file are left out.
+pub fn mtl_files(obj: &Path, mtllibs: &[String]) -> Vec<PathBuf> {
+    let folder = obj.parent().unwrap_or(Path::new(""));
+    let mut found = Vec::new();
+    for text in mtllibs {
+        let whole = folder.join(text);
+        if whole.is_file() {
+            found.push(whole);
+        } else {
+            let names = text.split_whitespace().map(|name| folder.join(name));
+            found.extend(names.filter(|path| path.is_file()));
+        }
+    }
+    found
 }
 
 /// The number of values each texture map option takes (`-o` and `-s` and
