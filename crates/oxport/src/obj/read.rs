@@ -95,14 +95,13 @@ pub fn read_bytes(data: &[u8], options: &ReadOptions) -> Result<Scene> {
 fn from_utf16(data: &[u8], unit: fn([u8; 2]) -> u16) -> Result<Vec<u8>> {
     let mut text = String::with_capacity(data.len() / 2);
     let units = data.chunks_exact(2).map(|pair| unit([pair[0], pair[1]]));
+    let error = |text: &str, reason| parse_error(line_count(text.as_bytes()) + 1, reason);
     for c in char::decode_utf16(units) {
-        let line = || text.bytes().filter(|&b| b == b'\n').count() as u64 + 1;
-        let c = c.map_err(|_| parse_error(line(), "UTF-16 text with an unpaired surrogate"))?;
+        let c = c.map_err(|_| error(&text, "UTF-16 text with an unpaired surrogate"))?;
         text.push(c);
     }
     if data.len() % 2 == 1 {
-        let line = text.bytes().filter(|&b| b == b'\n').count() as u64 + 1;
-        return Err(parse_error(line, "UTF-16 text with an odd number of bytes"));
+        return Err(error(&text, "UTF-16 text with an odd number of bytes"));
     }
     Ok(text.into_bytes())
 }
@@ -122,7 +121,6 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
                 .map_err(|e| Error::invalid(format!("cannot start the parsing threads: {e}")))?,
         ),
     };
-    let pool = &threads;
     // Lines are counted from a block's start: add the lines before it.
     let located = |(block, error): (usize, Error)| match error {
         Error::Parse { path, line, reason } => Error::Parse {
@@ -133,7 +131,7 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         other => other,
     };
     let parsed = map_all(
-        pool,
+        &threads,
         texts.into_iter().enumerate().collect(),
         |(i, text)| parse_block(text, options.strict).map_err(|e| (i, e)),
     );
@@ -146,9 +144,9 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         skipped: blocks.iter().map(|b| b.skipped).sum(),
         ..Scene::default()
     };
-    let (plans, mut arrays) = plan(&blocks, &mut scene.mtllibs).map_err(located)?;
     let elements = Elements::new(&blocks);
-    let foreign = resolve(pool, &blocks, &elements, &plans, &mut arrays).map_err(located)?;
+    let (plans, mut arrays) = plan(&blocks, &elements, &mut scene.mtllibs).map_err(located)?;
+    let foreign = resolve(&threads, &blocks, &elements, &plans, &mut arrays).map_err(located)?;
     let mut work = Vec::with_capacity(plans.len());
     let mut foreign = foreign.into_iter();
     for (plan, arrays) in plans.into_iter().zip(arrays) {
@@ -162,7 +160,7 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     } else {
         Colors::None
     };
-    scene.meshes = map_all(pool, work, |(plan, arrays, found)| {
+    scene.meshes = map_all(&threads, work, |(plan, arrays, found)| {
         build(plan, arrays, &found, &blocks, &elements, &colors)
     });
     Ok(scene)
@@ -453,6 +451,30 @@ fn parse_block(text: &[u8], strict: bool) -> Result<Block<'_>> {
     Ok(block)
 }
 
+/// A position, and its color: colors are kept once a `v` gives one (black
+/// for the positions before it and those without).
+fn vertex(block: &mut Block, position: [f32; 3], color: Option<[f32; 3]>) {
+    match color {
+        Some(color) => {
+            block.colors.resize(block.positions.len(), [0.0; 3]);
+            block.colors.push(color);
+        }
+        None if !block.colors.is_empty() => block.colors.push([0.0; 3]),
+        None => {}
+    }
+    block.positions.push(position);
+}
+
+/// Ends a face whose corners are pushed: its layout, its smooth group, its end.
+fn end_face(block: &mut Block, layout: Layout) {
+    let span = block.spans.last_mut().expect("one span more than marks");
+    span.see(layout);
+    if let Some(group) = block.smooth_now {
+        block.smooth.push(group);
+    }
+    block.faces.push(block.corners.len() as u32);
+}
+
 /// Whitespace inside a line (`\n` ends it).
 #[inline(always)]
 fn is_blank(b: u8) -> bool {
@@ -469,10 +491,7 @@ fn common_line(block: &mut Block, text: &[u8], at: usize) -> Option<usize> {
         [b'v', b' ', _] => {
             let (values, count, next) = decimals::<4>(text, at + 2)?;
             (count == 3 || count == 4).then_some(())?;
-            if !block.colors.is_empty() {
-                block.colors.push([0.0; 3]);
-            }
-            block.positions.push([values[0], values[1], values[2]]);
+            vertex(block, [values[0], values[1], values[2]], None);
             Some(next)
         }
         [b'v', b't', b' '] => {
@@ -571,7 +590,7 @@ fn decimal(text: &[u8], mut at: usize) -> Option<(f32, usize)> {
             }
         }
     }
-    if digits == 0 || digits > 15 || text.get(at).is_some_and(|&b| b != b'\n' && !is_blank(b)) {
+    if digits == 0 || text.get(at).is_some_and(|&b| b != b'\n' && !is_blank(b)) {
         return None;
     }
     let wide = mantissa as f64 / POW10[scale];
@@ -637,18 +656,12 @@ fn common_face(block: &mut Block, text: &[u8], mut at: usize) -> Option<usize> {
         }
     };
     let corners = &block.corners[start..];
-    let has = |c: &[i32; 3]| (c[1] != 0, c[2] != 0);
-    if corners.len() < 3 || corners.iter().any(|c| has(c) != has(&corners[0])) {
+    let layout = corner_layout(&corners[0]);
+    if corners.len() < 3 || corners.iter().any(|c| corner_layout(c) != layout) {
         block.corners.truncate(start);
         return None;
     }
-    let (has_uvs, has_normals) = has(&corners[0]);
-    let span = block.spans.last_mut().expect("one span more than marks");
-    span.see((has_uvs, has_normals));
-    if let Some(group) = block.smooth_now {
-        block.smooth.push(group);
-    }
-    block.faces.push(block.corners.len() as u32);
+    end_face(block, layout);
     Some(next)
 }
 
@@ -758,19 +771,12 @@ fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Resu
     match keyword {
         b"v" => {
             let (values, count) = floats::<7>(rest, number, "v")?;
-            block.positions.push([values[0], values[1], values[2]]);
-            match count {
-                3 | 4 => {
-                    if !block.colors.is_empty() {
-                        block.colors.push([0.0; 3]);
-                    }
-                }
-                6 | 7 => {
-                    block.colors.resize(block.positions.len() - 1, [0.0; 3]);
-                    block.colors.push([values[3], values[4], values[5]]);
-                }
+            let color = match count {
+                3 | 4 => None,
+                6 | 7 => Some([values[3], values[4], values[5]]),
                 _ => return Err(parse_error(number, format!("v has {count} numbers"))),
-            }
+            };
+            vertex(block, [values[0], values[1], values[2]], color);
         }
         b"vt" => {
             let (values, count) = floats::<3>(rest, number, "vt")?;
@@ -886,29 +892,20 @@ fn face(block: &mut Block, rest: &[u8], line: u64) -> Result<()> {
             format!("a face needs 3 corners, not {}", corners.len()),
         ));
     }
-    let has_uvs = corners[0][1] != 0;
-    let has_normals = corners[0][2] != 0;
-    if corners
-        .iter()
-        .any(|c| (c[1] != 0) != has_uvs || (c[2] != 0) != has_normals)
-    {
+    let layout = corner_layout(&corners[0]);
+    if corners.iter().any(|c| corner_layout(c) != layout) {
         return Err(parse_error(
             line,
             "a face's corners must all have UVs (or none), and normals (or none)",
         ));
     }
-    let span = block.spans.last_mut().expect("one span more than marks");
-    span.see((has_uvs, has_normals));
     if negative {
         let counts = counts(block);
         block
             .relative_faces
             .push(((block.faces.len() - 1) as u32, counts));
     }
-    if let Some(group) = block.smooth_now {
-        block.smooth.push(group);
-    }
-    block.faces.push(block.corners.len() as u32);
+    end_face(block, layout);
     Ok(())
 }
 
@@ -1050,9 +1047,12 @@ struct Segment {
 /// Whether a face's corners have UVs, and normals.
 type Layout = (bool, bool);
 
-fn layout_of(block: &Block, face: usize) -> Layout {
-    let corner = block.corners[block.faces[face] as usize];
+fn corner_layout(corner: &[i32; 3]) -> Layout {
     (corner[1] != 0, corner[2] != 0)
+}
+
+fn layout_of(block: &Block, face: usize) -> Layout {
+    corner_layout(&block.corners[block.faces[face] as usize])
 }
 
 /// A mesh as the statements give it: an object, or the part of an object
@@ -1136,9 +1136,12 @@ struct Arrays {
 }
 
 /// Pass 2: the objects and their segments, from the marks alone.
-fn plan(blocks: &[Block], mtllibs: &mut Vec<String>) -> Located<(Vec<Plan>, Vec<Arrays>)> {
-    let offsets = element_offsets(blocks);
-    let sizes = *offsets.last().expect("offsets end with the totals");
+fn plan(
+    blocks: &[Block],
+    elements: &Elements,
+    mtllibs: &mut Vec<String>,
+) -> Located<(Vec<Plan>, Vec<Arrays>)> {
+    let offsets = &elements.offsets;
     let mut plans = Vec::new();
     let mut object = Object::default();
     let mut state = State::default();
@@ -1170,12 +1173,11 @@ fn plan(blocks: &[Block], mtllibs: &mut Vec<String>) -> Located<(Vec<Plan>, Vec<
         }
         smooth = block.smooth_now.or(smooth);
     }
-    finish(object, sizes, &mut plans);
+    finish(object, elements.sizes(), &mut plans);
     let arrays = plans
         .iter()
         .map(|plan| {
-            let mut face_offsets = vec![0; plan.faces + usize::from(plan.faces > 0)];
-            face_offsets.shrink_to_fit();
+            let face_offsets = vec![0; plan.faces + usize::from(plan.faces > 0)];
             let per_face = |kept: bool| kept.then(|| vec![0; plan.faces]);
             let per_corner = |kept: bool| kept.then(|| vec![0; plan.corners]);
             let (uvs, normals) = plan.layout.unwrap_or_default();
@@ -1445,17 +1447,16 @@ fn resolve(
         }
     }
     let sizes = elements.sizes();
-    let block_of: Vec<usize> = tasks.iter().map(|t| t.segment.block).collect();
     let filled = map_all(pool, tasks, |task| {
         let b = task.segment.block;
-        fill(task, &blocks[b], elements.offsets[b], sizes)
+        fill(task, &blocks[b], elements.offsets[b], sizes).map_err(|error| (b, error))
     });
     let mut found = Vec::with_capacity(filled.len());
     let mut failed: Vec<(usize, OutOfRange)> = Vec::new();
-    for (result, b) in filled.into_iter().zip(block_of) {
+    for result in filled {
         match result {
             Ok(foreign) => found.push(foreign),
-            Err(error) => failed.push((b, error)),
+            Err(error) => failed.push(error),
         }
     }
     // The file's first error: in the first block with one, the first line
@@ -1504,7 +1505,12 @@ fn describe(
             .unwrap_or_default();
         let nth = match word {
             b"v" | b"vt" | b"vn" => {
-                declared[word.len() - 1 + usize::from(word == b"vn")] += 1;
+                let kind = match word {
+                    b"v" => 0,
+                    b"vt" => 1,
+                    _ => 2,
+                };
+                declared[kind] += 1;
                 continue;
             }
             b"f" => &mut faces,
