@@ -245,8 +245,8 @@ impl Mesh {
             return Ok(Some(object.clone_ref(py)));
         }
         let view = this.view();
-        let floats = |values: &[f32], width: usize| numpy_view(slf, values, width, "f");
-        let ints = |values: &[u32], width: usize| numpy_view(slf, values, width, "I");
+        let floats = |values: &[f32], width: usize| numpy_view(slf, values, width);
+        let ints = |values: &[u32], width: usize| numpy_view(slf, values, width);
         Ok(match field {
             "positions" => Some(floats(view.positions.as_flattened(), 3)?),
             "face_offsets" => Some(ints(&view.face_offsets, 1)?),
@@ -328,14 +328,27 @@ impl Mesh {
     }
 }
 
+/// The element types of a mesh's arrays: plain values without padding, with
+/// their `struct` format.
+trait Plain: numpy::Element {
+    const FORMAT: &'static str;
+}
+
+impl Plain for f32 {
+    const FORMAT: &'static str = "f";
+}
+
+impl Plain for u32 {
+    const FORMAT: &'static str = "I";
+}
+
 /// A read-only numpy array of `values` (rows of `width`), which `owner`'s
 /// memory backs: no copy. Where numpy cannot be imported (Blender builds
-/// without it), a read-only `memoryview` of a copy, with `format`.
-fn numpy_view<T: numpy::Element>(
+/// without it), a read-only `memoryview` of a copy.
+fn numpy_view<T: Plain>(
     owner: &Bound<'_, Mesh>,
     values: &[T],
     width: usize,
-    format: &str,
 ) -> PyResult<Py<PyAny>> {
     use numpy::ndarray::{ArrayView1, ArrayView2};
     use numpy::{PyArray1, PyArray2};
@@ -347,12 +360,12 @@ fn numpy_view<T: numpy::Element>(
         vec![values.len() / width, width]
     };
     if !*NUMPY.get_or_init(py, || py.import("numpy").is_ok()) {
-        // SAFETY: `T` is f32 or u32 here: plain values without padding.
+        // SAFETY: `Plain` values have no padding: every byte is initialized.
         let bytes = unsafe {
             std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values))
         };
         let view = pyo3::types::PyMemoryView::from(&pyo3::types::PyBytes::new(py, bytes))?;
-        return Ok(view.call_method1("cast", (format, shape))?.unbind());
+        return Ok(view.call_method1("cast", (T::FORMAT, shape))?.unbind());
     }
     let container = owner.clone().into_any();
     // SAFETY: the arrays of a (frozen) `Mesh` are never changed nor moved
@@ -604,7 +617,8 @@ fn blender_meshes(
         .collect())
 }
 
-/// What `read_obj` gives Python: meshes, mtllib texts, header lines, skipped statements.
+/// What `read_obj` gives Python: meshes, mtllib texts, header lines, skipped
+/// statements, and the MTL files found beside it.
 type SceneParts = (Vec<Mesh>, Vec<String>, Vec<String>, u64, Vec<PathBuf>);
 
 /// Reads an OBJ file on all cores.

@@ -219,7 +219,7 @@ fn convert(args: &ConvertArgs) -> oxport::Result<()> {
             uv_precision: args.uv_precision.0,
             normal_precision: args.normal_precision.0,
             threads: args.threads,
-            header: scene.header.clone(),
+            header: scene.header,
             // Without an MTL file read, the file keeps its own reference.
             mtllib: scene.mtllibs.first().cloned(),
             ..WriteOptions::default()
