@@ -656,12 +656,12 @@ fn common_face(block: &mut Block, text: &[u8], mut at: usize) -> Option<usize> {
         }
     };
     let corners = &block.corners[start..];
-    let layout = corner_layout(&corners[0]);
-    if corners.len() < 3 || corners.iter().any(|c| corner_layout(c) != layout) {
+    let first = corners.first().map(corner_layout);
+    if corners.len() < 3 || corners.iter().any(|c| Some(corner_layout(c)) != first) {
         block.corners.truncate(start);
         return None;
     }
-    end_face(block, layout);
+    end_face(block, corner_layout(&corners[0]));
     Some(next)
 }
 
@@ -1864,6 +1864,13 @@ mod tests {
             parse("v 0 0 0\n#MRGB ff00zz00\n").unwrap_err().to_string(),
             "line 2: \"ff00zz00\" is not an #MRGB color"
         );
+    }
+
+    #[test]
+    fn faces_without_corners_are_errors() {
+        for text in ["f\n", "f \n", "f 1\n"] {
+            assert!(parse(text).is_err(), "{text:?}");
+        }
     }
 
     #[test]
