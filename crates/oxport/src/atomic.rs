@@ -21,10 +21,14 @@ pub(crate) fn write_file<T>(path: &Path, fill: impl FnOnce(&mut File) -> Result<
 
 /// A file being written under a temporary name beside its path: renamed by
 /// [`Pending::commit`], removed when dropped uncommitted.
+///
+/// The temporary name is unique (random, created exclusively), so any number
+/// of writers of one path, in threads or processes, each write a file of
+/// their own; the last rename wins and every rename installs a whole file.
 pub(crate) struct Pending {
     path: PathBuf,
     /// `None` when the path is not a regular file and is written in place.
-    temporary: Option<PathBuf>,
+    temporary: Option<tempfile::TempPath>,
 }
 
 impl Pending {
@@ -42,14 +46,19 @@ impl Pending {
             };
             return Ok((pending, file, false));
         }
-        let temporary = temporary_path(path);
-        let (file, direct) = match direct.then(|| crate::direct::create(&temporary)).flatten() {
-            Some(file) => (file, true),
-            None => (
-                File::create(&temporary).map_err(|e| Error::io_at(path, e))?,
-                false,
-            ),
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let folder = match path.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder,
+            _ => Path::new("."),
         };
+        // Beside the target, so that the rename stays on one file system.
+        let (file, temporary) = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".oxport-tmp")
+            .make_in(folder, |temporary| create(temporary, direct))
+            .map_err(|e| Error::io_at(path, e))?
+            .into_parts();
+        let (file, direct) = file;
         let pending = Pending {
             path: path.to_path_buf(),
             temporary: Some(temporary),
@@ -64,31 +73,41 @@ impl Pending {
 
     /// Renames the temporary file to the path (the file must be closed).
     pub(crate) fn commit(mut self) -> Result<()> {
-        if let Some(temporary) = self.temporary.take()
-            && let Err(e) = std::fs::rename(&temporary, &self.path)
-        {
-            let _ = std::fs::remove_file(&temporary);
-            return Err(Error::io_at(&self.path, e));
+        if let Some(temporary) = self.temporary.take() {
+            // On failure the error gives the temporary path back, and dropping it removes the file.
+            temporary
+                .persist(&self.path)
+                .map_err(|e| Error::io_at(&self.path, e.error))?;
         }
         Ok(())
     }
 }
 
-impl Drop for Pending {
-    fn drop(&mut self) {
-        if let Some(temporary) = self.temporary.take() {
-            let _ = std::fs::remove_file(temporary);
+/// Creates the new file `path` (it must not exist), with the permissions
+/// any new file gets (`0666` less the umask), and `O_DIRECT` where `direct`
+/// asks for it and the file system allows it.
+fn create(path: &Path, direct: bool) -> std::io::Result<(File, bool)> {
+    if direct {
+        match crate::direct::create_new(path) {
+            Ok(file) => return Ok((file, true)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => return Err(e),
+            // The file system refused O_DIRECT, perhaps after creating the
+            // file (tmpfs does): the name is ours, write it buffered.
+            Err(_) => {
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(true)
+                    .open(path)?;
+                return Ok((file, false));
+            }
         }
     }
-}
-
-/// `.NAME.PID.oxport-tmp` in the same directory, so that the rename stays on one file system.
-fn temporary_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.{}.oxport-tmp", std::process::id()))
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?;
+    Ok((file, false))
 }
 
 /// I/O errors from inside `fill` know no path: give them the one the caller asked for.

@@ -91,23 +91,21 @@ impl Write for DirectWriter {
     }
 }
 
-/// Opens `path` for writing with `O_DIRECT`, or `None` where the system or the
-/// file system does not offer it (tmpfs, other platforms).
-pub(crate) fn create(path: &std::path::Path) -> Option<File> {
+/// Creates the new file `path` for writing with `O_DIRECT` (an error where
+/// the system or the file system does not offer it: tmpfs, other platforms).
+pub(crate) fn create_new(path: &std::path::Path) -> io::Result<File> {
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::fs::OpenOptionsExt;
         std::fs::OpenOptions::new()
             .write(true)
-            .create(true)
-            .truncate(true)
+            .create_new(true)
             .custom_flags(libc::O_DIRECT)
             .open(path)
-            .ok()
     }
     #[cfg(not(target_os = "linux"))]
     {
         let _ = path;
-        None
+        Err(io::Error::from(io::ErrorKind::Unsupported))
     }
 }

@@ -1,69 +1,198 @@
-//! The ordered parallel pipeline under every writer.
+//! The ordered parallel pipeline under every reader and writer, and the one
+//! thread policy of the library.
 //!
-//! Chunks go in, byte blocks come out in chunk order. Blocks are encoded on a
-//! rayon pool while the calling thread hands finished blocks, in order, to a
-//! sink (usually a file). At most `in_flight` blocks exist at once, so the
-//! memory used is bounded by `in_flight` times the block size, whatever the
-//! size of the output. Block buffers are recycled, so a long run allocates
-//! only for its first `in_flight` blocks.
+//! Writers: chunks go in, byte blocks come out in chunk order ([`Pipeline::run`]).
+//! Readers: blocks go in, decoded values come out in block order
+//! ([`Pipeline::stream`], or [`Pipeline::map`] when every value is kept).
+//! Work runs on a rayon pool while the calling thread hands finished results,
+//! in order, to a sink (a file, an output buffer). At most
+//! [`Pipeline::in_flight`] results exist at once, so memory is bounded by
+//! that many blocks whatever the size of the input or output.
+//!
+//! Threads mean the same everywhere: `None` is one per core, `Some(0)` is an
+//! error naming the argument. There is one pool per thread count, started
+//! the first time it is asked for and kept for the life of the process, so a
+//! call costs no thread start-up and many calls share their threads.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
+
+use rayon::prelude::*;
 
 use crate::{Error, Result};
 
-/// A pool of encoding threads and the bound on blocks in flight.
-///
-/// Each pipeline owns its pool, so that the thread that writes the blocks is
-/// never one of the threads that encode them (it blocks while it waits).
-#[derive(Debug)]
+/// The thread count `threads` asks for: `None` is one per core; `0` is an
+/// error naming the argument `threads`.
+pub fn thread_count(threads: Option<usize>) -> Result<usize> {
+    match threads {
+        Some(0) => Err(Error::invalid(
+            "threads must be at least 1 (or None for one per core)",
+        )),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// The pool of `threads` threads, started on first use and shared by every
+/// caller after that.
+fn shared_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let mut pools = POOLS
+        .get_or_init(Mutex::default)
+        .lock()
+        // A panic while the map was held cannot leave it half-changed: insert is the only change.
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(pool) = pools.get(&threads) {
+        return Ok(Arc::clone(pool));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(move |i| format!("oxport-{threads}-{i}"))
+        .build()
+        .map_err(|e| {
+            // The system refused threads (a limit on processes, memory): not the caller's fault.
+            Error::from(std::io::Error::other(format!(
+                "cannot start {threads} threads: {e}"
+            )))
+        })?;
+    let pool = Arc::new(pool);
+    pools.insert(threads, Arc::clone(&pool));
+    Ok(pool)
+}
+
+/// A pool of threads and the bound on results in flight.
+#[derive(Clone, Debug)]
 pub struct Pipeline {
-    pool: rayon::ThreadPool,
+    pool: Arc<rayon::ThreadPool>,
     in_flight: usize,
 }
 
 impl Pipeline {
-    /// A pipeline on `threads` threads (`None`: one per core) with
-    /// `4 * threads` blocks in flight: enough to keep every thread busy while
-    /// the writer waits on a slow block.
+    /// A pipeline on `threads` threads (`None`: one per core; `0` is an
+    /// error) with `4 * threads` results in flight: enough to keep every
+    /// thread busy while the sink waits on a slow block.
     pub fn new(threads: Option<usize>) -> Result<Self> {
-        let threads = threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("oxport-{i}"))
-            .build()
-            .map_err(|e| Error::invalid(format!("cannot start {threads} threads: {e}")))?;
+        let threads = thread_count(threads)?;
         Ok(Pipeline {
-            pool,
+            pool: shared_pool(threads)?,
             in_flight: 4 * threads,
         })
     }
 
-    /// The number of encoding threads.
+    /// The number of threads.
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
     }
 
-    /// Runs `work` on the pipeline's threads (for rayon's parallel iterators).
-    pub fn install<R: Send>(&self, work: impl FnOnce() -> R + Send) -> R {
-        self.pool.install(work)
-    }
-
-    /// The most blocks that exist at once.
+    /// The most results that exist at once in [`Pipeline::stream`] and [`Pipeline::run`].
     pub fn in_flight(&self) -> usize {
         self.in_flight
     }
 
-    /// Encodes every chunk into a block with `encode` (in parallel, into an
-    /// empty buffer) and passes the blocks to `sink` in the order of `chunks`.
+    /// Runs `work` on the pipeline's threads: rayon's parallel iterators
+    /// inside it use them.
+    pub fn install<R: Send>(&self, work: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(work)
+    }
+
+    /// `work` over every item, in parallel, the results in item order: for
+    /// readers that keep every decoded block. One thread, or one item, runs
+    /// on the calling thread.
+    pub fn map<T: Send, R: Send>(&self, items: Vec<T>, work: impl Fn(T) -> R + Sync) -> Vec<R> {
+        if self.threads() == 1 || items.len() <= 1 {
+            return items.into_iter().map(work).collect();
+        }
+        self.pool
+            .install(|| items.into_par_iter().map(&work).collect())
+    }
+
+    /// Runs `work` on every chunk in parallel and passes the results to
+    /// `sink` in the order of `chunks`, with at most [`Pipeline::in_flight`]
+    /// results alive at once.
     ///
-    /// The first error, from `encode` or `sink`, stops the run: chunks not yet
-    /// started are skipped and the error is returned. A panic in `encode` is
-    /// propagated to the caller.
+    /// The first error, from `work` or `sink`, stops the run: chunks not yet
+    /// started are skipped and the error is returned. A panic in `work` is
+    /// propagated to the caller. Called from one of the pipeline's own
+    /// threads (a nested call), it runs in order on that thread instead of
+    /// waiting on the threads it would occupy.
+    pub fn stream<C, R, W, S>(
+        &self,
+        chunks: impl IntoIterator<Item = C>,
+        work: W,
+        mut sink: S,
+    ) -> Result<()>
+    where
+        C: Send,
+        R: Send,
+        W: Fn(C) -> Result<R> + Sync,
+        S: FnMut(R) -> Result<()>,
+    {
+        if self.pool.current_thread_index().is_some() {
+            return chunks.into_iter().try_for_each(|c| sink(work(c)?));
+        }
+        let cancelled = AtomicBool::new(false);
+        let (work, cancelled) = (&work, &cancelled);
+        // `None`: skipped because the run had already failed.
+        type Message<R> = (usize, std::thread::Result<Option<Result<R>>>);
+        // The closure runs on this thread, outside the pool, so blocking on the
+        // channel never takes a thread away from the work.
+        self.pool.in_place_scope(|scope| -> Result<()> {
+            let (sender, receiver) = mpsc::channel::<Message<R>>();
+            let mut chunks = chunks.into_iter();
+            let mut finished = BTreeMap::new();
+            let (mut started, mut done) = (0usize, 0usize);
+            let result = loop {
+                while started - done < self.in_flight {
+                    let Some(chunk) = chunks.next() else { break };
+                    let sender = sender.clone();
+                    let index = started;
+                    scope.spawn(move |_| {
+                        let result = catch_unwind(AssertUnwindSafe(|| {
+                            (!cancelled.load(Ordering::Relaxed)).then(|| work(chunk))
+                        }));
+                        // The receiver only goes away after an error; nothing is lost.
+                        let _ = sender.send((index, result));
+                    });
+                    started += 1;
+                }
+                if done == started {
+                    break Ok(());
+                }
+                let result = loop {
+                    if let Some(result) = finished.remove(&done) {
+                        break result;
+                    }
+                    let (index, result) = receiver
+                        .recv()
+                        .expect("a sender is held by this loop, so the channel stays open");
+                    finished.insert(index, result);
+                };
+                let result = match result {
+                    Ok(result) => result.expect("only chunks after a failure are skipped"),
+                    Err(panic) => {
+                        cancelled.store(true, Ordering::Relaxed);
+                        resume_unwind(panic)
+                    }
+                };
+                if let Err(error) = result.and_then(&mut sink) {
+                    break Err(error);
+                }
+                done += 1;
+            };
+            if result.is_err() {
+                cancelled.store(true, Ordering::Relaxed);
+            }
+            result
+        })
+    }
+
+    /// The writers' pipeline: encodes every chunk into a block with `encode`
+    /// (in parallel, into an empty buffer) and passes the blocks to `sink` in
+    /// the order of `chunks`, as [`Pipeline::stream`] does. Block buffers are
+    /// recycled, so a long run allocates only for its first blocks.
     pub fn run<C, E, S>(
         &self,
         chunks: impl IntoIterator<Item = C>,
@@ -75,74 +204,38 @@ impl Pipeline {
         E: Fn(C, &mut Vec<u8>) -> Result<()> + Sync,
         S: FnMut(&[u8]) -> Result<()>,
     {
-        let cancelled = AtomicBool::new(false);
-        let encode = &encode;
-        let cancelled_ref = &cancelled;
-        type Message = (usize, std::thread::Result<Result<Vec<u8>>>);
-        // The closure runs on this thread, outside the pool, so blocking on the
-        // channel never takes a worker away from encoding.
-        self.pool.in_place_scope(|scope| -> Result<()> {
-            let (sender, receiver) = mpsc::channel::<Message>();
-            let mut chunks = chunks.into_iter();
-            let mut spare: Vec<Vec<u8>> = Vec::new();
-            let mut finished: BTreeMap<usize, std::thread::Result<Result<Vec<u8>>>> =
-                BTreeMap::new();
-            let (mut started, mut written) = (0usize, 0usize);
-            let result = loop {
-                while started - written < self.in_flight {
-                    let Some(chunk) = chunks.next() else { break };
-                    let sender = sender.clone();
-                    let mut block = spare.pop().unwrap_or_default();
-                    block.clear();
-                    let index = started;
-                    scope.spawn(move |_| {
-                        let result = catch_unwind(AssertUnwindSafe(|| {
-                            if cancelled_ref.load(Ordering::Relaxed) {
-                                return Ok(Vec::new());
-                            }
-                            encode(chunk, &mut block).map(|()| block)
-                        }));
-                        // The receiver only goes away after an error; nothing is lost.
-                        let _ = sender.send((index, result));
-                    });
-                    started += 1;
-                }
-                if written == started {
-                    break Ok(());
-                }
-                let block = loop {
-                    if let Some(block) = finished.remove(&written) {
-                        break block;
-                    }
-                    let (index, block) = receiver
-                        .recv()
-                        .expect("a sender is held by this loop, so the channel stays open");
-                    finished.insert(index, block);
-                };
-                let block = match block {
-                    Ok(block) => block,
-                    Err(panic) => {
-                        cancelled_ref.store(true, Ordering::Relaxed);
-                        resume_unwind(panic)
-                    }
-                };
-                match block.and_then(|block| sink(&block).map(|()| block)) {
-                    Ok(block) => spare.push(block),
-                    Err(error) => break Err(error),
-                }
-                written += 1;
-            };
-            if result.is_err() {
-                cancelled_ref.store(true, Ordering::Relaxed);
-            }
-            result
-        })
+        let spare = RefCell::new(Vec::<Vec<u8>>::new());
+        let chunks = chunks
+            .into_iter()
+            .map(|chunk| (chunk, spare.borrow_mut().pop().unwrap_or_default()));
+        self.stream(
+            chunks,
+            |(chunk, mut block)| {
+                block.clear();
+                encode(chunk, &mut block).map(|()| block)
+            },
+            |block| {
+                sink(&block)?;
+                spare.borrow_mut().push(block);
+                Ok(())
+            },
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    /// Uneven work so that results finish out of order.
+    fn spin(i: u32) {
+        let mut x = 0u64;
+        for k in 0..(i * 7919) % 2000 {
+            x = x.wrapping_add(std::hint::black_box(u64::from(k)));
+        }
+        std::hint::black_box(x);
+    }
 
     #[test]
     fn blocks_arrive_in_order_whatever_the_thread_count() {
@@ -153,13 +246,7 @@ mod tests {
                 .run(
                     0..1000u32,
                     |i, block| {
-                        // Uneven work so that blocks finish out of order.
-                        let spin = (i * 7919) % 2000;
-                        let mut x = 0u64;
-                        for k in 0..spin {
-                            x = x.wrapping_add(std::hint::black_box(u64::from(k)));
-                        }
-                        std::hint::black_box(x);
+                        spin(i);
                         block.extend_from_slice(format!("{i}\n").as_bytes());
                         Ok(())
                     },
@@ -175,6 +262,33 @@ mod tests {
                 expected,
                 "{threads} threads"
             );
+        }
+    }
+
+    #[test]
+    fn streamed_and_mapped_values_keep_their_order() {
+        for threads in [1, 2, 8] {
+            let pipeline = Pipeline::new(Some(threads)).unwrap();
+            let mut seen = Vec::new();
+            pipeline
+                .stream(
+                    0..500u32,
+                    |i| {
+                        spin(i);
+                        Ok(u64::from(i) * 3)
+                    },
+                    |v| {
+                        seen.push(v);
+                        Ok(())
+                    },
+                )
+                .unwrap();
+            assert_eq!(seen, (0..500).map(|i| i * 3).collect::<Vec<u64>>());
+            let mapped = pipeline.map((0..500u32).collect(), |i| {
+                spin(i);
+                i + 1
+            });
+            assert_eq!(mapped, (1..=500).collect::<Vec<u32>>());
         }
     }
 
@@ -210,32 +324,31 @@ mod tests {
     }
 
     #[test]
-    fn never_more_blocks_than_in_flight() {
-        use std::sync::atomic::AtomicUsize;
+    fn never_more_results_than_in_flight() {
         let live = AtomicUsize::new(0);
         let peak = AtomicUsize::new(0);
         let pipeline = Pipeline::new(Some(2)).unwrap();
         pipeline
-            .run(
+            .stream(
                 0..200u32,
-                |_, block| {
+                |_| {
                     let now = live.fetch_add(1, Ordering::SeqCst) + 1;
                     peak.fetch_max(now, Ordering::SeqCst);
-                    block.push(0);
                     Ok(())
                 },
-                |_| {
+                |()| {
                     live.fetch_sub(1, Ordering::SeqCst);
                     Ok(())
                 },
             )
             .unwrap();
         assert!(peak.load(Ordering::SeqCst) <= pipeline.in_flight());
+        assert!(peak.load(Ordering::SeqCst) >= 1);
     }
 
     #[test]
     #[should_panic(expected = "boom")]
-    fn a_panic_in_encode_reaches_the_caller() {
+    fn a_panic_in_the_work_reaches_the_caller() {
         let _ = Pipeline::new(Some(2)).unwrap().run(
             0..10u32,
             |i, _| {
@@ -246,5 +359,36 @@ mod tests {
             },
             |_| Ok(()),
         );
+    }
+
+    #[test]
+    fn zero_threads_is_an_error_naming_the_argument() {
+        let error = Pipeline::new(Some(0)).unwrap_err();
+        assert!(matches!(error, Error::InvalidArgument(_)));
+        assert!(error.to_string().contains("threads"), "{error}");
+        assert!(thread_count(None).unwrap() >= 1);
+    }
+
+    #[test]
+    fn one_pool_per_thread_count_is_shared_between_calls() {
+        let a = Pipeline::new(Some(3)).unwrap();
+        let b = Pipeline::new(Some(3)).unwrap();
+        assert!(Arc::ptr_eq(&a.pool, &b.pool));
+        assert!(!Arc::ptr_eq(&a.pool, &Pipeline::new(Some(4)).unwrap().pool));
+    }
+
+    #[test]
+    fn a_nested_call_on_a_one_thread_pool_does_not_wait_on_itself() {
+        let pipeline = Pipeline::new(Some(1)).unwrap();
+        let total = pipeline.install(|| {
+            let mut total = 0;
+            pipeline
+                .stream(0..10u32, Ok, |v| {
+                    total += v;
+                    Ok(())
+                })
+                .map(|()| total)
+        });
+        assert_eq!(total.unwrap(), 45);
     }
 }

@@ -5,9 +5,10 @@
 
 #![cfg(feature = "exhaustive")]
 
-mod common;
+#[path = "integration/glibc.rs"]
+mod glibc;
 
-use common::{c_fixed, c_fixed_into, fixed};
+use glibc::{c_fixed, c_fixed_into, fixed};
 use rayon::prelude::*;
 
 #[test]

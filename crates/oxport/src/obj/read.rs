@@ -22,9 +22,8 @@ use std::io::Read;
 use std::ops::Range;
 use std::path::Path;
 
-use rayon::prelude::*;
-
 use crate::mesh::Mesh;
+use crate::pipeline::Pipeline;
 use crate::{Error, Result};
 
 /// How to read.
@@ -80,9 +79,6 @@ pub fn read_from(mut reader: impl Read, options: &ReadOptions) -> Result<Scene> 
 /// Reads OBJ text: UTF-8 (or ASCII, or Latin-1 in names), with or without a
 /// byte order mark, or UTF-16 with one.
 pub fn read_bytes(data: &[u8], options: &ReadOptions) -> Result<Scene> {
-    if options.threads == Some(0) {
-        return Err(Error::invalid("threads must be at least 1"));
-    }
     match data {
         [0xEF, 0xBB, 0xBF, rest @ ..] => parse(rest, options),
         [0xFE, 0xFF, rest @ ..] => parse(&from_utf16(rest, u16::from_be_bytes)?, options),
@@ -107,20 +103,9 @@ fn from_utf16(data: &[u8], unit: fn([u8; 2]) -> u16) -> Result<Vec<u8>> {
 }
 
 fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
-    let count = options.threads.unwrap_or_else(rayon::current_num_threads);
-    let starts = block_starts(data, count * 4);
+    let pipeline = Pipeline::new(options.threads)?;
+    let starts = block_starts(data, pipeline.threads() * 4);
     let texts: Vec<&[u8]> = starts.windows(2).map(|w| &data[w[0]..w[1]]).collect();
-    let threads = match options.threads {
-        // One block (small input) or one thread: no threads to start.
-        _ if texts.len() == 1 || count == 1 => Threads::One,
-        None => Threads::Global,
-        Some(count) => Threads::Pool(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(count)
-                .build()
-                .map_err(|e| Error::invalid(format!("cannot start the parsing threads: {e}")))?,
-        ),
-    };
     // Lines are counted from a block's start: add the lines before it.
     let located = |(block, error): (usize, Error)| match error {
         Error::Parse { path, line, reason } => Error::Parse {
@@ -130,11 +115,9 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         },
         other => other,
     };
-    let parsed = map_all(
-        &threads,
-        texts.into_iter().enumerate().collect(),
-        |(i, text)| parse_block(text, options.strict).map_err(|e| (i, e)),
-    );
+    let parsed = pipeline.map(texts.into_iter().enumerate().collect(), |(i, text)| {
+        parse_block(text, options.strict).map_err(|e| (i, e))
+    });
     let blocks = parsed
         .into_iter()
         .collect::<Located<Vec<_>>>()
@@ -146,7 +129,7 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     };
     let elements = Elements::new(&blocks);
     let (plans, mut arrays) = plan(&blocks, &elements, &mut scene.mtllibs).map_err(located)?;
-    let foreign = resolve(&threads, &blocks, &elements, &plans, &mut arrays).map_err(located)?;
+    let foreign = resolve(&pipeline, &blocks, &elements, &plans, &mut arrays).map_err(located)?;
     let mut work = Vec::with_capacity(plans.len());
     let mut foreign = foreign.into_iter();
     for (plan, arrays) in plans.into_iter().zip(arrays) {
@@ -160,7 +143,7 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     } else {
         Colors::None
     };
-    scene.meshes = map_all(&threads, work, |(plan, arrays, found)| {
+    scene.meshes = pipeline.map(work, |(plan, arrays, found)| {
         build(plan, arrays, &found, &blocks, &elements, &colors)
     });
     Ok(scene)
@@ -169,33 +152,12 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
 /// An error in a block (its line counted from the block's start).
 type Located<T> = std::result::Result<T, (usize, Error)>;
 
-/// Where the work runs: on the calling thread, on rayon's global pool (one
-/// thread per core, started once per process), or on a pool of the size asked.
-enum Threads {
-    One,
-    Global,
-    Pool(rayon::ThreadPool),
-}
-
 /// Where the vertex colors come from: `v x y z r g b` lines (preferred), or
 /// ZBrush's `#MRGB` comments (the file's n-th color is its n-th vertex's).
 enum Colors {
     None,
     Vertex,
     Mrgb(Vec<[f32; 3]>),
-}
-
-/// `f` over every item, on `threads`.
-fn map_all<T: Send, R: Send>(
-    threads: &Threads,
-    items: Vec<T>,
-    f: impl Fn(T) -> R + Sync + Send,
-) -> Vec<R> {
-    match threads {
-        Threads::One => items.into_iter().map(f).collect(),
-        Threads::Global => items.into_par_iter().map(f).collect(),
-        Threads::Pool(pool) => pool.install(|| items.into_par_iter().map(f).collect()),
-    }
 }
 
 fn line_count(data: &[u8]) -> u64 {
@@ -1413,7 +1375,7 @@ fn take_some<'a, T>(rest: &mut Option<&'a mut [T]>, n: usize) -> Option<&'a mut 
 
 /// Pass 3a: every segment's indices into its object's arrays, on all cores.
 fn resolve(
-    pool: &Threads,
+    pipeline: &Pipeline,
     blocks: &[Block],
     elements: &Elements,
     plans: &[Plan],
@@ -1447,7 +1409,7 @@ fn resolve(
         }
     }
     let sizes = elements.sizes();
-    let filled = map_all(pool, tasks, |task| {
+    let filled = pipeline.map(tasks, |task| {
         let b = task.segment.block;
         fill(task, &blocks[b], elements.offsets[b], sizes).map_err(|error| (b, error))
     });

@@ -118,6 +118,9 @@ pub struct WriteSummary {
     pub vertices: u64,
     pub faces: u64,
     pub threads: usize,
+    /// Whether the file was written around the page cache (`O_DIRECT`):
+    /// asked for with [`WriteOptions::direct`] and allowed by the file system.
+    pub direct: bool,
 }
 
 /// Writes `meshes` to `path` atomically: into a temporary file beside it,
@@ -287,7 +290,8 @@ impl FileWriter {
         } else {
             Sink::Buffered(std::io::BufWriter::with_capacity(1 << 16, file))
         };
-        let writer = Writer::new(sink, options).map_err(|e| pending.name(e))?;
+        let mut writer = Writer::new(sink, options).map_err(|e| pending.name(e))?;
+        writer.summary.direct = direct;
         Ok(FileWriter { writer, pending })
     }
 

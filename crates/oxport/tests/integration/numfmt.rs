@@ -1,9 +1,7 @@
 //! Fixed-precision formatting against glibc's `snprintf`: random bit patterns,
 //! random values in the ranges meshes use, every tie, the special values.
 
-mod common;
-
-use common::{c_fixed, fixed};
+use crate::glibc::{c_fixed, fixed};
 use oxport::synth::Rng;
 use rayon::prelude::*;
 

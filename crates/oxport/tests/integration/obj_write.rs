@@ -127,6 +127,22 @@ fn a_full_disk_is_an_error_naming_the_path() {
     assert!(error.to_string().starts_with("/dev/full: "), "{error}");
 }
 
+/// Whether the file system of `folder` lets a file be opened with `O_DIRECT`
+/// (asked of the system here, not of oxport).
+fn allows_direct_io(folder: &std::path::Path) -> bool {
+    use std::os::unix::fs::OpenOptionsExt;
+    let probe = folder.join(format!(".probe-{}", std::process::id()));
+    let opened = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .custom_flags(libc::O_DIRECT)
+        .open(&probe)
+        .is_ok();
+    let _ = std::fs::remove_file(&probe);
+    opened
+}
+
 #[test]
 fn direct_io_writes_the_same_bytes() {
     // A folder on the project's disk (O_DIRECT works there) and /dev/shm
@@ -145,6 +161,7 @@ fn direct_io_writes_the_same_bytes() {
         .filter(|f| f.parent().is_none_or(|p| p.exists()))
     {
         std::fs::create_dir_all(folder).unwrap();
+        let allowed = allows_direct_io(folder);
         for (i, scene) in scenes.iter().enumerate() {
             let expected = write(scene, &WriteOptions::default());
             let path = folder.join(format!("oxport-direct-{}-{i}.obj", std::process::id()));
@@ -156,6 +173,7 @@ fn direct_io_writes_the_same_bytes() {
             let written = std::fs::read(&path).unwrap();
             std::fs::remove_file(&path).unwrap();
             assert_eq!(summary.bytes, expected.len() as u64);
+            assert_eq!(summary.direct, allowed, "{}", folder.display());
             assert!(
                 written == expected,
                 "{} scene {i}: {} bytes, expected {}",
@@ -200,4 +218,46 @@ fn a_stream_of_batches_writes_what_one_call_writes() {
     writer.finish().unwrap();
     assert!(std::fs::read(&path).unwrap() == whole);
     std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn eight_threads_writing_one_path_leave_one_whole_file_and_no_temporary() {
+    let folder = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("eight-writers");
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("scene.obj");
+    let scene = vec![synth::sphere(4)];
+    // Each writer's file is told apart by its header.
+    let options: Vec<WriteOptions> = (0..8)
+        .map(|i| WriteOptions {
+            header: vec![format!("writer {i}")],
+            threads: Some(2),
+            chunk_size: 1024,
+            ..WriteOptions::default()
+        })
+        .collect();
+    let expected: Vec<Vec<u8>> = options.iter().map(|o| write(&scene, o)).collect();
+    for round in 0..5 {
+        let start = std::sync::Barrier::new(8);
+        std::thread::scope(|s| {
+            for options in &options {
+                let (start, path, scene) = (&start, &path, &scene);
+                s.spawn(move || {
+                    start.wait();
+                    obj::write(path, scene, options).unwrap();
+                });
+            }
+        });
+        let written = std::fs::read(&path).unwrap();
+        assert!(
+            expected.contains(&written),
+            "round {round}: {} bytes, not one writer's whole file",
+            written.len()
+        );
+        let names: Vec<_> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["scene.obj"], "round {round}");
+    }
 }

@@ -1,0 +1,7 @@
+//! The library's integration tests, one binary (one link, one run) with a
+//! module per area. `data/valid/` and `data/invalid/` beside it hold the files
+//! the readers are replayed on, named by expected outcome.
+
+mod glibc;
+mod numfmt;
+mod obj_write;
