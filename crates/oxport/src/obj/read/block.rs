@@ -1,0 +1,190 @@
+//! What one block of the file declares (pass 1's output), and where each
+//! block's elements sit among the file's.
+
+use std::ops::Range;
+
+/// Element counts of a block before a statement: positions, UVs, normals.
+pub(super) type Counts = [u32; 3];
+
+/// What one block declares, in order.
+pub(super) struct Block<'a> {
+    pub(super) text: &'a [u8],
+    pub(super) positions: Vec<[f32; 3]>,
+    /// Empty when the block gives no colors (`v x y z r g b`), else one per
+    /// position (black where a position has none).
+    pub(super) colors: Vec<[f32; 3]>,
+    pub(super) uvs: Vec<[f32; 2]>,
+    pub(super) normals: Vec<[f32; 3]>,
+    /// Colors of ZBrush's `#MRGB` comments: the file's n-th is its n-th vertex's.
+    pub(super) mrgb: Vec<[f32; 3]>,
+    /// Face corners' raw indices (position, UV, normal): 1-based, or negative
+    /// (counting back); 0 where absent. (32 bits: a file with 2^31 elements
+    /// of a kind would be over 30 GB.)
+    pub(super) corners: Vec<[i32; 3]>,
+    /// Where each face's corners start in `corners`, then their end: `[0, ...]`.
+    pub(super) faces: Vec<u32>,
+    /// The raw position indices of `l` lines, and where each line starts.
+    pub(super) points: Vec<i32>,
+    pub(super) lines: Vec<u32>,
+    /// The faces (and lines) with a negative index, with the counts before them.
+    pub(super) relative_faces: Vec<(u32, Counts)>,
+    pub(super) relative_lines: Vec<(u32, Counts)>,
+    /// Smooth groups, per face from the block's first `s` on (faces before
+    /// it take the group the block starts with): Blender writes an `s` each
+    /// time it changes, which can be every other face.
+    pub(super) smooth: Vec<u32>,
+    pub(super) smooth_from: usize,
+    pub(super) smooth_now: Option<u32>,
+    /// The statements that change state (but `s`), in order.
+    pub(super) marks: Vec<Mark>,
+    /// The faces before the first mark, between marks, after the last: one
+    /// more than marks.
+    pub(super) spans: Vec<Span>,
+    pub(super) skipped: u64,
+}
+
+/// A statement that changes state, with the faces, lines and elements of the
+/// block before it.
+pub(super) struct Mark {
+    pub(super) event: Event,
+    pub(super) faces: u32,
+    pub(super) lines: u32,
+    pub(super) counts: Counts,
+}
+
+pub(super) enum Event {
+    Object(String),
+    Group(String),
+    Material(String),
+    MtlLib(String),
+}
+
+/// The layouts of a span's faces (UVs or not, normals or not): one bit each.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Span {
+    pub(super) layouts: u8,
+}
+
+impl Span {
+    pub(super) fn see(&mut self, (uvs, normals): Layout) {
+        self.layouts |= 1 << (2 * u8::from(uvs) + u8::from(normals));
+    }
+}
+
+/// A position, and its color: colors are kept once a `v` gives one (black
+/// for the positions before it and those without).
+pub(super) fn vertex(block: &mut Block, position: [f32; 3], color: Option<[f32; 3]>) {
+    match color {
+        Some(color) => {
+            block.colors.resize(block.positions.len(), [0.0; 3]);
+            block.colors.push(color);
+        }
+        None if !block.colors.is_empty() => block.colors.push([0.0; 3]),
+        None => {}
+    }
+    block.positions.push(position);
+}
+
+/// Ends a face whose corners are pushed: its layout, its smooth group, its end.
+pub(super) fn end_face(block: &mut Block, layout: Layout) {
+    let span = block.spans.last_mut().expect("one span more than marks");
+    span.see(layout);
+    if let Some(group) = block.smooth_now {
+        block.smooth.push(group);
+    }
+    block.faces.push(block.corners.len() as u32);
+}
+
+pub(super) fn counts(block: &Block) -> Counts {
+    [
+        block.positions.len() as u32,
+        block.uvs.len() as u32,
+        block.normals.len() as u32,
+    ]
+}
+
+pub(super) fn mark(block: &mut Block, event: Event) {
+    block.marks.push(Mark {
+        event,
+        faces: (block.faces.len() - 1) as u32,
+        lines: (block.lines.len() - 1) as u32,
+        counts: counts(block),
+    });
+    block.spans.push(Span::default());
+}
+
+/// Whether a face's corners have UVs, and normals.
+pub(super) type Layout = (bool, bool);
+
+pub(super) fn corner_layout(corner: &[i32; 3]) -> Layout {
+    (corner[1] != 0, corner[2] != 0)
+}
+
+pub(super) fn layout_of(block: &Block, face: usize) -> Layout {
+    corner_layout(&block.corners[block.faces[face] as usize])
+}
+
+/// The global index of each block's first position, UV and normal, then the totals.
+pub(super) fn element_offsets(blocks: &[Block]) -> Vec<[usize; 3]> {
+    let mut offsets = Vec::with_capacity(blocks.len() + 1);
+    let mut at = [0usize; 3];
+    offsets.push(at);
+    for block in blocks {
+        let counts = counts(block);
+        at = [0, 1, 2].map(|k| at[k] + counts[k] as usize);
+        offsets.push(at);
+    }
+    offsets
+}
+
+/// Where each block's elements start, to find an element by its global index.
+pub(super) struct Elements {
+    pub(super) offsets: Vec<[usize; 3]>,
+}
+
+impl Elements {
+    pub(super) fn new(blocks: &[Block]) -> Self {
+        Self {
+            offsets: element_offsets(blocks),
+        }
+    }
+
+    pub(super) fn sizes(&self) -> [usize; 3] {
+        *self.offsets.last().expect("offsets end with the totals")
+    }
+
+    /// The block holding element `g` of kind `k`, and its index there.
+    pub(super) fn find(&self, k: usize, g: usize) -> (usize, usize) {
+        let b = self.offsets.partition_point(|o| o[k] <= g) - 1;
+        (b, g - self.offsets[b][k])
+    }
+
+    /// Elements `range` of kind `k` (`get` gives a block's array; positions
+    /// past its end are zero) followed by the `copies`.
+    pub(super) fn gather<'b, 'a: 'b, T: Copy + Default + 'b>(
+        &self,
+        blocks: &'b [Block<'a>],
+        k: usize,
+        get: impl Fn(&'b Block<'a>) -> &'b [T],
+        range: Range<usize>,
+        copies: &[usize],
+    ) -> Vec<T> {
+        let mut out = Vec::with_capacity(range.len() + copies.len());
+        for (b, block) in blocks.iter().enumerate() {
+            let (start, end) = (self.offsets[b][k], self.offsets[b + 1][k]);
+            let (from, to) = (range.start.max(start), range.end.min(end));
+            if from < to {
+                let values = get(block);
+                let (from, to) = (from - start, to - start);
+                let given = &values[from.min(values.len())..to.min(values.len())];
+                out.extend_from_slice(given);
+                out.resize(out.len() + (to - from - given.len()), T::default());
+            }
+        }
+        out.extend(copies.iter().map(|&g| {
+            let (b, i) = self.find(k, g);
+            get(&blocks[b]).get(i).copied().unwrap_or_default()
+        }));
+        out
+    }
+}

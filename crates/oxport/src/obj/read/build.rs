@@ -1,0 +1,99 @@
+//! Pass 3b, on all cores: each object's elements (its own, then copies of
+//! those it uses from elsewhere) and its [`Mesh`].
+
+use std::collections::HashMap;
+
+use crate::mesh::Mesh;
+
+use super::Colors;
+use super::block::{Block, Elements};
+use super::plan::{Arrays, Plan};
+use super::resolve::Foreign;
+
+/// Local indices for the elements an object uses from outside its own
+/// (`own` of them): copies appended in first-use order.
+pub(super) struct Copies {
+    pub(super) own: usize,
+    pub(super) index: HashMap<usize, u32>,
+    pub(super) copied: Vec<usize>,
+}
+
+impl Copies {
+    pub(super) fn new(own: usize) -> Self {
+        Self {
+            own,
+            index: HashMap::new(),
+            copied: Vec::new(),
+        }
+    }
+
+    pub(super) fn local(&mut self, g: usize) -> u32 {
+        *self.index.entry(g).or_insert_with(|| {
+            self.copied.push(g);
+            (self.own + self.copied.len() - 1) as u32
+        })
+    }
+}
+
+/// Pass 3b: an object's elements (its own range, then the copies of those it
+/// uses from elsewhere) and its mesh.
+pub(super) fn build(
+    plan: Plan,
+    mut arrays: Arrays,
+    found: &[Foreign],
+    blocks: &[Block],
+    elements: &Elements,
+    colors: &Colors,
+) -> Mesh<'static> {
+    let range = |k: usize| plan.first[k]..plan.end[k];
+    // Positions: copies in first-use order over faces, then lines.
+    let mut copies = Copies::new(range(0).len());
+    for &(slot, g) in found.iter().flat_map(|f| &f.positions) {
+        arrays.position_indices[slot] = copies.local(g);
+    }
+    for &(slot, g) in found.iter().flat_map(|f| &f.edge_points) {
+        arrays.edges[slot / 2][slot % 2] = copies.local(g);
+    }
+    let positions = elements.gather(blocks, 0, |b| &b.positions, range(0), &copies.copied);
+    let colors = match colors {
+        Colors::None => None,
+        Colors::Vertex => Some(elements.gather(blocks, 0, |b| &b.colors, range(0), &copies.copied)),
+        Colors::Mrgb(all) => {
+            let own = range(0).chain(copies.copied.iter().copied());
+            Some(
+                own.map(|g| all.get(g).copied().unwrap_or_default())
+                    .collect(),
+            )
+        }
+    };
+    let attribute =
+        |k: usize, indices: &mut Option<Vec<u32>>, get: fn(&Foreign) -> &Vec<(usize, usize)>| {
+            let indices = indices.as_mut()?;
+            let mut copies = Copies::new(range(k).len());
+            for &(slot, g) in found.iter().flat_map(get) {
+                indices[slot] = copies.local(g);
+            }
+            Some(copies.copied)
+        };
+    let uv_copies = attribute(1, &mut arrays.uv_indices, |f| &f.uvs);
+    let normal_copies = attribute(2, &mut arrays.normal_indices, |f| &f.normals);
+    let uvs = uv_copies.map(|c| elements.gather(blocks, 1, |b| &b.uvs, range(1), &c));
+    let normals = normal_copies.map(|c| elements.gather(blocks, 2, |b| &b.normals, range(2), &c));
+    Mesh {
+        name: plan.name.into(),
+        positions: positions.into(),
+        colors: colors.map(Into::into),
+        uvs: uvs.map(Into::into),
+        normals: normals.map(Into::into),
+        face_offsets: arrays.face_offsets.into(),
+        position_indices: arrays.position_indices.into(),
+        uv_indices: arrays.uv_indices.map(Into::into),
+        normal_indices: arrays.normal_indices.map(Into::into),
+        smooth: arrays.smooth.map(Into::into),
+        materials: plan.materials.names.into_iter().map(Into::into).collect(),
+        material_indices: arrays.material_indices.map(Into::into),
+        groups: plan.groups.names.into_iter().map(Into::into).collect(),
+        group_indices: arrays.group_indices.map(Into::into),
+        edges: (!arrays.edges.is_empty()).then(|| arrays.edges.into()),
+    }
+}

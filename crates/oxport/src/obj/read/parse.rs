@@ -1,0 +1,311 @@
+//! Pass 1: a block's statements parsed into its [`Block`], plain lines
+//! through [`super::fast`], every other statement here.
+
+use crate::{Error, Result};
+
+use super::block::{Block, Event, Span, corner_layout, counts, end_face, mark, vertex};
+use super::fast::common_line;
+use super::split::{Statements, next_token, parse_error, shown, text, trim};
+
+pub(super) fn parse_block(text: &[u8], strict: bool) -> Result<Block<'_>> {
+    // Room for what a typical file of this size holds (Blender's: a vertex
+    // line is ~30 bytes, a face of 4 corners ~40), so that vectors rarely grow.
+    let mut block = Block {
+        text,
+        positions: Vec::with_capacity(text.len() / 120),
+        colors: Vec::new(),
+        uvs: Vec::with_capacity(text.len() / 120),
+        normals: Vec::with_capacity(text.len() / 120),
+        mrgb: Vec::new(),
+        smooth: Vec::new(),
+        smooth_from: usize::MAX,
+        smooth_now: None,
+        corners: Vec::with_capacity(text.len() / 12),
+        faces: Vec::with_capacity(text.len() / 48),
+        points: Vec::new(),
+        lines: vec![0],
+        relative_faces: Vec::new(),
+        relative_lines: Vec::new(),
+        marks: Vec::new(),
+        spans: vec![Span::default()],
+        skipped: 0,
+    };
+    block.faces.push(0);
+    let mut at = 0;
+    let mut number = 0;
+    while at < text.len() {
+        if let Some(next) = common_line(&mut block, text, at) {
+            at = next;
+            number += 1;
+            continue;
+        }
+        let mut statements = Statements {
+            rest: &text[at..],
+            line: number,
+        };
+        if let Some((first, line)) = statements.next() {
+            parse_line(&mut block, &line, first, strict)?;
+        }
+        number = statements.line;
+        at = text.len() - statements.rest.len();
+    }
+    Ok(block)
+}
+
+pub(super) fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Result<()> {
+    let line = trim(line);
+    if line.is_empty() {
+        return Ok(());
+    }
+    if line[0] == b'#' {
+        if let Some(colors) = line.strip_prefix(b"#MRGB") {
+            mrgb(block, colors, number)?;
+        }
+        return Ok(());
+    }
+    let split = line
+        .iter()
+        .position(|b| b.is_ascii_whitespace())
+        .unwrap_or(line.len());
+    let (keyword, rest) = (&line[..split], &line[split..]);
+    match keyword {
+        b"v" => {
+            let (values, count) = floats::<7>(rest, number, "v")?;
+            let color = match count {
+                3 | 4 => None,
+                6 | 7 => Some([values[3], values[4], values[5]]),
+                _ => return Err(parse_error(number, format!("v has {count} numbers"))),
+            };
+            vertex(block, [values[0], values[1], values[2]], color);
+        }
+        b"vt" => {
+            let (values, count) = floats::<3>(rest, number, "vt")?;
+            if count == 0 {
+                return Err(parse_error(number, "vt has no numbers"));
+            }
+            block.uvs.push([values[0], values[1]]);
+        }
+        b"vn" => {
+            let (values, count) = floats::<3>(rest, number, "vn")?;
+            if count != 3 {
+                return Err(parse_error(number, format!("vn has {count} numbers")));
+            }
+            block.normals.push(values);
+        }
+        b"f" => face(block, rest, number)?,
+        b"l" => polyline(block, rest, number)?,
+        b"o" => mark(block, Event::Object(text(trim(rest), number, "o")?)),
+        b"g" => mark(block, Event::Group(text(trim(rest), number, "g")?)),
+        b"usemtl" => mark(block, Event::Material(text(trim(rest), number, "usemtl")?)),
+        b"mtllib" => mark(block, Event::MtlLib(text(trim(rest), number, "mtllib")?)),
+        b"s" => {
+            let rest = trim(rest);
+            let group = match rest {
+                b"off" => 0,
+                _ => std::str::from_utf8(rest)
+                    .ok()
+                    .and_then(|t| t.parse::<u32>().ok())
+                    .ok_or_else(|| {
+                        parse_error(
+                            number,
+                            format!("s wants a group number or off, not {}", shown(rest)),
+                        )
+                    })?,
+            };
+            if block.smooth_now.is_none() {
+                block.smooth_from = block.faces.len() - 1;
+            }
+            block.smooth_now = Some(group);
+        }
+        // Read but not kept yet.
+        b"p" | b"cstype" | b"deg" | b"curv" | b"curv2" | b"surf" | b"parm" | b"trim" | b"hole"
+        | b"scrv" | b"sp" | b"end" | b"bmat" | b"step" | b"mg" | b"lod" | b"shadow_obj"
+        | b"trace_obj" | b"ctech" | b"stech" | b"bevel" | b"c_interp" | b"d_interp" | b"vp" => {
+            block.skipped += 1
+        }
+        _ if strict => {
+            return Err(parse_error(
+                number,
+                format!("unknown statement {}", shown(keyword)),
+            ));
+        }
+        _ => block.skipped += 1,
+    }
+    Ok(())
+}
+
+/// ZBrush's vertex colors (polypaint): `#MRGB` then 8 hexadecimal digits
+/// per vertex, mask (not kept), red, green, blue.
+pub(super) fn mrgb(block: &mut Block, text: &[u8], line: u64) -> Result<()> {
+    let digits: Vec<u8> = text
+        .iter()
+        .copied()
+        .filter(|b| !b.is_ascii_whitespace())
+        .collect();
+    let hex = |pair: &[u8]| {
+        std::str::from_utf8(pair)
+            .ok()
+            .and_then(|t| u8::from_str_radix(t, 16).ok())
+    };
+    if !digits.len().is_multiple_of(8) {
+        return Err(parse_error(
+            line,
+            "#MRGB colors are 8 hexadecimal digits each",
+        ));
+    }
+    for color in digits.chunks_exact(8) {
+        let channel = |i: usize| hex(&color[i..i + 2]).map(|v| f32::from(v) / 255.0);
+        let (Some(r), Some(g), Some(b)) = (channel(2), channel(4), channel(6)) else {
+            return Err(parse_error(
+                line,
+                format!("{} is not an #MRGB color", shown(color)),
+            ));
+        };
+        block.mrgb.push([r, g, b]);
+    }
+    Ok(())
+}
+
+pub(super) fn face(block: &mut Block, rest: &[u8], line: u64) -> Result<()> {
+    let start = block.corners.len();
+    let mut at = 0;
+    let mut negative = false;
+    while let Some(token) = next_token(rest, &mut at) {
+        let corner = corner(token, line)?;
+        negative |= corner.iter().any(|&i| i < 0);
+        block.corners.push(corner);
+    }
+    let corners = &block.corners[start..];
+    if corners.len() < 3 {
+        return Err(parse_error(
+            line,
+            format!("a face needs 3 corners, not {}", corners.len()),
+        ));
+    }
+    let layout = corner_layout(&corners[0]);
+    if corners.iter().any(|c| corner_layout(c) != layout) {
+        return Err(parse_error(
+            line,
+            "a face's corners must all have UVs (or none), and normals (or none)",
+        ));
+    }
+    if negative {
+        let counts = counts(block);
+        block
+            .relative_faces
+            .push(((block.faces.len() - 1) as u32, counts));
+    }
+    end_face(block, layout);
+    Ok(())
+}
+
+pub(super) fn polyline(block: &mut Block, rest: &[u8], line: u64) -> Result<()> {
+    let start = block.points.len();
+    let mut at = 0;
+    let mut negative = false;
+    while let Some(token) = next_token(rest, &mut at) {
+        let point = corner(token, line)?[0];
+        negative |= point < 0;
+        block.points.push(point);
+    }
+    let size = block.points.len() - start;
+    if size < 2 {
+        return Err(parse_error(
+            line,
+            format!("a line needs 2 points, not {size}"),
+        ));
+    }
+    if negative {
+        let counts = counts(block);
+        block
+            .relative_lines
+            .push(((block.lines.len() - 1) as u32, counts));
+    }
+    block.lines.push(block.points.len() as u32);
+    Ok(())
+}
+
+/// Up to `N` numbers of a statement, and how many there were.
+#[inline]
+pub(super) fn floats<const N: usize>(
+    rest: &[u8],
+    line: u64,
+    what: &str,
+) -> Result<([f32; N], usize)> {
+    let mut values = [0.0f32; N];
+    let mut count = 0;
+    let mut at = 0;
+    while let Some(token) = next_token(rest, &mut at) {
+        if count == N {
+            return Err(parse_error(
+                line,
+                format!("{what} has more than {N} numbers"),
+            ));
+        }
+        values[count] = float(token, line)?;
+        count += 1;
+    }
+    Ok((values, count))
+}
+
+#[inline]
+pub(super) fn float(token: &[u8], line: u64) -> Result<f32> {
+    std::str::from_utf8(token)
+        .ok()
+        .and_then(|t| t.parse::<f32>().ok())
+        .ok_or_else(|| parse_error(line, format!("{} is not a number", shown(token))))
+}
+
+/// `v`, `v/t`, `v//n` or `v/t/n`.
+#[inline]
+pub(super) fn corner(token: &[u8], line: u64) -> Result<[i32; 3]> {
+    let mut out = [0i32; 3];
+    let mut parts = token.split(|&b| b == b'/');
+    for (i, slot) in out.iter_mut().enumerate() {
+        match parts.next() {
+            Some(b"") if i > 0 => {}
+            Some(part) => *slot = index(part, line)?,
+            None => break,
+        }
+    }
+    if parts.next().is_some() {
+        return Err(parse_error(
+            line,
+            format!("{} has more than three indices", shown(token)),
+        ));
+    }
+    Ok(out)
+}
+
+#[inline]
+pub(super) fn index(part: &[u8], line: u64) -> Result<i32> {
+    let (negative, digits) = match part.first() {
+        Some(b'-') => (true, &part[1..]),
+        Some(b'+') => (false, &part[1..]),
+        _ => (false, part),
+    };
+    let mut value = 0i64;
+    if digits.is_empty() || digits.len() > 18 {
+        return Err(not_an_index(part, line));
+    }
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return Err(not_an_index(part, line));
+        }
+        value = value * 10 + i64::from(d - b'0');
+    }
+    if value == 0 {
+        return Err(parse_error(line, "index 0 (indices start at 1)"));
+    }
+    i32::try_from(if negative { -value } else { value }).map_err(|_| {
+        parse_error(
+            line,
+            format!("index {value} is beyond what oxport reads (2^31 - 1)"),
+        )
+    })
+}
+
+#[cold]
+pub(super) fn not_an_index(part: &[u8], line: u64) -> Error {
+    parse_error(line, format!("{} is not an index", shown(part)))
+}

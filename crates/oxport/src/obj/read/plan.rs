@@ -1,0 +1,294 @@
+//! Pass 2, on one thread: the objects and the runs of faces each owns in
+//! each block ("segments"), from the state statements alone, and so the
+//! final size of every array.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use crate::{Error, Result};
+
+use super::Located;
+use super::block::{Block, Elements, Event, Layout, Span, layout_of};
+
+/// The state a face takes from the statements before it.
+#[derive(Clone, Default)]
+pub(super) struct State {
+    pub(super) smooth: Option<u32>,
+    pub(super) material: Option<String>,
+    pub(super) group: Option<String>,
+}
+
+/// A run of one object's faces and lines in one block, with their state.
+pub(super) struct Segment {
+    pub(super) block: usize,
+    pub(super) faces: Range<usize>,
+    /// Only the faces of this layout (UVs, normals), where the run mixes them.
+    pub(super) only: Option<Layout>,
+    pub(super) lines: Range<usize>,
+    /// The smooth group of its faces before the block's first `s`.
+    pub(super) smooth: Option<u32>,
+    pub(super) material: Option<u32>,
+    pub(super) group: Option<u32>,
+    /// How many faces it gives (of `only`'s layout), where its corners and
+    /// edges start in the mesh's arrays, and how many.
+    pub(super) face_count: usize,
+    pub(super) first_corner: usize,
+    pub(super) corners: usize,
+    pub(super) first_edge: usize,
+    pub(super) edges: usize,
+}
+
+/// A mesh as the statements give it: an object, or the part of an object
+/// whose faces have another layout than its first faces (a mesh has one).
+#[derive(Default)]
+pub(super) struct Plan {
+    pub(super) name: String,
+    /// The global indices of the first and one past the last position, UV
+    /// and normal it owns.
+    pub(super) first: [usize; 3],
+    pub(super) end: [usize; 3],
+    pub(super) segments: Vec<Segment>,
+    pub(super) faces: usize,
+    pub(super) corners: usize,
+    pub(super) edges: usize,
+    pub(super) layout: Option<Layout>,
+    pub(super) smooth: bool,
+    pub(super) materials: Names,
+    pub(super) material: bool,
+    pub(super) groups: Names,
+    pub(super) group: bool,
+}
+
+/// The object being planned: its name, where its elements start, and its
+/// meshes (one per layout of its faces, in order of appearance).
+#[derive(Default)]
+pub(super) struct Object {
+    pub(super) name: String,
+    pub(super) first: [usize; 3],
+    pub(super) parts: Vec<Plan>,
+}
+
+impl Object {
+    /// The part for faces of `layout` (`None`: lines, which go to the first).
+    pub(super) fn part(&mut self, layout: Option<Layout>) -> &mut Plan {
+        let found = self.parts.iter().position(|p| match (p.layout, layout) {
+            (_, None) | (None, _) => true,
+            (Some(a), Some(b)) => a == b,
+        });
+        let i = found.unwrap_or_else(|| {
+            self.parts.push(Plan::default());
+            self.parts.len() - 1
+        });
+        let part = &mut self.parts[i];
+        if part.layout.is_none() {
+            part.layout = layout;
+        }
+        part
+    }
+}
+
+/// Names in first-use order, and their indices.
+#[derive(Default)]
+pub(super) struct Names {
+    pub(super) names: Vec<String>,
+    pub(super) index: HashMap<String, u32>,
+}
+
+impl Names {
+    pub(super) fn index(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.index.get(name) {
+            return i;
+        }
+        self.names.push(name.to_owned());
+        let i = (self.names.len() - 1) as u32;
+        self.index.insert(name.to_owned(), i);
+        i
+    }
+}
+
+/// An object's index arrays, filled by its segments.
+pub(super) struct Arrays {
+    pub(super) face_offsets: Vec<u32>,
+    pub(super) position_indices: Vec<u32>,
+    pub(super) uv_indices: Option<Vec<u32>>,
+    pub(super) normal_indices: Option<Vec<u32>>,
+    pub(super) smooth: Option<Vec<u32>>,
+    pub(super) material_indices: Option<Vec<u32>>,
+    pub(super) group_indices: Option<Vec<u32>>,
+    pub(super) edges: Vec<[u32; 2]>,
+}
+
+/// Pass 2: the objects and their segments, from the marks alone.
+pub(super) fn plan(
+    blocks: &[Block],
+    elements: &Elements,
+    mtllibs: &mut Vec<String>,
+) -> Located<(Vec<Plan>, Vec<Arrays>)> {
+    let offsets = &elements.offsets;
+    let mut plans = Vec::new();
+    let mut object = Object::default();
+    let mut state = State::default();
+    let mut smooth = None;
+    for (b, block) in blocks.iter().enumerate() {
+        let (mut face, mut line) = (0, 0);
+        // The smooth group the block starts with (its `s` are per face).
+        state.smooth = smooth;
+        for (s, span) in block.spans.iter().enumerate() {
+            let mark = block.marks.get(s);
+            let face_end = mark.map_or(block.faces.len() - 1, |m| m.faces as usize);
+            let line_end = mark.map_or(block.lines.len() - 1, |m| m.lines as usize);
+            add_faces(&mut object, block, b, face..face_end, span, &state).map_err(|e| (b, e))?;
+            add_lines(&mut object, block, b, line..line_end);
+            (face, line) = (face_end, line_end);
+            let Some(mark) = mark else { continue };
+            match &mark.event {
+                Event::Object(name) => {
+                    let here = [0, 1, 2].map(|k| offsets[b][k] + mark.counts[k] as usize);
+                    let done = std::mem::take(&mut object);
+                    finish(done, here, &mut plans);
+                    object.name = name.clone();
+                    object.first = here;
+                }
+                Event::Group(name) => state.group = Some(name.clone()),
+                Event::Material(name) => state.material = Some(name.clone()),
+                Event::MtlLib(text) => mtllibs.push(text.clone()),
+            }
+        }
+        smooth = block.smooth_now.or(smooth);
+    }
+    finish(object, elements.sizes(), &mut plans);
+    let arrays = plans
+        .iter()
+        .map(|plan| {
+            let face_offsets = vec![0; plan.faces + usize::from(plan.faces > 0)];
+            let per_face = |kept: bool| kept.then(|| vec![0; plan.faces]);
+            let per_corner = |kept: bool| kept.then(|| vec![0; plan.corners]);
+            let (uvs, normals) = plan.layout.unwrap_or_default();
+            Arrays {
+                face_offsets,
+                position_indices: vec![0; plan.corners],
+                uv_indices: per_corner(uvs),
+                normal_indices: per_corner(normals),
+                smooth: per_face(plan.smooth),
+                material_indices: per_face(plan.material),
+                group_indices: per_face(plan.group),
+                edges: vec![[0; 2]; plan.edges],
+            }
+        })
+        .collect();
+    Ok((plans, arrays))
+}
+
+/// A run of faces in one state: to the object's part of their layout, split
+/// by layout where the run mixes them (read again face by face; rare).
+pub(super) fn add_faces(
+    object: &mut Object,
+    block: &Block,
+    b: usize,
+    faces: Range<usize>,
+    span: &Span,
+    state: &State,
+) -> Result<()> {
+    if faces.is_empty() {
+        return Ok(());
+    }
+    let mixed = span.layouts.count_ones() > 1;
+    // A face has a smooth group if it comes after the block's first `s`, or
+    // before it with a group the block starts with.
+    let smooth = |f: usize| f >= block.smooth_from || state.smooth.is_some();
+    // Per layout: faces, corners, whether some face has a smooth group.
+    let mut runs: Vec<(Layout, usize, usize, bool)> = Vec::new();
+    if mixed {
+        for f in faces.clone() {
+            let layout = layout_of(block, f);
+            let corners = (block.faces[f + 1] - block.faces[f]) as usize;
+            match runs.iter_mut().find(|r| r.0 == layout) {
+                Some(run) => {
+                    (run.1, run.2, run.3) = (run.1 + 1, run.2 + corners, run.3 || smooth(f))
+                }
+                None => runs.push((layout, 1, corners, smooth(f))),
+            }
+        }
+    } else {
+        let corners = (block.faces[faces.end] - block.faces[faces.start]) as usize;
+        let any_smooth = smooth(faces.start) || smooth(faces.end - 1);
+        runs.push((
+            layout_of(block, faces.start),
+            faces.len(),
+            corners,
+            any_smooth,
+        ));
+    }
+    for (layout, count, corners, any_smooth) in runs {
+        let part = object.part(Some(layout));
+        let material = state.material.as_deref().map(|m| part.materials.index(m));
+        let group = state.group.as_deref().map(|g| part.groups.index(g));
+        part.smooth |= any_smooth;
+        part.material |= material.is_some();
+        part.group |= group.is_some();
+        part.segments.push(Segment {
+            block: b,
+            faces: faces.clone(),
+            only: mixed.then_some(layout),
+            lines: 0..0,
+            smooth: state.smooth,
+            material,
+            group,
+            face_count: count,
+            first_corner: part.corners,
+            corners,
+            first_edge: part.edges,
+            edges: 0,
+        });
+        part.faces += count;
+        part.corners += corners;
+        if part.corners > u32::MAX as usize {
+            return Err(Error::Unsupported(
+                format!("object {:?} has more than 2^32 face corners", object.name).into(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A run of `l` lines: to the object's first part.
+pub(super) fn add_lines(object: &mut Object, block: &Block, b: usize, lines: Range<usize>) {
+    if lines.is_empty() {
+        return;
+    }
+    let points = (block.lines[lines.end] - block.lines[lines.start]) as usize;
+    let edges = points - lines.len();
+    let part = object.part(None);
+    part.segments.push(Segment {
+        block: b,
+        faces: 0..0,
+        only: None,
+        lines,
+        smooth: None,
+        material: None,
+        group: None,
+        face_count: 0,
+        first_corner: part.corners,
+        corners: 0,
+        first_edge: part.edges,
+        edges,
+    });
+    part.edges += edges;
+}
+
+/// Keeps an object's meshes: the first owns the object's elements (and is
+/// kept if it has any), the others use them as copies.
+pub(super) fn finish(object: Object, end: [usize; 3], plans: &mut Vec<Plan>) {
+    let mut parts = object.parts;
+    if parts.is_empty() {
+        parts.push(Plan::default());
+    }
+    for (i, mut part) in parts.into_iter().enumerate() {
+        part.name = object.name.clone();
+        part.first = if i == 0 { object.first } else { end };
+        part.end = end;
+        if !part.segments.is_empty() || part.first != end {
+            plans.push(part);
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! Pass 3a, on all cores: each segment's raw indices resolved straight into
+//! its object's index arrays; errors for indices out of range.
+
+use crate::Error;
+use crate::pipeline::Pipeline;
+
+use super::Located;
+use super::block::{Block, Counts, Elements, layout_of};
+use super::plan::{Arrays, Plan, Segment};
+use super::split::{parse_error, statements, trim};
+
+/// References from an object to elements outside its own: where in its index
+/// arrays (corner, or edge point as `2 * edge + end`) and which global element.
+#[derive(Default)]
+pub(super) struct Foreign {
+    pub(super) positions: Vec<(usize, usize)>,
+    pub(super) uvs: Vec<(usize, usize)>,
+    pub(super) normals: Vec<(usize, usize)>,
+    pub(super) edge_points: Vec<(usize, usize)>,
+}
+
+/// A segment's share of its object's arrays.
+pub(super) struct Task<'a> {
+    pub(super) segment: &'a Segment,
+    pub(super) first: [usize; 3],
+    pub(super) end: [usize; 3],
+    pub(super) face_offsets: &'a mut [u32],
+    pub(super) positions: &'a mut [u32],
+    pub(super) uvs: Option<&'a mut [u32]>,
+    pub(super) normals: Option<&'a mut [u32]>,
+    pub(super) smooth: Option<&'a mut [u32]>,
+    pub(super) materials: Option<&'a mut [u32]>,
+    pub(super) groups: Option<&'a mut [u32]>,
+    pub(super) edges: &'a mut [[u32; 2]],
+}
+
+/// The first `n` items of `rest`, which keeps the others.
+pub(super) fn take<'a, T>(rest: &mut &'a mut [T], n: usize) -> &'a mut [T] {
+    let (head, tail) = std::mem::take(rest).split_at_mut(n);
+    *rest = tail;
+    head
+}
+
+pub(super) fn take_some<'a, T>(rest: &mut Option<&'a mut [T]>, n: usize) -> Option<&'a mut [T]> {
+    rest.as_mut().map(|rest| take(rest, n))
+}
+
+/// Pass 3a: every segment's indices into its object's arrays, on all cores.
+pub(super) fn resolve(
+    pipeline: &Pipeline,
+    blocks: &[Block],
+    elements: &Elements,
+    plans: &[Plan],
+    arrays: &mut [Arrays],
+) -> Located<Vec<Foreign>> {
+    let mut tasks = Vec::new();
+    for (plan, arrays) in plans.iter().zip(arrays.iter_mut()) {
+        let mut face_offsets = arrays.face_offsets.get_mut(1..).unwrap_or_default();
+        let mut positions = &mut arrays.position_indices[..];
+        let mut uvs = arrays.uv_indices.as_deref_mut();
+        let mut normals = arrays.normal_indices.as_deref_mut();
+        let mut smooth = arrays.smooth.as_deref_mut();
+        let mut materials = arrays.material_indices.as_deref_mut();
+        let mut groups = arrays.group_indices.as_deref_mut();
+        let mut edges = &mut arrays.edges[..];
+        for segment in &plan.segments {
+            let (faces, corners) = (segment.face_count, segment.corners);
+            tasks.push(Task {
+                segment,
+                first: plan.first,
+                end: plan.end,
+                face_offsets: take(&mut face_offsets, faces),
+                positions: take(&mut positions, corners),
+                uvs: take_some(&mut uvs, corners),
+                normals: take_some(&mut normals, corners),
+                smooth: take_some(&mut smooth, faces),
+                materials: take_some(&mut materials, faces),
+                groups: take_some(&mut groups, faces),
+                edges: take(&mut edges, segment.edges),
+            });
+        }
+    }
+    let sizes = elements.sizes();
+    let filled = pipeline.map(tasks, |task| {
+        let b = task.segment.block;
+        fill(task, &blocks[b], elements.offsets[b], sizes).map_err(|error| (b, error))
+    });
+    let mut found = Vec::with_capacity(filled.len());
+    let mut failed: Vec<(usize, OutOfRange)> = Vec::new();
+    for result in filled {
+        match result {
+            Ok(foreign) => found.push(foreign),
+            Err(error) => failed.push(error),
+        }
+    }
+    // The file's first error: in the first block with one, the first line
+    // (a segment has faces or lines, and an object's parts come one after
+    // another: the tasks are not in file order).
+    let Some(b) = failed.iter().map(|f| f.0).min() else {
+        return Ok(found);
+    };
+    let candidates: Vec<OutOfRange> = failed
+        .into_iter()
+        .filter(|f| f.0 == b)
+        .map(|f| f.1)
+        .collect();
+    Err((
+        b,
+        describe(&candidates, &blocks[b], elements.offsets[b], sizes),
+    ))
+}
+
+/// An index out of range in the `nth` `keyword` statement of a block: the
+/// raw index and its kind. (Lines are found only for the error reported.)
+pub(super) struct OutOfRange {
+    pub(super) keyword: &'static [u8],
+    pub(super) nth: usize,
+    pub(super) raw: i32,
+    pub(super) k: usize,
+}
+
+/// The error of the first of `candidates` in the block, with its line and
+/// what was declared before it (found again by reading the block's
+/// statements up to it).
+#[cold]
+pub(super) fn describe(
+    candidates: &[OutOfRange],
+    block: &Block,
+    offset: [usize; 3],
+    sizes: [usize; 3],
+) -> Error {
+    let mut declared = [0usize; 3];
+    let (mut faces, mut lines) = (0, 0);
+    for (number, line) in statements(block.text) {
+        let line = trim(&line);
+        let word = line
+            .split(|b| b.is_ascii_whitespace())
+            .next()
+            .unwrap_or_default();
+        let nth = match word {
+            b"v" | b"vt" | b"vn" => {
+                let kind = match word {
+                    b"v" => 0,
+                    b"vt" => 1,
+                    _ => 2,
+                };
+                declared[kind] += 1;
+                continue;
+            }
+            b"f" => &mut faces,
+            b"l" => &mut lines,
+            _ => continue,
+        };
+        if let Some(error) = candidates
+            .iter()
+            .find(|c| c.keyword == word && c.nth == *nth)
+        {
+            let k = error.k;
+            return parse_error(
+                number,
+                format!(
+                    "{} index {} is out of range ({} declared before this line, {} in the file)",
+                    ["position", "UV", "normal"][k],
+                    error.raw,
+                    offset[k] + declared[k],
+                    sizes[k]
+                ),
+            );
+        }
+        *nth += 1;
+    }
+    unreachable_error()
+}
+
+/// An error that names no line: for a statement [`describe`] did not find
+/// again (which would be a bug: it reads what the parse read).
+#[cold]
+pub(super) fn unreachable_error() -> Error {
+    Error::invalid("an index out of range whose statement was not found again")
+}
+
+/// Turns a block's raw indices into an object's local ones.
+pub(super) struct Resolver {
+    /// The global index of the block's first elements, and the totals.
+    pub(super) offset: [usize; 3],
+    pub(super) sizes: [usize; 3],
+    /// The object's own elements.
+    pub(super) first: [usize; 3],
+    pub(super) end: [usize; 3],
+}
+
+impl Resolver {
+    /// The local index of a raw index of kind `k` (a placeholder for an
+    /// element outside the object, listed in `foreign` with its `slot`), or
+    /// the error of the `nth` `keyword` statement of the block.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(super) fn local(
+        &self,
+        raw: i32,
+        k: usize,
+        counts: Option<&Counts>,
+        slot: usize,
+        foreign: &mut Vec<(usize, usize)>,
+        keyword: &'static [u8],
+        nth: usize,
+    ) -> std::result::Result<u32, OutOfRange> {
+        let global = if raw > 0 {
+            let g = raw as usize - 1;
+            (g < self.sizes[k]).then_some(g)
+        } else {
+            counts.and_then(|counts| {
+                let declared = self.offset[k] + counts[k] as usize;
+                declared.checked_sub(raw.unsigned_abs() as usize)
+            })
+        };
+        let Some(g) = global else {
+            return Err(OutOfRange {
+                keyword,
+                nth,
+                raw,
+                k,
+            });
+        };
+        if (self.first[k]..self.end[k]).contains(&g) {
+            Ok((g - self.first[k]) as u32)
+        } else {
+            foreign.push((slot, g));
+            Ok(0)
+        }
+    }
+}
+
+/// The entries of a block's `relative` list from item `start` on.
+pub(super) fn relative_from(
+    relative: &[(u32, Counts)],
+    start: usize,
+) -> std::iter::Peekable<std::slice::Iter<'_, (u32, Counts)>> {
+    relative[relative.partition_point(|r| (r.0 as usize) < start)..]
+        .iter()
+        .peekable()
+}
+
+pub(super) fn fill(
+    task: Task,
+    block: &Block,
+    offset: [usize; 3],
+    sizes: [usize; 3],
+) -> std::result::Result<Foreign, OutOfRange> {
+    let Task {
+        segment,
+        first,
+        end,
+        face_offsets,
+        positions,
+        mut uvs,
+        mut normals,
+        mut smooth,
+        materials,
+        groups,
+        edges,
+    } = task;
+    let resolver = Resolver {
+        offset,
+        sizes,
+        first,
+        end,
+    };
+    let mut foreign = Foreign::default();
+    let mut relative = relative_from(&block.relative_faces, segment.faces.start);
+    let mut slot = 0;
+    let faces = segment.faces.clone();
+    let kept = faces.filter(|&f| segment.only.is_none_or(|only| layout_of(block, f) == only));
+    for (i, f) in kept.enumerate() {
+        while relative.next_if(|r| (r.0 as usize) < f).is_some() {}
+        let counts = relative.next_if(|r| r.0 as usize == f).map(|r| &r.1);
+        let corners = &block.corners[block.faces[f] as usize..block.faces[f + 1] as usize];
+        for c in corners {
+            let at = segment.first_corner + slot;
+            positions[slot] =
+                resolver.local(c[0], 0, counts, at, &mut foreign.positions, b"f", f)?;
+            if let Some(uvs) = uvs.as_deref_mut() {
+                uvs[slot] = resolver.local(c[1], 1, counts, at, &mut foreign.uvs, b"f", f)?;
+            }
+            if let Some(normals) = normals.as_deref_mut() {
+                normals[slot] =
+                    resolver.local(c[2], 2, counts, at, &mut foreign.normals, b"f", f)?;
+            }
+            slot += 1;
+        }
+        face_offsets[i] = (segment.first_corner + slot) as u32;
+        if let Some(smooth) = smooth.as_deref_mut() {
+            smooth[i] = match f.checked_sub(block.smooth_from) {
+                Some(at) => block.smooth[at],
+                None => segment.smooth.unwrap_or(0),
+            };
+        }
+    }
+    for (values, value) in [(materials, segment.material), (groups, segment.group)] {
+        if let Some(values) = values {
+            values.fill(value.unwrap_or(0));
+        }
+    }
+    let mut relative = relative_from(&block.relative_lines, segment.lines.start);
+    let mut edge = 0;
+    for l in segment.lines.clone() {
+        let counts = relative.next_if(|r| r.0 as usize == l).map(|r| &r.1);
+        let points = &block.points[block.lines[l] as usize..block.lines[l + 1] as usize];
+        let mut previous = None;
+        for &point in points {
+            // A point is the second end of an edge, and the first of the next.
+            let at = 2 * (segment.first_edge + edge) + usize::from(previous.is_some());
+            let v = resolver.local(point, 0, counts, at, &mut foreign.edge_points, b"l", l)?;
+            if let Some(p) = previous {
+                edges[edge] = [p, v];
+                edge += 1;
+            }
+            previous = Some(v);
+        }
+    }
+    Ok(foreign)
+}

@@ -1,0 +1,199 @@
+use super::*;
+
+fn parse(text: &str) -> Result<Scene> {
+    read_bytes(text.as_bytes(), &ReadOptions::default())
+}
+
+#[test]
+fn objects_own_their_elements() {
+    let scene = parse(
+        "# made by hand\nmtllib a.mtl\no first\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 1\n\
+         s 0\nusemtl red\nf 1//1 2//1 3//1\no second\nv 0 0 1\nv 1 0 1\nv 1 1 1\n\
+         f -3 -2 -1\nl 4 6\n",
+    )
+    .unwrap();
+    assert_eq!(scene.header, ["made by hand"]);
+    assert_eq!(scene.mtllibs, ["a.mtl"]);
+    let [a, b] = &scene.meshes[..] else {
+        panic!("{:?}", scene.meshes.len())
+    };
+    assert_eq!(a.name, "first");
+    assert_eq!(a.normal_indices.as_deref(), Some(&[0, 0, 0][..]));
+    assert_eq!(a.materials, ["red"]);
+    assert_eq!(a.smooth.as_deref(), Some(&[0][..]));
+    assert_eq!(b.name, "second");
+    assert_eq!(b.positions.len(), 3);
+    assert_eq!(&b.position_indices[..], &[0, 1, 2]);
+    assert_eq!(b.edges.as_deref(), Some(&[[0, 2]][..]));
+    // The smooth group and material carry over to the second object.
+    assert_eq!(b.smooth.as_deref(), Some(&[0][..]));
+    assert!(b.normals.is_none());
+    a.validate().unwrap();
+    b.validate().unwrap();
+}
+
+#[test]
+fn errors_name_the_line_and_the_reason() {
+    let error = |text: &str| parse(text).unwrap_err().to_string();
+    assert_eq!(
+        error("v 0 0 0\nf 1 2 3\n"),
+        "line 2: position index 2 is out of range (1 declared before this line, 1 in the file)"
+    );
+    assert_eq!(error("v 0 0 x\n"), "line 1: \"x\" is not a number");
+    // The first error in the file, whatever the order statements are resolved in.
+    assert_eq!(
+        error("v 0 0 0\nvt 0 0\nl 1 2\nf 1/1 1/1 1/9\n"),
+        "line 3: position index 2 is out of range (1 declared before this line, 1 in the file)"
+    );
+    assert_eq!(
+        error("v 0 0 0\n\nf 1 1\n"),
+        "line 3: a face needs 3 corners, not 2"
+    );
+    assert_eq!(error("f 0 1 2\n"), "line 1: index 0 (indices start at 1)");
+    let strict = ReadOptions {
+        strict: true,
+        ..ReadOptions::default()
+    };
+    let unknown = read_bytes(b"v 1 2 3\nfoo bar\n", &strict).unwrap_err();
+    assert_eq!(unknown.to_string(), "line 2: unknown statement \"foo\"");
+    assert_eq!(parse("v 1 2 3\nfoo bar\n").unwrap().skipped, 1);
+}
+
+#[test]
+fn vertex_colors_are_kept() {
+    let scene = parse("v 0 0 0 1 0.5 0\nv 1 0 0\nv 0 1 0 0 0 1\nf 1 2 3\n").unwrap();
+    let colors = scene.meshes[0].colors.as_deref().unwrap();
+    assert_eq!(colors, &[[1.0, 0.5, 0.0], [0.0; 3], [0.0, 0.0, 1.0]]);
+    assert!(
+        parse("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+            .unwrap()
+            .meshes[0]
+            .colors
+            .is_none()
+    );
+}
+
+#[test]
+fn zbrush_polypaint_is_read_as_vertex_colors() {
+    // ZBrush writes `#MRGB` lines (mask, red, green, blue per vertex) after its vertices.
+    let scene =
+        parse("v 0 0 0\nv 1 0 0\n#MRGB ff0000ff 00ff0000\nv 0 1 0\n#MRGB 80ffffff\nf 1 2 3\n")
+            .unwrap();
+    let colors = scene.meshes[0].colors.as_deref().unwrap();
+    assert_eq!(colors, &[[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [1.0; 3]]);
+    assert_eq!(
+        parse("v 0 0 0\n#MRGB ff00zz00\n").unwrap_err().to_string(),
+        "line 2: \"ff00zz00\" is not an #MRGB color"
+    );
+}
+
+#[test]
+fn faces_without_corners_are_errors() {
+    for text in ["f\n", "f \n", "f 1\n"] {
+        assert!(parse(text).is_err(), "{text:?}");
+    }
+}
+
+#[test]
+fn continuations_crlf_tabs_and_no_final_newline() {
+    let scene = parse("v 0 0 0\r\nv 1\t0 0 \r\nv 0 1 \\\n 0\nf 1 2 \\\n3").unwrap();
+    let mesh = &scene.meshes[0];
+    assert_eq!(mesh.positions[2], [0.0, 1.0, 0.0]);
+    assert_eq!(&mesh.position_indices[..], &[0, 1, 2]);
+}
+
+#[test]
+fn blocks_parse_the_same_as_one() {
+    let mut text = String::new();
+    for o in 0..200 {
+        text.push_str(&format!("o object_{o}\n"));
+        for i in 0..400 {
+            text.push_str(&format!("v {i} {o}.5 -{i}.25\nvt 0.{i} 0.5\n"));
+        }
+        for i in 0..399 {
+            text.push_str(&format!(
+                "f {a}/{a} {b}/{b} -1/-1\n",
+                a = i + 1 + o * 400,
+                b = i + 2 + o * 400
+            ));
+        }
+    }
+    let one = read_bytes(
+        text.as_bytes(),
+        &ReadOptions {
+            threads: Some(1),
+            ..ReadOptions::default()
+        },
+    )
+    .unwrap();
+    let many = read_bytes(
+        text.as_bytes(),
+        &ReadOptions {
+            threads: Some(8),
+            ..ReadOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(block_starts(text.as_bytes(), 32).len() > 3);
+    assert_eq!(one, many);
+    assert_eq!(one.meshes.len(), 200);
+    assert_eq!(one.meshes[7].positions.len(), 400);
+}
+
+#[test]
+fn faces_of_another_layout_make_another_mesh() {
+    // 3ds Max's Max2Obj writes faces with UVs and faces without in one
+    // object: a mesh has one layout, so the object is read as one mesh per
+    // layout, the later ones with copies of the elements they use.
+    let scene = parse(
+        "o box\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nusemtl a\n\
+         f 1 2 3\nf 1/1 3/1 4/1\nf -4 -2 -1\nl 1 2\n",
+    )
+    .unwrap();
+    let [plain, with_uvs] = &scene.meshes[..] else {
+        panic!("{:?}", scene.meshes.len())
+    };
+    assert_eq!(
+        (plain.name.as_ref(), with_uvs.name.as_ref()),
+        ("box", "box")
+    );
+    assert_eq!(plain.positions.len(), 4);
+    assert_eq!(&plain.face_offsets[..], &[0, 3, 6]);
+    assert_eq!(&plain.position_indices[..], &[0, 1, 2, 0, 2, 3]);
+    assert!(plain.uvs.is_none());
+    assert_eq!(plain.edges.as_deref(), Some(&[[0, 1]][..]));
+    assert_eq!(
+        &with_uvs.positions[..],
+        &[[0.0; 3], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]]
+    );
+    assert_eq!(&with_uvs.position_indices[..], &[0, 1, 2]);
+    assert_eq!(with_uvs.uv_indices.as_deref(), Some(&[0, 0, 0][..]));
+    assert_eq!(with_uvs.materials, ["a"]);
+    plain.validate().unwrap();
+    with_uvs.validate().unwrap();
+}
+
+#[test]
+fn smooth_groups_of_mixed_layouts_are_per_face() {
+    let scene = parse("v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/1 2/1 3/1\ns 1\nf 1 2 3\n").unwrap();
+    let [with_uvs, plain] = &scene.meshes[..] else {
+        panic!("{:?}", scene.meshes.len())
+    };
+    assert!(with_uvs.smooth.is_none());
+    assert_eq!(plain.smooth.as_deref(), Some(&[1][..]));
+}
+
+#[test]
+fn byte_order_marks_and_latin1_names() {
+    let scene = parse("\u{feff}v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    assert_eq!(scene.meshes[0].positions.len(), 3);
+    let utf16: Vec<u8> = "\u{feff}o \u{e6}\r\nv 0 0 0\r\nv 1 0 0\r\nv 0 1 0\r\nf 1 2 3\r\n"
+        .encode_utf16()
+        .flat_map(u16::to_be_bytes)
+        .collect();
+    let scene = read_bytes(&utf16, &ReadOptions::default()).unwrap();
+    assert_eq!(scene.meshes[0].name, "\u{e6}");
+    let latin1 = b"o Terraind\xe6k\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    let scene = read_bytes(latin1, &ReadOptions::default()).unwrap();
+    assert_eq!(scene.meshes[0].name, "Terraind\u{e6}k");
+}
