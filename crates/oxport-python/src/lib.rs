@@ -57,6 +57,7 @@ fn to_py_err(error: oxport::Error) -> PyErr {
         error @ oxport::Error::Parse { .. } => ParseError::new_err(error.to_string()),
         error @ oxport::Error::Corrupt { .. } => CorruptError::new_err(error.to_string()),
         error @ oxport::Error::Unsupported(_) => UnsupportedError::new_err(error.to_string()),
+        // Internal errors (a bug) and any kind added later: the base class.
         error => Error::new_err(error.to_string()),
     }
 }
@@ -806,11 +807,10 @@ impl ObjWriter {
         py.detach(|| {
             let mut guard = self.writer.lock().unwrap_or_else(|e| e.into_inner());
             match guard.as_mut() {
-                Some(writer) => writer.write(&views),
-                None => Err(oxport::Error::invalid("the writer is closed")),
+                Some(writer) => writer.write(&views).map_err(to_py_err),
+                None => Err(PyValueError::new_err("the writer is closed")),
             }
         })
-        .map_err(to_py_err)
     }
 
     /// Completes the file under its name; returns `(bytes, objects, vertices, faces, threads)`.
@@ -818,11 +818,10 @@ impl ObjWriter {
         py.detach(|| {
             let mut guard = self.writer.lock().unwrap_or_else(|e| e.into_inner());
             match guard.as_mut() {
-                Some(writer) => writer.write_text(text),
-                None => Err(oxport::Error::invalid("the writer is closed")),
+                Some(writer) => writer.write_text(text).map_err(to_py_err),
+                None => Err(PyValueError::new_err("the writer is closed")),
             }
         })
-        .map_err(to_py_err)
     }
 
     fn close(&self, py: Python<'_>) -> PyResult<Summary> {

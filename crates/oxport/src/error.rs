@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 ///
 /// Untrusted input produces `Parse` (text formats) or `Corrupt` (binary
 /// formats); valid input that oxport cannot handle yet produces `Unsupported`;
-/// misuse by the caller produces `InvalidArgument`.
+/// misuse by the caller produces `InvalidArgument`; a failure that is neither
+/// the input's nor the caller's fault produces `Io` (the system refused
+/// something: a file, threads) or `Internal` (a bug in oxport).
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
@@ -33,6 +35,8 @@ pub enum Error {
     Unsupported(Cow<'static, str>),
     /// The caller passed something that cannot work.
     InvalidArgument(Cow<'static, str>),
+    /// A broken invariant inside oxport: a bug, whatever the input.
+    Internal(Cow<'static, str>),
 }
 
 /// `Result<T, oxport::Error>`.
@@ -40,7 +44,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     /// An I/O error that happened on `path`.
-    pub fn io_at(path: &Path, source: std::io::Error) -> Self {
+    pub(crate) fn io_at(path: &Path, source: std::io::Error) -> Self {
         Error::Io {
             path: Some(path.to_path_buf()),
             source,
@@ -48,7 +52,7 @@ impl Error {
     }
 
     /// A parse error without a file names `path`; other errors are unchanged.
-    pub fn in_file(self, path: &Path) -> Self {
+    pub(crate) fn in_file(self, path: &Path) -> Self {
         match self {
             Error::Parse {
                 path: None,
@@ -64,8 +68,21 @@ impl Error {
     }
 
     /// A caller error with a message.
-    pub fn invalid(reason: impl Into<Cow<'static, str>>) -> Self {
+    pub(crate) fn invalid(reason: impl Into<Cow<'static, str>>) -> Self {
         Error::InvalidArgument(reason.into())
+    }
+
+    /// A caller error or an unsupported case, its reason prefixed with
+    /// `what` (`object "Cube": ...`): one message, not one error's text
+    /// inside another's. Other errors are unchanged.
+    pub(crate) fn within(self, what: &str) -> Self {
+        match self {
+            Error::InvalidArgument(reason) => {
+                Error::InvalidArgument(format!("{what}: {reason}").into())
+            }
+            Error::Unsupported(reason) => Error::Unsupported(format!("{what}: {reason}").into()),
+            other => other,
+        }
     }
 }
 
@@ -94,6 +111,7 @@ impl fmt::Display for Error {
             Error::Corrupt { what, offset: None } => write!(f, "corrupt input: {what}"),
             Error::Unsupported(what) => write!(f, "unsupported: {what}"),
             Error::InvalidArgument(what) => write!(f, "invalid argument: {what}"),
+            Error::Internal(what) => write!(f, "internal error (a bug in oxport): {what}"),
         }
     }
 }

@@ -175,8 +175,8 @@ pub(super) fn describe(
 /// An error that names no line: for a statement [`describe`] did not find
 /// again (which would be a bug: it reads what the parse read).
 #[cold]
-pub(super) fn unreachable_error() -> Error {
-    Error::invalid("an index out of range whose statement was not found again")
+fn unreachable_error() -> Error {
+    Error::Internal("an index out of range whose statement was not found again".into())
 }
 
 /// Turns a block's raw indices into an object's local ones.

@@ -1,0 +1,30 @@
+//! What Blender 3.4's OBJ exporter computes before it writes, reproduced bit
+//! for bit, so that meshes gathered from Blender's Python API come out as the
+//! same bytes: the float32 arithmetic of its matrix code (same operations in
+//! the same order), its rounding of normals to four digits, its merging of
+//! normals and of UVs, its face order.
+//!
+//! Matrices are in Blender's layout: `m[column][row]`, as `Object.matrix_world`
+//! transposed.
+
+mod check;
+mod colors;
+mod merge;
+mod mesh;
+mod normals;
+mod order;
+mod smooth_groups;
+mod transform;
+mod uvs;
+mod vertex_groups;
+
+pub use colors::{corner_colors_to_vertices, linear_to_srgb, srgb_to_linear};
+pub use mesh::{Gathered, mesh, meshes, unused_edges};
+pub use normals::{NormalSource, corner_normals, face_normal};
+pub use order::{face_order, reorder_faces};
+pub use smooth_groups::{SmoothGroupInput, smooth_groups};
+pub use transform::{
+    Matrix3, Matrix4, normal_transform, transform_positions, world_and_axes_transform,
+};
+pub use uvs::{UV_CONNECT_LIMIT, uv_vertex_map};
+pub use vertex_groups::{VertexGroupInput, face_vertex_groups};

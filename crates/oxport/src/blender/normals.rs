@@ -1,0 +1,452 @@
+//! Normals as Blender 3.4's exporter writes them: transformed, normalized,
+//! rounded to four digits and merged; face normals by Newell's method.
+
+use rayon::prelude::*;
+
+use crate::{Error, Result};
+
+use super::Matrix3;
+use super::merge::merge_items;
+use super::transform::{normalize, transform_normal};
+
+/// Blender's `round_float_to_n_digits(f, 4)`: `ceilf(10000 f - 0.49999999f) / 10000`
+/// in float arithmetic (zero comes out as -0, printed `-0.0000`).
+fn round_4_digits(f: f32) -> f32 {
+    let scale = 10_000.0f32;
+    // Blender writes 0.49999999f, which is 0.5 as a float.
+    ceil(scale * f - 0.5) / scale
+}
+
+/// `ceilf`, inline (x86-64's baseline has no rounding instruction, and the
+/// libm call dominated), with its signed zeros: `ceil(-0.5)` is -0.
+fn ceil(v: f32) -> f32 {
+    if v.is_nan() || v.abs() >= 8_388_608.0 {
+        return v; // already an integer, or infinite, or NaN
+    }
+    let t = v as i32 as f32;
+    let c = if t < v { t + 1.0 } else { t };
+    if c == 0.0 && v.is_sign_negative() {
+        -0.0
+    } else {
+        c
+    }
+}
+
+/// Where the corner normals come from.
+#[derive(Clone, Copy, Debug)]
+pub enum NormalSource<'a> {
+    /// `loops[].normal` after `calc_normals_split()`: one per corner.
+    Corners(&'a [[f32; 3]]),
+    /// `vertices[].normal`, for a mesh without auto smooth or custom normals:
+    /// Blender's split normals are then the vertex normals on smooth faces (the
+    /// same floats) and the face normals on flat ones. [`corner_normals`] takes
+    /// it only when every face is smooth; [`mesh`] computes the flat faces'
+    /// normals as Blender caches them ([`face_normal`]; `polygons[].normal`
+    /// computes triangles and quads another way and differs in the last bits).
+    Vertices(&'a [[f32; 3]]),
+}
+
+/// A face's normal as Blender 3.4 caches it next to the vertex normals
+/// (`mesh_calc_normals_poly_and_vertex`): Newell's method over the face's
+/// corners, whatever its size, in float arithmetic, then `normalize_v3`
+/// (multiplying by the reciprocal of the length); (0, 0, 1) for a degenerate face.
+pub fn face_normal(positions: &[[f32; 3]], corner_vertices: &[u32]) -> [f32; 3] {
+    let Some(&last) = corner_vertices.last() else {
+        return [0.0, 0.0, 1.0];
+    };
+    let mut n = [0.0f32; 3];
+    let mut previous = positions[last as usize];
+    for &v in corner_vertices {
+        let current = positions[v as usize];
+        n[0] += (previous[1] - current[1]) * (previous[2] + current[2]);
+        n[1] += (previous[2] - current[2]) * (previous[0] + current[0]);
+        n[2] += (previous[0] - current[0]) * (previous[1] + current[1]);
+        previous = current;
+    }
+    normalize(n).unwrap_or([0.0, 0.0, 1.0])
+}
+
+/// A rounded normal as a key with float equality (-0 equals +0): the three
+/// components are multiples of 1/10000, so the integers `10000 x` (exact up
+/// to a rounding error far below 1/2) identify them, 21 bits each.
+fn normal_key(n: [f32; 3]) -> u64 {
+    let q = n.map(|x| {
+        let scaled = x * 10_000.0;
+        // Round half away from zero without a libm call; NaN becomes 0.
+        let q = (scaled + if scaled < 0.0 { -0.5 } else { 0.5 }) as i64;
+        (q + (1 << 20)) as u64 & 0x1f_ffff
+    });
+    q[0] | q[1] << 21 | q[2] << 42
+}
+
+/// Normals transformed and rounded, with their keys: one per corner, or a
+/// table and each corner's entry in it.
+enum Rounded {
+    PerCorner(Vec<([f32; 3], u64)>),
+    PerVertex(Vec<([f32; 3], u64)>),
+    Indexed {
+        table: Vec<([f32; 3], u64)>,
+        index: Vec<u32>,
+    },
+}
+
+fn round_all(values: &[[f32; 3]], normal_matrix: &Matrix3) -> Vec<([f32; 3], u64)> {
+    values
+        .par_iter()
+        .with_min_len(4096)
+        .map(|&n| {
+            let n = transform_normal(normal_matrix, n).map(round_4_digits);
+            (n, normal_key(n))
+        })
+        .collect()
+}
+
+/// Corner normals as the exporter writes them: each transformed by
+/// `normal_matrix`, normalized, rounded to four digits, merged with equal ones
+/// in first-appearance order (corner order). Returns the normals and one index
+/// per corner.
+pub fn corner_normals(
+    source: NormalSource,
+    corner_vertices: &[u32],
+    smooth: Option<&[u32]>,
+    vertex_count: usize,
+    normal_matrix: &Matrix3,
+) -> Result<(Vec<[f32; 3]>, Vec<u32>)> {
+    let rounded = match source {
+        NormalSource::Corners(normals) => {
+            if normals.len() != corner_vertices.len() {
+                return Err(Error::invalid(format!(
+                    "{} corner normals for {} corners",
+                    normals.len(),
+                    corner_vertices.len()
+                )));
+            }
+            Rounded::PerCorner(round_all(normals, normal_matrix))
+        }
+        NormalSource::Vertices(vertices) => {
+            if vertices.len() != vertex_count {
+                return Err(Error::invalid(format!(
+                    "{} vertex normals for {vertex_count} vertices",
+                    vertices.len()
+                )));
+            }
+            if smooth.is_some_and(|s| s.contains(&0)) {
+                return Err(Error::invalid(
+                    "vertex normals stand for corner normals only when every face is smooth",
+                ));
+            }
+            Rounded::PerVertex(round_all(vertices, normal_matrix))
+        }
+    };
+    Ok(merge_normals(rounded, corner_vertices, vertex_count))
+}
+
+/// The corner normals of a mesh without auto smooth or custom normals, from
+/// its vertex normals: Blender's split normals are the vertex normals on
+/// smooth faces and [`face_normal`] on flat ones. Each vertex and each flat
+/// face is transformed and rounded once, not each corner.
+pub(super) fn mixed_corner_normals(
+    vertex_normals: &[[f32; 3]],
+    positions: &[[f32; 3]],
+    corner_vertices: &[u32],
+    face_offsets: &[u32],
+    smooth: &[u32],
+    normal_matrix: &Matrix3,
+) -> (Vec<[f32; 3]>, Vec<u32>) {
+    let vertex_count = vertex_normals.len();
+    let flat: Vec<u32> = (0..smooth.len() as u32)
+        .filter(|&f| smooth[f as usize] == 0)
+        .collect();
+    let face_normals: Vec<[f32; 3]> = flat
+        .par_iter()
+        .with_min_len(1024)
+        .map(|&f| {
+            let range = face_offsets[f as usize] as usize..face_offsets[f as usize + 1] as usize;
+            face_normal(positions, &corner_vertices[range])
+        })
+        .collect();
+    let mut table = round_all(vertex_normals, normal_matrix);
+    table.extend(round_all(&face_normals, normal_matrix));
+    // Corner c's entry: its vertex's, or (on a flat face) its face's after the vertices.
+    let mut index = Vec::with_capacity(corner_vertices.len());
+    let mut flat_faces = flat.iter().peekable();
+    let mut next_flat = 0u32;
+    for f in 0..smooth.len() {
+        let corners = face_offsets[f] as usize..face_offsets[f + 1] as usize;
+        if flat_faces.next_if(|&&g| g as usize == f).is_some() {
+            // Fits: mesh() refuses meshes whose vertices and faces exceed u32.
+            let entry = vertex_count as u32 + next_flat;
+            next_flat += 1;
+            index.extend(std::iter::repeat_n(entry, corners.len()));
+        } else {
+            index.extend_from_slice(&corner_vertices[corners]);
+        }
+    }
+    merge_normals(
+        Rounded::Indexed { table, index },
+        corner_vertices,
+        vertex_count,
+    )
+}
+
+/// Items below which the merge runs in one part.
+const PARALLEL_MERGE: usize = 1 << 16;
+
+/// How many parts the merge of `items` into `slots` runs in: one for small
+/// meshes (threads cost more than they save there) and for huge ones (codes
+/// must fit in 32 bits), else one per thread of the current pool, up to 8.
+fn merge_parts(items: usize, slots: usize) -> usize {
+    if items < PARALLEL_MERGE || slots >= 1 << 28 {
+        1
+    } else {
+        rayon::current_num_threads().clamp(1, 8)
+    }
+}
+
+/// Merges rounded normals with equal ones in first-appearance (corner) order.
+///
+/// The corners around a smooth vertex usually share its normal, and those of
+/// a flat face share the face's, so each vertex remembers the index its last
+/// corner got and the previous corner's is kept too: the hash table, whose
+/// lookups miss the cache, is asked only when both differ.
+fn merge_normals(
+    rounded: Rounded,
+    corner_vertices: &[u32],
+    vertex_count: usize,
+) -> (Vec<[f32; 3]>, Vec<u32>) {
+    // Vertex normals are merged a vertex at a time; the others a corner at a time.
+    let by_vertex = match &rounded {
+        Rounded::PerVertex(values) => Some(values.as_slice()),
+        _ => None,
+    };
+    let corner_value = |i: usize| match &rounded {
+        Rounded::PerCorner(values) => values[i],
+        Rounded::Indexed { table, index } => table[index[i] as usize],
+        Rounded::PerVertex(values) => values[corner_vertices[i] as usize],
+    };
+    // What the merging walks, in corner order: every corner for corner
+    // normals; for vertex normals each vertex once, at its first corner (the
+    // later corners of a vertex find its normal already merged).
+    let corners = corner_vertices.len();
+    let vertex_order: Vec<u32> = if by_vertex.is_some() {
+        let mut seen = vec![false; vertex_count];
+        let mut order = Vec::with_capacity(vertex_count);
+        for (c, &v) in corner_vertices.iter().enumerate() {
+            if !std::mem::replace(&mut seen[v as usize], true) {
+                order.push(c as u32);
+            }
+        }
+        order
+    } else {
+        Vec::new()
+    };
+    let (items, slots) = if by_vertex.is_some() {
+        (vertex_order.len(), vertex_count)
+    } else {
+        (corners, corners)
+    };
+    // Item i: (its slot, its first corner, its vertex, its normal and key).
+    let item = |i: usize| {
+        if let Some(values) = by_vertex {
+            let c = vertex_order[i] as usize;
+            let v = corner_vertices[c] as usize;
+            (v, c, v, values[v])
+        } else {
+            let v = corner_vertices[i] as usize;
+            (i, i, v, corner_value(i))
+        }
+    };
+    // Hash table lookups miss the cache, so they are spread over the threads:
+    // thread p owns the keys whose hash falls in part p, walks every item in
+    // order and merges only its own keys. Each part's normals come out in
+    // first-appearance order; merging the parts by first corner gives the
+    // global order. A slot's code is `local index * parts + part`.
+    let parts = merge_parts(items, slots);
+    let part_of =
+        |key: u64| ((key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % parts as u64) as usize;
+    let cache = if by_vertex.is_some() { 0 } else { vertex_count };
+    let per_corner = |slot_indices: Vec<u32>| -> Vec<u32> {
+        match by_vertex {
+            Some(_) => corner_vertices
+                .par_iter()
+                .with_min_len(4096)
+                .map(|&v| slot_indices[v as usize])
+                .collect(),
+            None => slot_indices,
+        }
+    };
+    if parts == 1 {
+        // One part's order is the global order: its indices are final.
+        let mut slot_indices = vec![0u32; slots];
+        let (normals, _) = merge_items(
+            items,
+            &item,
+            cache,
+            vertex_count,
+            |_| true,
+            |slot, index| slot_indices[slot] = index,
+        );
+        return (normals, per_corner(slot_indices));
+    }
+    let codes: Vec<std::sync::atomic::AtomicU32> = (0..slots).map(|_| Default::default()).collect();
+    let merged: Vec<(Vec<[f32; 3]>, Vec<u32>)> = (0..parts)
+        .into_par_iter()
+        .map(|part| {
+            let mine = |key| part_of(key) == part;
+            merge_items(
+                items,
+                &item,
+                cache,
+                vertex_count / parts,
+                mine,
+                |slot, index| {
+                    codes[slot].store(
+                        index * parts as u32 + part as u32,
+                        std::sync::atomic::Ordering::Relaxed,
+                    )
+                },
+            )
+        })
+        .collect();
+    let mut order: Vec<(u32, u32)> = merged
+        .iter()
+        .enumerate()
+        .flat_map(|(part, (_, firsts))| {
+            firsts
+                .iter()
+                .enumerate()
+                .map(move |(local, &first)| (first, (local * parts + part) as u32))
+        })
+        .collect();
+    order.par_sort_unstable();
+    let longest = merged
+        .iter()
+        .map(|(normals, _)| normals.len())
+        .max()
+        .unwrap_or(0);
+    let mut global = vec![0u32; longest * parts];
+    let mut normals = Vec::with_capacity(order.len());
+    for (index, &(_, code)) in order.iter().enumerate() {
+        let (local, part) = (code as usize / parts, code as usize % parts);
+        global[code as usize] = index as u32;
+        normals.push(merged[part].0[local]);
+    }
+    let slot_indices: Vec<u32> = codes
+        .into_par_iter()
+        .with_min_len(4096)
+        .map(|code| global[code.into_inner() as usize])
+        .collect();
+    (normals, per_corner(slot_indices))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounding_is_blenders() {
+        assert_eq!(round_4_digits(0.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(round_4_digits(0.00001).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(round_4_digits(0.12346), 0.1235);
+        // 0.12345 is 0.123449996 as a float: it rounds down.
+        assert_eq!(round_4_digits(0.12345), 0.1234);
+        assert_eq!(round_4_digits(-0.5), -0.5);
+    }
+
+    #[test]
+    fn normals_merge_the_same_on_any_number_of_threads() {
+        let mut rng = crate::synth::Rng::new(9);
+        // Few distinct directions, so that merging has work to do.
+        let directions: Vec<[f32; 3]> = (0..500)
+            .map(|_| [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), 0.5])
+            .collect();
+        // Enough corners for the merge to run in parts.
+        let corners = 2 * PARALLEL_MERGE;
+        let per_corner: Vec<[f32; 3]> = (0..corners)
+            .map(|_| directions[rng.below(500) as usize])
+            .collect();
+        let corner_vertices: Vec<u32> = (0..corners).map(|_| rng.below(3000)).collect();
+        let identity: Matrix3 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                assert_eq!(
+                    merge_parts(corners, corners),
+                    threads,
+                    "the merge runs in parts"
+                );
+                corner_normals(
+                    NormalSource::Corners(&per_corner),
+                    &corner_vertices,
+                    None,
+                    3000,
+                    &identity,
+                )
+                .unwrap()
+            })
+        };
+        let (normals, indices) = run(1);
+        assert_eq!(normals.len(), 500);
+        // First appearance order, checked directly.
+        let mut seen = Vec::new();
+        for &i in &indices {
+            if !seen.contains(&i) {
+                assert_eq!(i as usize, seen.len());
+                seen.push(i);
+            }
+        }
+        for threads in [2, 3, 8] {
+            assert_eq!(
+                run(threads),
+                (normals.clone(), indices.clone()),
+                "{threads} threads"
+            );
+        }
+    }
+
+    #[test]
+    fn vertex_normals_only_for_all_smooth_meshes() {
+        let identity: Matrix3 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let vertex_normals = [[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]];
+        let (normals, indices) = corner_normals(
+            NormalSource::Vertices(&vertex_normals),
+            &[0, 1, 2, 2],
+            Some(&[1]),
+            3,
+            &identity,
+        )
+        .unwrap();
+        assert_eq!(normals.len(), 3);
+        assert_eq!(indices, vec![0, 1, 2, 2]);
+        let error = corner_normals(
+            NormalSource::Vertices(&vertex_normals),
+            &[0, 1, 2],
+            Some(&[0]),
+            3,
+            &identity,
+        );
+        assert!(error.is_err());
+    }
+
+    #[test]
+    fn face_normals_follow_newell() {
+        let square = [
+            [0.0, 0.0, 0.0],
+            [2.0, 0.0, 0.0],
+            [2.0, 2.0, 0.0],
+            [0.0, 2.0, 0.0],
+        ];
+        assert_eq!(face_normal(&square, &[0, 1, 2, 3]), [0.0, 0.0, 1.0]);
+        assert_eq!(face_normal(&square, &[3, 2, 1, 0]), [0.0, 0.0, -1.0]);
+        // Degenerate faces point up, as Blender's do.
+        assert_eq!(face_normal(&square, &[0, 1, 1]), [0.0, 0.0, 1.0]);
+        assert_eq!(face_normal(&square, &[]), [0.0, 0.0, 1.0]);
+        let tilted = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 1.0]];
+        let n = face_normal(&tilted, &[0, 1, 2]);
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        assert!((n[0]).abs() < 1e-7 && (n[1] + h).abs() < 1e-6 && (n[2] - h).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,122 @@
+//! UVs merged per vertex within Blender 3.4's limit.
+
+/// Blender's `STD_UV_CONNECT_LIMIT`.
+pub const UV_CONNECT_LIMIT: f32 = 0.0001;
+
+/// UVs merged as Blender 3.4's exporter merges them (`BKE_mesh_uv_vert_map_create`
+/// with a limit of 0.0001, then numbered vertex by vertex): per vertex, the
+/// corners using it are grouped with the first remaining corner whose UV is
+/// within the limit on both axes; each group is one UV, numbered in reverse
+/// order of grouping, with the UV of the corner that started the group.
+///
+/// `corner_vertices[c]` is the vertex of corner `c`; faces are
+/// `face_offsets[f]..face_offsets[f + 1]`. Returns the UVs and one index per corner.
+pub fn uv_vertex_map(
+    uvs: &[[f32; 2]],
+    corner_vertices: &[u32],
+    face_offsets: &[u32],
+    vertex_count: usize,
+) -> (Vec<[f32; 2]>, Vec<u32>) {
+    let corners = corner_vertices.len();
+    // Blender pushes every corner at the front of its vertex's list while
+    // walking faces in order, so each list runs from the last corner to the
+    // first: counting sort by vertex, then reversed within each vertex.
+    let mut start = vec![0u32; vertex_count + 1];
+    for &v in corner_vertices {
+        start[v as usize + 1] += 1;
+    }
+    for v in 0..vertex_count {
+        start[v + 1] += start[v];
+    }
+    let mut fill = start.clone();
+    let mut by_vertex = vec![0u32; corners];
+    // Corners in face order: faces may not cover the corner array in order.
+    for face in face_offsets.windows(2) {
+        for c in face[0]..face[1] {
+            let v = corner_vertices[c as usize] as usize;
+            by_vertex[fill[v] as usize] = c;
+            fill[v] += 1;
+        }
+    }
+    let mut out_uvs = Vec::with_capacity(vertex_count);
+    let mut out_indices = vec![0u32; corners];
+    let mut pending: Vec<u32> = Vec::new();
+    // The groups of one vertex, one after the other; `ends[g]` closes group g.
+    let mut grouped: Vec<u32> = Vec::new();
+    let mut ends: Vec<usize> = Vec::new();
+    for v in 0..vertex_count {
+        pending.clear();
+        pending.extend(
+            by_vertex[start[v] as usize..start[v + 1] as usize]
+                .iter()
+                .rev(),
+        );
+        grouped.clear();
+        ends.clear();
+        let mut rest = 0;
+        // `pending[rest..]` is Blender's remaining list, in list order.
+        while rest < pending.len() {
+            let seed = pending[rest];
+            rest += 1;
+            let uv = uvs[seed as usize];
+            grouped.push(seed);
+            let mut kept = rest;
+            for k in rest..pending.len() {
+                let c = pending[k];
+                let other = uvs[c as usize];
+                if (uv[0] - other[0]).abs() < UV_CONNECT_LIMIT
+                    && (uv[1] - other[1]).abs() < UV_CONNECT_LIMIT
+                {
+                    grouped.push(c);
+                } else {
+                    pending[kept] = c;
+                    kept += 1;
+                }
+            }
+            pending.truncate(kept);
+            ends.push(grouped.len());
+        }
+        // The final list holds the groups last-made first; the exporter gives
+        // each group the next index and keeps the UV of its seed.
+        for g in (0..ends.len()).rev() {
+            let group = &grouped[if g == 0 { 0 } else { ends[g - 1] }..ends[g]];
+            let index = out_uvs.len() as u32;
+            out_uvs.push(uvs[group[0] as usize]);
+            for &c in group {
+                out_indices[c as usize] = index;
+            }
+        }
+    }
+    (out_uvs, out_indices)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uvs_merge_per_vertex_within_the_limit() {
+        // Two quads sharing vertices 1 and 2; the shared corners agree on vertex 1
+        // and differ on vertex 2 (a seam).
+        let corner_vertices = [0, 1, 2, 3, 1, 4, 5, 2];
+        let uvs = [
+            [0.0, 0.0],
+            [1.0, 0.0],
+            [1.0, 1.0],
+            [0.0, 1.0],
+            [1.00005, 0.0],
+            [2.0, 0.0],
+            [2.0, 1.0],
+            [5.0, 5.0],
+        ];
+        let (merged, indices) = uv_vertex_map(&uvs, &corner_vertices, &[0, 4, 8], 6);
+        assert_eq!(merged.len(), 7);
+        assert_eq!(indices[1], indices[4]);
+        assert_ne!(indices[2], indices[7]);
+        // Vertex 1's list is [corner 4, corner 1]: corner 4 seeds the group.
+        assert_eq!(merged[indices[1] as usize], [1.00005, 0.0]);
+        // Vertex 2 has two groups: seeded by corner 7 then corner 2, numbered last-made first.
+        assert_eq!(merged[indices[2] as usize], [1.0, 1.0]);
+        assert_eq!(indices[7], indices[2] + 1);
+    }
+}
