@@ -1,10 +1,13 @@
-//! Arrays from any object with the buffer protocol (numpy arrays,
-//! `array.array`, `memoryview`): borrowed without a copy when their layout
-//! and type are already the one oxport uses, converted otherwise.
+//! Arrays from any array-like: objects with the buffer protocol (numpy
+//! arrays, `array.array`, `memoryview`) are borrowed without a copy when their
+//! layout and type are already the one oxport uses, converted once otherwise;
+//! lists and tuples of numbers (flat, or rows) are converted once. Errors
+//! name the argument.
 
 use pyo3::buffer::{ElementType, PyUntypedBuffer};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyFloat, PyInt, PyList, PyTuple};
 
 /// A typed view of a Python buffer, or the converted copy of one.
 pub enum Array<T> {
@@ -32,19 +35,79 @@ fn value_error(name: &str, what: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(format!("{name}: {what}"))
 }
 
-fn buffer_of(object: &Bound<'_, PyAny>, name: &str) -> PyResult<PyUntypedBuffer> {
-    PyUntypedBuffer::get(object).map_err(|_| {
+/// The object's buffer, or `None` for a list or tuple (converted by
+/// [`sequence`]); an error naming the argument for anything else.
+fn buffer_of(object: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<PyUntypedBuffer>> {
+    if object.is_instance_of::<PyList>() || object.is_instance_of::<PyTuple>() {
+        return Ok(None);
+    }
+    PyUntypedBuffer::get(object).map(Some).map_err(|_| {
         value_error(
             name,
             format!(
-                "expected an array (numpy array, array.array, memoryview), got {}",
-                object
-                    .get_type()
-                    .name()
-                    .map_or_else(|_| "?".into(), |n| n.to_string())
+                "expected an array-like of numbers (numpy array, array.array, memoryview, \
+                 list or tuple), got {}",
+                type_name(object)
             ),
         )
     })
+}
+
+fn type_name(object: &Bound<'_, PyAny>) -> String {
+    object
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".into(), |n| n.to_string())
+}
+
+/// The values of a list or tuple, flat (`[x, y, z, ...]`) or in rows of
+/// `width` (`[[x, y, z], ...]`), each read by `value`, in rows of `width`.
+fn sequence<T: Copy + Default, const N: usize>(
+    object: &Bound<'_, PyAny>,
+    name: &str,
+    value: impl Fn(&Bound<'_, PyAny>) -> Option<T>,
+    what: &str,
+) -> PyResult<Vec<[T; N]>> {
+    let items = object.len()?;
+    let mut flat: Vec<T> = Vec::with_capacity(items.saturating_mul(N));
+    for (i, item) in object.try_iter()?.enumerate() {
+        let item = item?;
+        if let Some(v) = value(&item) {
+            flat.push(v);
+            continue;
+        }
+        let row: Option<Vec<T>> = (item.is_instance_of::<PyList>()
+            || item.is_instance_of::<PyTuple>())
+        .then(|| item.try_iter().ok()?.map(|v| value(&v.ok()?)).collect())
+        .flatten();
+        match row {
+            Some(row) if row.len() == N => flat.extend(row),
+            _ => {
+                let expected = if N == 1 {
+                    what.to_string()
+                } else {
+                    format!("{what} or rows of {N}")
+                };
+                return Err(value_error(
+                    name,
+                    format!(
+                        "entry {i} is not {expected}: {}",
+                        item.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+                    ),
+                ));
+            }
+        }
+    }
+    if !flat.len().is_multiple_of(N) {
+        return Err(value_error(
+            name,
+            format!("{} values do not make rows of {N}", flat.len()),
+        ));
+    }
+    Ok(flat
+        .chunks_exact(N)
+        .map(|c| c.try_into().unwrap())
+        .collect())
 }
 
 /// The number of rows of `width` values: the shape must be `(rows, width)`, or
@@ -70,36 +133,66 @@ fn borrowable<T>(buffer: &PyUntypedBuffer) -> bool {
         && (buffer.buf_ptr() as usize).is_multiple_of(std::mem::align_of::<T>())
 }
 
-/// Rows of `N` float32 values: `(V, N)` or flat `(N * V,)`.
+/// Rows of `N` float32 values: `(V, N)` or flat `(N * V,)`. Float32 buffers
+/// are borrowed; other numeric buffers and lists are converted.
 pub fn float_rows<const N: usize>(
     object: &Bound<'_, PyAny>,
     name: &str,
 ) -> PyResult<Array<[f32; N]>> {
-    let buffer = buffer_of(object, name)?;
-    if ElementType::from_format(buffer.format()) != (ElementType::Float { bytes: 4 }) {
-        return Err(value_error(
-            name,
-            format!(
-                "expected float32 values, got format {:?} (convert with .astype(numpy.float32))",
-                buffer.format()
-            ),
-        ));
-    }
+    let Some(buffer) = buffer_of(object, name)? else {
+        let number = |v: &Bound<'_, PyAny>| {
+            (v.is_instance_of::<PyFloat>() || v.is_instance_of::<PyInt>())
+                .then(|| v.extract::<f64>().ok().map(|x| x as f32))
+                .flatten()
+        };
+        return sequence(object, name, number, "a number").map(Array::Owned);
+    };
     let len = rows(&buffer, name, N)?;
-    if len == 0 {
+    let element = ElementType::from_format(buffer.format());
+    if len == 0 && element != ElementType::Unknown {
         // Empty buffers may point anywhere, aligned or not.
         return Ok(Array::Owned(Vec::new()));
     }
-    if borrowable::<f32>(&buffer) {
-        return Ok(Array::Borrowed { buffer, len });
-    }
     let py = object.py();
-    let flat = buffer.into_typed::<f32>()?.to_vec(py)?;
+    let flat: Vec<f32> = match element {
+        ElementType::Float { bytes: 4 } if borrowable::<f32>(&buffer) => {
+            return Ok(Array::Borrowed { buffer, len });
+        }
+        ElementType::Float { bytes: 4 } => buffer.into_typed::<f32>()?.to_vec(py)?,
+        ElementType::Float { bytes: 8 } => cast::<f64>(py, buffer, |v| v as f32)?,
+        ElementType::SignedInteger { bytes: 4 } => cast::<i32>(py, buffer, |v| v as f32)?,
+        ElementType::SignedInteger { bytes: 8 } => cast::<i64>(py, buffer, |v| v as f32)?,
+        ElementType::UnsignedInteger { bytes: 4 } => cast::<u32>(py, buffer, |v| v as f32)?,
+        ElementType::UnsignedInteger { bytes: 8 } => cast::<u64>(py, buffer, |v| v as f32)?,
+        _ => {
+            return Err(value_error(
+                name,
+                format!(
+                    "expected numbers (float32 is used without a copy), got format {:?}",
+                    buffer.format()
+                ),
+            ));
+        }
+    };
     Ok(Array::Owned(
         flat.chunks_exact(N)
             .map(|c| c.try_into().unwrap())
             .collect(),
     ))
+}
+
+/// A buffer of `T` converted to float32 by `convert`.
+fn cast<T: pyo3::buffer::Element + Copy>(
+    py: Python<'_>,
+    buffer: PyUntypedBuffer,
+    convert: impl Fn(T) -> f32,
+) -> PyResult<Vec<f32>> {
+    Ok(buffer
+        .into_typed::<T>()?
+        .to_vec(py)?
+        .into_iter()
+        .map(convert)
+        .collect())
 }
 
 /// Rows of `N` non-negative integers below 2^32: `(C, N)` or flat. 32-bit
@@ -108,7 +201,15 @@ pub fn index_rows<const N: usize>(
     object: &Bound<'_, PyAny>,
     name: &str,
 ) -> PyResult<Array<[u32; N]>> {
-    let buffer = buffer_of(object, name)?;
+    let Some(buffer) = buffer_of(object, name)? else {
+        let index = |v: &Bound<'_, PyAny>| {
+            v.is_instance_of::<PyInt>()
+                .then(|| v.extract::<u32>().ok())
+                .flatten()
+        };
+        let what = "an integer from 0 to 2^32 - 1";
+        return sequence(object, name, index, what).map(Array::Owned);
+    };
     let len = rows(&buffer, name, N)?;
     let element = ElementType::from_format(buffer.format());
     if len == 0 && element != ElementType::Unknown {

@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::Args as ClapArgs;
 use oxport::obj::WriteOptions;
 
-use super::obj::{Scene, export};
+use super::obj::{Scene, export, library};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -48,9 +48,10 @@ pub fn run(args: Args) -> oxport::Result<()> {
             "generated {scene} in {:.2} s",
             start.elapsed().as_secs_f64()
         );
+        let materials = library(materials);
         let summary = export(
             &meshes,
-            &materials,
+            materials.as_ref(),
             &args.out_dir.join(name),
             WriteOptions {
                 threads: args.threads,
@@ -58,7 +59,6 @@ pub fn run(args: Args) -> oxport::Result<()> {
                 ..WriteOptions::default()
             },
             "exporting",
-            (!materials.is_empty()).then_some(&["oxport".into()]),
         )?;
         println!("{summary}");
     }

@@ -169,7 +169,7 @@ pub fn run(command: Command) -> oxport::Result<()> {
             let (meshes, materials) = args.scene.build();
             let summary = export(
                 &meshes,
-                &materials,
+                library(materials).as_ref(),
                 &args.out,
                 WriteOptions {
                     precision: args.precision.0,
@@ -179,7 +179,6 @@ pub fn run(command: Command) -> oxport::Result<()> {
                     ..WriteOptions::default()
                 },
                 "writing",
-                (!materials.is_empty()).then_some(&["oxport".into()]),
             )?;
             println!("{summary}");
             Ok(())
@@ -195,12 +194,13 @@ fn convert(args: &ConvertArgs) -> oxport::Result<()> {
         strict: args.strict,
     };
     let scene = obj::read(&args.input, &options)?;
-    let mut materials = Vec::new();
-    let mut mtl_header = None;
+    let mut library: Option<obj::MaterialLibrary> = None;
     for path in obj::mtl_files(&args.input, &scene.mtllibs) {
-        let library = obj::read_mtl(&path)?;
-        materials.extend(library.materials);
-        mtl_header.get_or_insert(library.header);
+        let read = obj::read_mtl(&path)?;
+        match &mut library {
+            Some(library) => library.materials.extend(read.materials),
+            None => library = Some(read),
+        }
     }
     let read = start.elapsed().as_secs_f64();
     println!(
@@ -208,11 +208,11 @@ fn convert(args: &ConvertArgs) -> oxport::Result<()> {
         args.input.display(),
         scene.meshes.len(),
         scene.skipped,
-        materials.len(),
+        library.as_ref().map_or(0, |l| l.materials.len()),
     );
     let summary = export(
         &scene.meshes,
-        &materials,
+        library.as_ref(),
         &args.output,
         WriteOptions {
             precision: args.precision.0,
@@ -225,7 +225,6 @@ fn convert(args: &ConvertArgs) -> oxport::Result<()> {
             ..WriteOptions::default()
         },
         "writing",
-        mtl_header.as_deref(),
     )?;
     println!("{summary}");
     Ok(())
@@ -308,22 +307,29 @@ fn info(args: &InfoArgs) -> oxport::Result<()> {
     Ok(())
 }
 
-/// Writes the meshes with a progress bar, and the materials into an MTL file
-/// beside them named after `out` when `mtl_header` is given (it opens the
-/// file, which `mtllib` then names); describes what was done.
+/// The MTL file of a generated scene's materials, if it has any.
+pub fn library(materials: Vec<oxport::Material>) -> Option<obj::MaterialLibrary> {
+    (!materials.is_empty()).then(|| obj::MaterialLibrary {
+        materials,
+        header: vec!["oxport".into()],
+    })
+}
+
+/// Writes the meshes with a progress bar, and with `library` their
+/// materials into an MTL file beside them named after `out`; describes what
+/// was done.
 pub fn export(
     meshes: &[Mesh],
-    materials: &[Material],
+    library: Option<&obj::MaterialLibrary>,
     out: &std::path::Path,
     options: WriteOptions,
     label: &str,
-    mtl_header: Option<&[String]>,
 ) -> oxport::Result<String> {
-    let mtllib = mtl_header.map(|_| out.with_extension("mtl"));
     let options = WriteOptions {
-        mtllib: match &mtllib {
-            Some(path) => path.file_name().map(|n| n.to_string_lossy().into_owned()),
-            None => options.mtllib,
+        mtllib: if library.is_some() {
+            None
+        } else {
+            options.mtllib
         },
         ..options
     };
@@ -331,15 +337,12 @@ pub fn export(
     reset_peak_memory();
     let (before, _) = memory();
     let start = Instant::now();
-    let summary = obj::write_with_progress(out, meshes, &options, |done, total| {
+    let summary = obj::write_with_mtl(out, meshes, library, &options, |done, total| {
         progress.set_length(total);
         progress.set_position(done);
     });
     progress.finish_and_clear();
     let summary = summary?;
-    if let (Some(mtl), Some(header)) = (&mtllib, mtl_header) {
-        obj::write_mtl(mtl, materials, header)?;
-    }
     let seconds = start.elapsed().as_secs_f64();
     let (_, peak) = memory();
     Ok(format!(
