@@ -6,12 +6,12 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 CARGO ?= cargo
 
-.PHONY: blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive clean
+.PHONY: blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli -- demo
 
-test: lint test-rust test-python
+test: lint test-rust fuzz-build test-python
 
 lint:
 	$(CARGO) fmt --all --check
@@ -19,6 +19,14 @@ lint:
 
 test-rust:
 	$(CARGO) test --workspace
+
+# Every fuzz target builds (with the stable toolchain, without coverage
+# instrumentation) and runs a few thousand inputs as a smoke test; real fuzzing
+# is `cargo +nightly fuzz run TARGET` in fuzz/ (see fuzz/README.md).
+FUZZ_TARGETS := $(shell sed -n 's/^name = "\(.*\)"/\1/p' fuzz/Cargo.toml | grep -v oxport-fuzz)
+fuzz-build:
+	$(CARGO) build --manifest-path fuzz/Cargo.toml --release --bins
+	for target in $(FUZZ_TARGETS); do fuzz/target/release/$$target -runs=5000 -seed=1 || exit 1; done
 
 venv: $(VENV)/.installed
 

@@ -14,9 +14,10 @@ on every core::
     )
     oxport.write_obj("triangle.obj", [mesh])
 
-Arrays are taken through the buffer protocol (numpy arrays, ``array.array``,
-``memoryview``) without copies; numpy is not needed to import oxport or to
-write. Meshes read from files (:func:`read_obj`) give read-only numpy arrays
+Arrays are any array-like: buffers (numpy arrays, ``array.array``,
+``memoryview``) of float32 and 32-bit integers are used without copies, other
+buffers and lists of numbers are converted once; numpy is not needed to import
+oxport or to write. Meshes read from files (:func:`read_obj`) give read-only numpy arrays
 of oxport's own memory, without copies.
 """
 
@@ -29,6 +30,8 @@ from ._obj import (
     ObjWriter,
     Scene,
     TextureMap,
+    WriteArgs,
+    WriteOptions,
     WriteSummary,
     read_mtl,
     read_obj,
@@ -46,6 +49,8 @@ __all__ = [
     "Scene",
     "TextureMap",
     "UnsupportedError",
+    "WriteArgs",
+    "WriteOptions",
     "WriteSummary",
     "__version__",
     "read_mtl",

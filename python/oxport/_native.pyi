@@ -1,9 +1,37 @@
 """Stubs of the native module; checked against it with ``mypy.stubtest``."""
 
+import os
 from pathlib import Path
-from typing import Any, Optional, Sequence, final
+from typing import Any, Literal, Optional, Sequence, Union, final
+
+from ._obj import Material
 
 __version__: str
+
+#: An array-like of numbers: a buffer (numpy array, ``array.array``,
+#: ``memoryview``), or a list or tuple of numbers (flat, or rows).
+_ArrayLike = Any
+#: A matrix as rows of numbers (a ``mathutils._Matrix`` works).
+_Matrix = Sequence[Sequence[float]]
+#: Decimals: 0 to 9 (``printf("%.Nf")``), or ``"shortest"``.
+_Precision = Union[int, Literal["shortest"]]
+#: ``(bytes, objects, vertices, faces, threads, direct)``.
+_Summary = tuple[int, int, int, int, int, bool]
+#: A material's fields in :class:`oxport.Material`'s order; maps as ``(key, path, options)``.
+_MaterialFields = tuple[
+    str,
+    Optional[float],
+    Optional[tuple[float, float, float]],
+    Optional[tuple[float, float, float]],
+    Optional[tuple[float, float, float]],
+    Optional[tuple[float, float, float]],
+    Optional[float],
+    Optional[float],
+    Optional[int],
+    list[tuple[str, str]],
+    list[tuple[str, str, str]],
+]
+_StrPath = Union[str, os.PathLike[str]]
 
 class Error(Exception): ...
 class ParseError(Error): ...
@@ -15,42 +43,135 @@ class Mesh:
     def __new__(
         cls,
         name: str,
-        positions: Any,
-        face_offsets: Any,
-        position_indices: Any,
+        positions: _ArrayLike,
+        face_offsets: _ArrayLike,
+        position_indices: _ArrayLike,
         *,
-        uvs: Optional[Any] = None,
-        uv_indices: Optional[Any] = None,
-        normals: Optional[Any] = None,
-        normal_indices: Optional[Any] = None,
-        colors: Optional[Any] = None,
-        smooth: Optional[Any] = None,
-        materials: Optional[Any] = None,
-        material_indices: Optional[Any] = None,
-        groups: Optional[Any] = None,
-        group_indices: Optional[Any] = None,
-        edges: Optional[Any] = None,
+        uvs: Optional[_ArrayLike] = None,
+        uv_indices: Optional[_ArrayLike] = None,
+        normals: Optional[_ArrayLike] = None,
+        normal_indices: Optional[_ArrayLike] = None,
+        colors: Optional[_ArrayLike] = None,
+        smooth: Optional[_ArrayLike] = None,
+        materials: Optional[Sequence[str]] = None,
+        material_indices: Optional[_ArrayLike] = None,
+        groups: Optional[Sequence[str]] = None,
+        group_indices: Optional[_ArrayLike] = None,
+        edges: Optional[_ArrayLike] = None,
     ) -> Mesh: ...
     @property
     def name(self) -> str: ...
-    def field(self, field: str) -> Optional[Any]: ...
+    @property
+    def positions(self) -> Any: ...
+    @property
+    def face_offsets(self) -> Any: ...
+    @property
+    def position_indices(self) -> Any: ...
+    @property
+    def uvs(self) -> Optional[Any]: ...
+    @property
+    def uv_indices(self) -> Optional[Any]: ...
+    @property
+    def normals(self) -> Optional[Any]: ...
+    @property
+    def normal_indices(self) -> Optional[Any]: ...
+    @property
+    def colors(self) -> Optional[Any]: ...
+    @property
+    def smooth(self) -> Optional[Any]: ...
+    @property
+    def materials(self) -> Optional[list[str]]: ...
+    @property
+    def material_indices(self) -> Optional[Any]: ...
+    @property
+    def groups(self) -> Optional[list[str]]: ...
+    @property
+    def group_indices(self) -> Optional[Any]: ...
+    @property
+    def edges(self) -> Optional[Any]: ...
+    @property
     def face_count(self) -> int: ...
-    def with_edges(self, edges: Any) -> Mesh: ...
+    def with_edges(self, edges: _ArrayLike) -> Mesh: ...
 
-def write_obj(path: str, meshes: Sequence[Mesh], options: dict[str, Any]) -> tuple[int, int, int, int, int]: ...
+@final
+class WriteOptions:
+    def __new__(
+        cls,
+        *,
+        header: Optional[str] = None,
+        mtllib: Optional[str] = None,
+        precision: Optional[_Precision] = None,
+        uv_precision: Optional[_Precision] = None,
+        normal_precision: Optional[_Precision] = None,
+        color_precision: Optional[_Precision] = None,
+        normals: bool = True,
+        uvs: bool = True,
+        colors: bool = True,
+        materials: bool = True,
+        object_groups: bool = False,
+        deduplicate_normals: bool = False,
+        deduplicate_uvs: bool = False,
+        threads: Optional[int] = None,
+        direct: bool = False,
+    ) -> WriteOptions: ...
+
+def write_obj(
+    path: _StrPath,
+    meshes: Sequence[Mesh],
+    options: WriteOptions,
+    *,
+    mtl_materials: Optional[Sequence[Material]] = None,
+    mtl_header: Optional[str] = None,
+) -> _Summary: ...
 
 @final
 class ObjWriter:
-    def __new__(cls, path: str, options: dict[str, Any]) -> ObjWriter: ...
+    def __new__(cls, path: _StrPath, options: WriteOptions) -> ObjWriter: ...
     def write(self, meshes: Sequence[Mesh]) -> None: ...
     def write_text(self, text: str) -> None: ...
-    def close(self) -> tuple[int, int, int, int, int]: ...
+    def close(self) -> _Summary: ...
     def abort(self) -> None: ...
-def write_mtl(path: str, materials: Sequence[Any], *, header: Sequence[str]) -> None: ...
-def format_fixed(values: Any, precision: int) -> bytes: ...
+
+def write_mtl(path: _StrPath, materials: Sequence[Material], *, header: Optional[str] = None) -> None: ...
 def read_obj(
-    path: str, *, threads: Optional[int], strict: bool
+    path: _StrPath, *, threads: Optional[int] = None, strict: bool = False
 ) -> tuple[list[Mesh], list[str], list[str], int, list[Path]]: ...
-def read_mtl(path: str) -> tuple[list[dict[str, Any]], list[str]]: ...
-def blender_meshes(items: Sequence[dict[str, Any]]) -> list[Mesh]: ...
-def blender_unused_edges(corner_edges: Any, edge_count: int) -> int: ...
+def read_mtl(path: _StrPath) -> tuple[list[_MaterialFields], list[str]]: ...
+
+@final
+class Gathered:
+    def __new__(
+        cls,
+        name: str,
+        matrix_world: _Matrix,
+        axes: _Matrix,
+        positions: _ArrayLike,
+        corner_vertices: _ArrayLike,
+        face_starts: _ArrayLike,
+        *,
+        scale: float = 1.0,
+        corner_normals: Optional[_ArrayLike] = None,
+        vertex_normals: Optional[_ArrayLike] = None,
+        corner_uvs: Optional[_ArrayLike] = None,
+        smooth: Optional[_ArrayLike] = None,
+        material_indices: Optional[_ArrayLike] = None,
+        materials: Optional[Sequence[str]] = None,
+        edges: Optional[_ArrayLike] = None,
+        vertex_colors: Optional[_ArrayLike] = None,
+        corner_colors: Optional[_ArrayLike] = None,
+        corner_colors_srgb8: Optional[_ArrayLike] = None,
+        corner_edges: Optional[_ArrayLike] = None,
+        sharp_edges: Optional[_ArrayLike] = None,
+        smooth_group_bitflags: bool = False,
+        material_groups: Optional[str] = None,
+        vertex_group_names: Optional[Sequence[str]] = None,
+        vertex_group_offsets: Optional[_ArrayLike] = None,
+        vertex_group_indices: Optional[_ArrayLike] = None,
+        vertex_group_weights: Optional[_ArrayLike] = None,
+    ) -> Gathered: ...
+    @property
+    def name(self) -> str: ...
+
+def blender_meshes(items: Sequence[Gathered], *, threads: Optional[int] = None) -> list[Mesh]: ...
+def blender_unused_edges(corner_edges: _ArrayLike, edge_count: int) -> int: ...
+def format_fixed(values: _ArrayLike, precision: int) -> bytes: ...

@@ -3,165 +3,65 @@
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Optional, Sequence, Tuple, TypedDict, Union
 
 from . import _native
+from ._native import Mesh as Mesh, WriteOptions as WriteOptions
+
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+elif TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 #: Decimals of a kind of number: 0 to 9 (``printf("%.Nf")``), or ``"shortest"``
 #: (the shortest text that reads back as the same float32).
 Precision = Union[int, Literal["shortest"]]
 
-#: Anything with the buffer protocol: a numpy array, ``array.array``, ``memoryview``.
+#: An array-like of numbers: a buffer (numpy array, ``array.array``,
+#: ``memoryview``), or a list or tuple of numbers.
 Buffer = Any
 
 
-class Mesh:
-    """A polygon mesh in the OBJ model, as structure of arrays.
+class WriteArgs(TypedDict, total=False):
+    """The keyword arguments of :func:`write_obj` and :class:`ObjWriter`
+    (those of :class:`WriteOptions`). The defaults are Blender 3.4's.
 
-    Face ``i`` uses corners ``face_offsets[i]:face_offsets[i + 1]``; corner ``c``
-    uses position ``position_indices[c]``, and where given ``uv_indices[c]`` and
-    ``normal_indices[c]``. Indices are 0-based and local to the mesh.
-
-    Args:
-        name: the object name (``o NAME``).
-        positions: ``(V, 3)`` or flat ``(3V,)`` float32.
-        face_offsets: ``(F + 1,)`` increasing integers starting at 0.
-        position_indices: ``(C,)`` integers.
-        uvs: ``(T, 2)`` float32, with ``uv_indices`` ``(C,)``.
-        normals: ``(N, 3)`` float32, with ``normal_indices`` ``(C,)``.
-        colors: ``(V, 3)`` float32, written as ``v x y z r g b``.
-        smooth: ``(F,)`` smooth group per face, 0 for flat (``s 0``, ``s 1``...).
-        materials: material names, with ``material_indices`` ``(F,)`` into them.
-        groups: group names, with ``group_indices`` ``(F,)`` into them
-            (``g NAME`` where a face's group differs from the previous face's).
-        edges: ``(E, 2)`` loose edges as pairs of position indices (``l a b``).
-
-    The arrays are used in place, not copied, when they are C-contiguous
-    float32 and 32-bit integers (other integer types are converted); they must
-    not be changed while a write is running. The attributes give back the
-    objects passed; those of meshes made by oxport (:func:`read_obj`) are
-    read-only numpy arrays of oxport's own memory, without a copy.
-
-    Raises:
-        ValueError: a wrong shape, type or index, with the argument named.
+    header: text written first, each line as ``# line``.
+    mtllib: the ``mtllib`` statement (with ``mtl_materials`` and no ``mtllib``,
+        the MTL file is named after the OBJ file).
+    precision: decimals of positions (0 to 9, or ``"shortest"``; 6).
+    uv_precision: decimals of UVs (6).
+    normal_precision: decimals of normals (4).
+    color_precision: decimals of vertex colors (4).
+    normals, uvs, colors, materials: write these when the meshes have them (True).
+    object_groups: start each mesh with ``g NAME`` instead of ``o NAME``.
+    deduplicate_normals, deduplicate_uvs: merge values whose text is the
+        same, keeping the first appearance (what Blender does with normals).
+    threads: encoding threads; None is one per core, 0 is an error.
+    direct: write around the page cache (``O_DIRECT`` on Linux, where the
+        file system allows it; buffered otherwise; the summary says which):
+        much faster for big files where the kernel is slow to hand out cache
+        pages (virtual machines), at the price of the file not being in the
+        cache afterwards.
     """
 
-    __slots__ = ("_native",)
-
-    def __init__(
-        self,
-        name: str,
-        positions: Buffer,
-        face_offsets: Buffer,
-        position_indices: Buffer,
-        *,
-        uvs: Optional[Buffer] = None,
-        uv_indices: Optional[Buffer] = None,
-        normals: Optional[Buffer] = None,
-        normal_indices: Optional[Buffer] = None,
-        colors: Optional[Buffer] = None,
-        smooth: Optional[Buffer] = None,
-        materials: Optional[Sequence[str]] = None,
-        material_indices: Optional[Buffer] = None,
-        groups: Optional[Sequence[str]] = None,
-        group_indices: Optional[Buffer] = None,
-        edges: Optional[Buffer] = None,
-    ) -> None:
-        self._native = _native.Mesh(
-            name,
-            positions,
-            face_offsets,
-            position_indices,
-            uvs=uvs,
-            uv_indices=uv_indices,
-            normals=normals,
-            normal_indices=normal_indices,
-            colors=colors,
-            smooth=smooth,
-            materials=list(materials) if materials is not None else None,
-            material_indices=material_indices,
-            groups=list(groups) if groups is not None else None,
-            group_indices=group_indices,
-            edges=edges,
-        )
-
-    @classmethod
-    def _wrap(cls, native: "_native.Mesh") -> "Mesh":
-        mesh = cls.__new__(cls)
-        mesh._native = native
-        return mesh
-
-    @property
-    def name(self) -> str:
-        return self._native.name
-
-    @property
-    def positions(self) -> Buffer:
-        return self._native.field("positions")
-
-    @property
-    def face_offsets(self) -> Buffer:
-        return self._native.field("face_offsets")
-
-    @property
-    def position_indices(self) -> Buffer:
-        return self._native.field("position_indices")
-
-    @property
-    def uvs(self) -> Optional[Buffer]:
-        return self._native.field("uvs")
-
-    @property
-    def uv_indices(self) -> Optional[Buffer]:
-        return self._native.field("uv_indices")
-
-    @property
-    def normals(self) -> Optional[Buffer]:
-        return self._native.field("normals")
-
-    @property
-    def normal_indices(self) -> Optional[Buffer]:
-        return self._native.field("normal_indices")
-
-    @property
-    def colors(self) -> Optional[Buffer]:
-        return self._native.field("colors")
-
-    @property
-    def smooth(self) -> Optional[Buffer]:
-        return self._native.field("smooth")
-
-    @property
-    def materials(self) -> Optional[Sequence[str]]:
-        return self._native.field("materials")
-
-    @property
-    def material_indices(self) -> Optional[Buffer]:
-        return self._native.field("material_indices")
-
-    @property
-    def groups(self) -> Optional[Sequence[str]]:
-        return self._native.field("groups")
-
-    @property
-    def group_indices(self) -> Optional[Buffer]:
-        return self._native.field("group_indices")
-
-    @property
-    def edges(self) -> Optional[Buffer]:
-        return self._native.field("edges")
-
-    @property
-    def face_count(self) -> int:
-        return self._native.face_count()
-
-    def with_edges(self, edges: Buffer) -> "Mesh":
-        """A copy of this mesh whose loose edges (``l a b``) are ``edges``, ``(E, 2)`` integers."""
-        return Mesh._wrap(self._native.with_edges(edges))
-
-    def __repr__(self) -> str:
-        return repr(self._native)
+    header: Optional[str]
+    mtllib: Optional[str]
+    precision: Precision
+    uv_precision: Precision
+    normal_precision: Precision
+    color_precision: Precision
+    normals: bool
+    uvs: bool
+    colors: bool
+    materials: bool
+    object_groups: bool
+    deduplicate_normals: bool
+    deduplicate_uvs: bool
+    threads: Optional[int]
+    direct: bool
 
 
 @dataclass
@@ -210,49 +110,18 @@ class WriteSummary(NamedTuple):
     vertices: int
     faces: int
     threads: int
-
-
-def _lines(text: Optional[str]) -> list[str]:
-    return [] if text is None else text.split("\n")
-
-
-def _options(header: Optional[str], **options: Any) -> dict[str, Any]:
-    """The native writers' options dict: keyword arguments as they are, the header as lines."""
-    return dict(options, header=_lines(header))
-
-
-def _natives(meshes: Sequence[Mesh]) -> list["_native.Mesh"]:
-    if isinstance(meshes, Mesh):
-        raise ValueError("meshes: expected a list of Mesh, got one Mesh")
-    natives = []
-    for i, mesh in enumerate(meshes):
-        if not isinstance(mesh, Mesh):
-            raise ValueError(f"meshes[{i}]: expected oxport.Mesh, got {type(mesh).__name__}")
-        natives.append(mesh._native)
-    return natives
+    direct: bool
+    """Whether the file was written around the page cache (``direct=True``
+    and a file system that allows it)."""
 
 
 def write_obj(
     path: Union[str, os.PathLike[str]],
     meshes: Sequence[Mesh],
     *,
-    header: Optional[str] = None,
-    mtllib: Optional[str] = None,
     mtl_materials: Optional[Sequence[Material]] = None,
     mtl_header: Optional[str] = None,
-    precision: Precision = 6,
-    uv_precision: Precision = 6,
-    normal_precision: Precision = 4,
-    color_precision: Precision = 4,
-    normals: bool = True,
-    uvs: bool = True,
-    colors: bool = True,
-    materials: bool = True,
-    object_groups: bool = False,
-    deduplicate_normals: bool = False,
-    deduplicate_uvs: bool = False,
-    threads: Optional[int] = None,
-    direct: bool = False,
+    **options: Unpack[WriteArgs],
 ) -> WriteSummary:
     """Writes ``meshes`` as a Wavefront OBJ file, in parallel, atomically.
 
@@ -265,46 +134,18 @@ def write_obj(
         path: the OBJ file. It is written beside under a temporary name and
             renamed when complete: it never exists half-written.
         meshes: the objects, in file order.
-        header: text written first, each line as ``# line``.
-        mtllib: the ``mtllib`` statement. With ``mtl_materials`` and no
-            ``mtllib``, the MTL file is named after ``path`` (``.mtl``).
-        mtl_materials: materials to write into the MTL file, in this order
-            (the file is written beside ``path`` under the ``mtllib`` name).
+        mtl_materials: materials to write into an MTL file beside ``path``, in
+            this order, named by ``mtllib`` or else after ``path`` (``.mtl``).
         mtl_header: the MTL file's comment lines.
-        precision: decimals of positions (0 to 9, or ``"shortest"``).
-        uv_precision: decimals of UVs.
-        normal_precision: decimals of normals.
-        color_precision: decimals of vertex colors.
-        normals, uvs, colors, materials: write these when the meshes have them.
-        object_groups: start each mesh with ``g NAME`` instead of ``o NAME``.
-        deduplicate_normals, deduplicate_uvs: merge values whose text is the
-            same, keeping the first appearance (what Blender does with normals).
-        threads: encoding threads; None is one per core.
-        direct: write around the page cache (``O_DIRECT`` on Linux, where the
-            file system allows it; buffered otherwise): much faster for big files
-            where the kernel is slow to hand out cache pages (virtual machines),
-            at the price of the file not being in the cache afterwards.
+        options: see :class:`WriteArgs`.
 
     Raises:
         ValueError: bad options or meshes, with the argument named.
         OSError: the file cannot be written (the path is in the error).
     """
-    natives = _natives(meshes)
-    path = os.fspath(path)
-    if mtl_materials is not None and mtllib is None:
-        mtllib = os.path.basename(os.path.splitext(path)[0] + ".mtl")
-    if mtl_materials is not None:
-        assert mtllib is not None
-        mtl_path = os.path.join(os.path.dirname(path), mtllib)
-        write_mtl(mtl_path, mtl_materials, header=mtl_header)
-    options = _options(
-        header, mtllib=mtllib, precision=precision, uv_precision=uv_precision,
-        normal_precision=normal_precision, color_precision=color_precision, normals=normals,
-        uvs=uvs, colors=colors, materials=materials, object_groups=object_groups,
-        deduplicate_normals=deduplicate_normals, deduplicate_uvs=deduplicate_uvs,
-        threads=threads, direct=direct,
-    )
-    return WriteSummary(*_native.write_obj(path, natives, options))
+    summary = _native.write_obj(
+        path, meshes, WriteOptions(**options), mtl_materials=mtl_materials, mtl_header=mtl_header)
+    return WriteSummary(*summary)
 
 
 class ObjWriter:
@@ -325,39 +166,13 @@ class ObjWriter:
         print(writer.summary)
     """
 
-    def __init__(
-        self,
-        path: Union[str, os.PathLike[str]],
-        *,
-        header: Optional[str] = None,
-        mtllib: Optional[str] = None,
-        precision: Precision = 6,
-        uv_precision: Precision = 6,
-        normal_precision: Precision = 4,
-        color_precision: Precision = 4,
-        normals: bool = True,
-        uvs: bool = True,
-        colors: bool = True,
-        materials: bool = True,
-        object_groups: bool = False,
-        deduplicate_normals: bool = False,
-        deduplicate_uvs: bool = False,
-        threads: Optional[int] = None,
-        direct: bool = False,
-    ) -> None:
-        options = _options(
-            header, mtllib=mtllib, precision=precision, uv_precision=uv_precision,
-            normal_precision=normal_precision, color_precision=color_precision, normals=normals,
-            uvs=uvs, colors=colors, materials=materials, object_groups=object_groups,
-            deduplicate_normals=deduplicate_normals, deduplicate_uvs=deduplicate_uvs,
-            threads=threads, direct=direct,
-        )
-        self._native = _native.ObjWriter(os.fspath(path), options)
+    def __init__(self, path: Union[str, os.PathLike[str]], **options: Unpack[WriteArgs]) -> None:
+        self._native = _native.ObjWriter(path, WriteOptions(**options))
         self.summary: Optional[WriteSummary] = None
 
     def write(self, meshes: Sequence[Mesh]) -> None:
         """Writes ``meshes`` after those already written (the GIL is released)."""
-        self._native.write(_natives(meshes))
+        self._native.write(meshes)
 
     def write_text(self, text: str) -> None:
         """Writes ``text`` as it is, after what was written: for statements the
@@ -391,7 +206,7 @@ def write_mtl(
     header: Optional[str] = None,
 ) -> None:
     """Writes ``materials`` as an MTL file in Blender's layout, atomically."""
-    _native.write_mtl(os.fspath(path), list(materials), header=_lines(header))
+    _native.write_mtl(path, materials, header=header)
 
 
 @dataclass
@@ -411,16 +226,19 @@ class Scene:
     mtl_header: list[str] = field(default_factory=list)
     """The comment lines that open the (first) MTL file."""
 
-    def write_obj(self, path: Union[str, os.PathLike[str]], **options: Any) -> WriteSummary:
+    def write_obj(self, path: Union[str, os.PathLike[str]], **options: Unpack[WriteArgs]) -> WriteSummary:
         """Writes the scene with :func:`write_obj`, with its header comments,
         its first ``mtllib`` and its materials (into that MTL file beside
         ``path``) unless ``options`` say otherwise."""
         options.setdefault("header", "\n".join(self.header) if self.header else None)
         options.setdefault("mtllib", self.mtllibs[0] if self.mtllibs else None)
-        if (self.materials or self.mtl_header) and options["mtllib"] is not None:
-            options.setdefault("mtl_materials", self.materials)
-            options.setdefault("mtl_header", "\n".join(self.mtl_header) if self.mtl_header else None)
-        return write_obj(path, self.meshes, **options)
+        library = (self.materials or self.mtl_header) and options["mtllib"] is not None
+        return write_obj(
+            path, self.meshes,
+            mtl_materials=self.materials if library else None,
+            mtl_header="\n".join(self.mtl_header) if library and self.mtl_header else None,
+            **options,
+        )
 
 
 def read_obj(
@@ -452,9 +270,8 @@ def read_obj(
         UnsupportedError: an object with more than 2^32 face corners.
         OSError: the file cannot be read.
     """
-    meshes, mtllibs, header, skipped, mtl_files = _native.read_obj(
-        os.fspath(path), threads=threads, strict=strict)
-    scene = Scene([Mesh._wrap(m) for m in meshes], mtllibs, header, skipped)
+    meshes, mtllibs, header, skipped, mtl_files = _native.read_obj(path, threads=threads, strict=strict)
+    scene = Scene(meshes, mtllibs, header, skipped)
     for library in mtl_files:
         materials, mtl_header = read_mtl(library)
         scene.materials.extend(materials)
@@ -472,10 +289,9 @@ def read_mtl(path: Union[str, os.PathLike[str]]) -> tuple[list[Material], list[s
         ParseError: the file does not parse (the message names file, line and reason).
         OSError: the file cannot be read.
     """
-    natives, header = _native.read_mtl(os.fspath(path))
-    materials = []
-    for native in natives:
-        maps = [TextureMap(key, path, options) for key, path, options in native.pop("maps")]
-        statements = [tuple(s) for s in native.pop("statements")]
-        materials.append(Material(**native, statements=statements, maps=maps))
+    fields, header = _native.read_mtl(path)
+    materials = [
+        Material(name, ns, ka, kd, ks, ke, ni, d, illum, list(statements), [TextureMap(*m) for m in maps])
+        for name, ns, ka, kd, ks, ke, ni, d, illum, statements, maps in fields
+    ]
     return materials, header

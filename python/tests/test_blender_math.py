@@ -18,10 +18,10 @@ Y_UP = [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, -1.0, 0.0]]
 
 def quad_mesh(**extra: object) -> oxport.Mesh:
     positions = array.array("f", [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0])
-    return oxport.blender.mesh(
+    return oxport.blender.mesh(oxport.blender.Gathered(
         "quad", IDENTITY4, Y_UP, positions, array.array("i", [0, 1, 2, 3]), array.array("i", [0]),
         **extra,  # type: ignore[arg-type]
-    )
+    ))
 
 
 def test_axes_and_scale_transform_positions() -> None:
@@ -74,23 +74,32 @@ def test_faces_are_sorted_by_material_and_batches_equal_single_calls() -> None:
         corner_vertices=corner_vertices, face_starts=array.array("i", [0, 3]),
         material_indices=array.array("i", [1, 0]), materials=["b", "a"],
     )
-    single = oxport.blender.mesh(**arguments)  # type: ignore[arg-type]
+    single = oxport.blender.mesh(oxport.blender.Gathered(**arguments))  # type: ignore[arg-type]
     assert np.asarray(single.position_indices).tolist() == [3, 4, 5, 0, 1, 2]
     assert np.asarray(single.material_indices).tolist() == [0, 1]
-    batch = oxport.blender.meshes([arguments, dict(arguments, name="n")])
+    items = [oxport.blender.Gathered(**arguments), oxport.blender.Gathered(**dict(arguments, name="n"))]  # type: ignore[arg-type]
+    batch = oxport.blender.meshes(items)
     assert [m.name for m in batch] == ["m", "n"]
     assert np.asarray(batch[0].position_indices).tolist() == [3, 4, 5, 0, 1, 2]
 
 
 def test_bad_input_is_an_error_not_a_crash() -> None:
     with pytest.raises(ValueError, match="corner_vertices: entry 1 is vertex 9 of 1"):
-        oxport.blender.mesh("bad", IDENTITY4, Y_UP, array.array("f", [0.0] * 3),
-                            array.array("i", [0, 9, 0]), array.array("i", [0]))
+        oxport.blender.mesh(oxport.blender.Gathered("bad", IDENTITY4, Y_UP, array.array("f", [0.0] * 3),
+                                                    array.array("i", [0, 9, 0]), array.array("i", [0])))
     with pytest.raises(ValueError, match="face_starts: face 1 does not start after face 0"):
-        oxport.blender.mesh("bad", IDENTITY4, Y_UP, array.array("f", [0.0] * 9),
-                            array.array("i", [0, 1, 2]), array.array("i", [0, 0]))
-    with pytest.raises(ValueError, match="world"):
-        oxport.blender.mesh("bad", [[1.0]], Y_UP, array.array("f"), array.array("i"), array.array("i"))
+        oxport.blender.mesh(oxport.blender.Gathered("bad", IDENTITY4, Y_UP, array.array("f", [0.0] * 9),
+                                                    array.array("i", [0, 1, 2]), array.array("i", [0, 0])))
+    with pytest.raises(ValueError, match="matrix_world: expected 4 rows of 4 numbers"):
+        oxport.blender.Gathered("bad", [[1.0]], Y_UP, array.array("f"), array.array("i"), array.array("i"))
+    # Loops without faces, and loose edges past the vertices (unchecked before).
+    with pytest.raises(ValueError, match="face_starts: no faces for 3 loops"):
+        oxport.blender.mesh(oxport.blender.Gathered("bad", IDENTITY4, Y_UP, [0.0] * 9, [0, 1, 2], []))
+    with pytest.raises(ValueError, match="edges: entry 1 is vertex 7 of 3"):
+        oxport.blender.mesh(oxport.blender.Gathered("bad", IDENTITY4, Y_UP, [0.0] * 9, [0, 1, 2], [0],
+                                                    edges=[[0, 7]]))
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        oxport.blender.meshes([], threads=0)
 
 
 def test_with_edges_keeps_the_rest() -> None:

@@ -15,9 +15,11 @@ import oxport
 from objparse import read_obj
 
 
+QUAD = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], np.float32)
+
+
 def quad(**extra: object) -> oxport.Mesh:
-    positions = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], np.float32)
-    return oxport.Mesh("quad", positions, np.array([0, 4]), np.array([0, 1, 2, 3]), **extra)  # type: ignore[arg-type]
+    return oxport.Mesh("quad", QUAD, np.array([0, 4]), np.array([0, 1, 2, 3]), **extra)  # type: ignore[arg-type]
 
 
 def test_numpy_array_array_and_memoryview_give_the_same_file(tmp_path: Path) -> None:
@@ -119,14 +121,17 @@ def test_deduplication_keeps_first_appearance(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "change, message",
     [
-        (dict(positions=np.zeros((4, 3), np.float64)), "positions: expected float32"),
+        (dict(positions="0 0 0"), "positions: expected an array-like of numbers"),
+        (dict(positions=[[0, 0], [0, 0]]), "positions: entry 0 is not a number or rows of 3"),
         (dict(positions=np.zeros((4, 4), np.float32)), "positions: expected shape (N, 3)"),
         (dict(position_indices=np.array([0, 1, 2, 4])), "position_indices[3] = 4 is out of range for 4"),
         (dict(position_indices=np.array([0, 1, 2, -1])), "position_indices: entry 3 (-1)"),
         (dict(position_indices=np.array([0, 1, 2, -1], np.int32)), "position_indices: entry 3 is negative"),
         (dict(face_offsets=np.array([0, 3])), "face_offsets ends at 3 but position_indices has 4"),
         (dict(face_offsets=np.array([0, 2, 2, 4])), "face_offsets must increase"),
-        (dict(face_offsets=[0, 4]), "face_offsets: expected an array"),
+        (dict(face_offsets=[0, "4"]), "face_offsets: entry 1 is not an integer from 0 to 2^32 - 1"),
+        (dict(face_offsets=[0, -4]), "face_offsets: entry 1 is not an integer"),
+        (dict(materials="red", material_indices=[0]), "materials: expected a sequence of names, got one str"),
         (dict(uvs=np.zeros((4, 2), np.float32)), "uvs are given without uv_indices"),
         (dict(smooth=np.zeros(2, np.uint32)), "smooth has 2 entries for 1 faces"),
         (dict(material_indices=np.zeros(1, np.uint32)), "material_indices[0] = 0 is out of range for 0"),
@@ -143,6 +148,23 @@ def test_bad_meshes_name_the_argument(change: dict, message: str) -> None:
     with pytest.raises(ValueError) as error:
         oxport.Mesh("bad", **arguments)
     assert message in str(error.value)
+
+
+def test_array_likes_are_converted_once(tmp_path: Path) -> None:
+    # Lists, tuples, rows and other numeric types: the bytes of float32 and uint32 arrays.
+    expected = tmp_path / "arrays.obj"
+    oxport.write_obj(expected, [quad()])
+    converted = oxport.Mesh(
+        "quad",
+        positions=[[0, 0, 0], [1, 0, 0], (1, 1, 0), [0.0, 1.0, 0.0]],
+        face_offsets=(0, 4),
+        position_indices=np.array([0, 1, 2, 3], np.int64),
+    )
+    flat = oxport.Mesh("quad", np.zeros(12, np.float64) + QUAD.reshape(-1), [0, 4], [0, 1, 2, 3])
+    for i, mesh in enumerate([converted, flat]):
+        out = tmp_path / f"{i}.obj"
+        oxport.write_obj(out, [mesh])
+        assert out.read_bytes() == expected.read_bytes()
 
 
 def test_bad_options(tmp_path: Path) -> None:

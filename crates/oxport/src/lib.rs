@@ -23,11 +23,15 @@
 //! ```
 //!
 //! The modules: [`numfmt`] (numbers to text, exactly), [`pipeline`] (the
-//! ordered parallel pipeline under every writer), [`mesh`] (the scene model),
-//! [`obj`] (OBJ and MTL, at once or streamed), [`blender`] (what Blender 3.4's
-//! exporter computes before it writes, for meshes gathered from Blender),
-//! [`synth`] (procedural scenes for demos and tests).
-
+//! ordered parallel pipeline under every reader and writer, and the one
+//! thread policy: `None` is one thread per core, `0` an error), [`mesh`] (the
+//! scene model), [`obj`] (OBJ and MTL, at once or streamed; the reader's passes
+//! one file each under `obj/read/`), [`blender`] (what Blender 3.4's exporter
+//! computes before it writes, one file per algorithm), [`synth`] (procedural
+//! scenes for demos and tests). Errors are one [`Error`] type; every file is
+//! written whole or not at all. `docs/layout.md` in the repository maps the
+//! files.
+//!
 mod atomic;
 pub mod blender;
 mod direct;

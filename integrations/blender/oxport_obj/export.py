@@ -309,8 +309,8 @@ def _nurbs_text(ob, matrix, axes, scale: float) -> str:
         spline.points.foreach_get("co", points)
         xyz = array("f", (points[i] for i in range(4 * count) if i % 4 != 3))
         # Blender's float matrix arithmetic, as for mesh positions.
-        placed = oxport.blender.mesh(ob.name, matrix, axes, xyz, array(_INDEX), array(_INDEX),
-                                     scale=scale)
+        placed = oxport.blender.mesh(oxport.blender.Gathered(
+            ob.name, matrix, axes, xyz, array(_INDEX), array(_INDEX), scale=scale))
         positions = memoryview(placed.positions).cast("B").cast("f")
         for i in range(count):
             lines.append("v %f %f %f" % (positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]))
@@ -566,7 +566,7 @@ def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: _Polygon
         # Small meshes are built in batches: a thread hand-off per mesh would
         # cost more than the work.
         arguments["edges"] = _loose_edges(me, corners)
-        stream.add(arguments, corners)
+        stream.add(oxport.blender.Gathered(**arguments), corners)
     else:
         stream.flush()  # what came before is written before this mesh
         started = threading.Event()
@@ -574,7 +574,7 @@ def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: _Polygon
 
         def build():
             started.set()
-            mesh = oxport.blender.mesh(**arguments)
+            mesh = oxport.blender.mesh(oxport.blender.Gathered(**arguments))
             loose = edges.result()
             return [mesh if loose is None else mesh.with_edges(loose)]
 
@@ -609,8 +609,8 @@ class _Stream:
         self.room = threading.Semaphore(ahead)
         self.tasks: list = []
 
-    def add(self, arguments: dict, corners: int) -> None:
-        self.items.append(arguments)
+    def add(self, gathered: "oxport.blender.Gathered", corners: int) -> None:
+        self.items.append(gathered)
         self.corners += corners
         if self.corners >= self.corners_per_batch:
             self.flush()

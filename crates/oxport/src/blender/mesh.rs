@@ -21,7 +21,7 @@ use super::{
 #[derive(Clone, Debug, Default)]
 pub struct Gathered<'a> {
     pub name: String,
-    /// [`world_and_axes_transform`] of the object.
+    /// [`world_and_axes_transform`](super::world_and_axes_transform) of the object.
     pub transform: Option<Matrix4>,
     /// The exporter's `global_scale`.
     pub scale: f32,

@@ -40,7 +40,7 @@ pub enum NormalSource<'a> {
     /// `vertices[].normal`, for a mesh without auto smooth or custom normals:
     /// Blender's split normals are then the vertex normals on smooth faces (the
     /// same floats) and the face normals on flat ones. [`corner_normals`] takes
-    /// it only when every face is smooth; [`mesh`] computes the flat faces'
+    /// it only when every face is smooth; [`mesh`](super::mesh()) computes the flat faces'
     /// normals as Blender caches them ([`face_normal`]; `polygons[].normal`
     /// computes triangles and quads another way and differs in the last bits).
     Vertices(&'a [[f32; 3]]),

@@ -1,0 +1,227 @@
+//! `oxport.blender`: the arrays of evaluated Blender meshes (`Gathered`), and
+//! the meshes Blender 3.4's exporter writes for them, built without the GIL.
+
+use pyo3::prelude::*;
+
+use oxport::blender::{self as library, NormalSource, SmoothGroupInput, VertexGroupInput};
+
+use crate::buffers::{Array, float_rows, index_rows};
+use crate::errors::{invalid, to_py_err};
+use crate::mesh::{Mesh, flat, names, optional};
+
+/// A matrix given as rows (a `mathutils.Matrix` works), in Blender's C layout
+/// (`m[column][row]`).
+fn matrix<const N: usize>(object: &Bound<'_, PyAny>, argument: &str) -> PyResult<[[f32; N]; N]> {
+    let shape = || invalid(argument, format!("expected {N} rows of {N} numbers"));
+    let rows: Vec<Vec<f32>> = object.extract().map_err(|_| shape())?;
+    if rows.len() != N || rows.iter().any(|r| r.len() != N) {
+        return Err(shape());
+    }
+    Ok(std::array::from_fn(|column| {
+        std::array::from_fn(|row| rows[row][column])
+    }))
+}
+
+/// One evaluated Blender mesh as its Python API gives it (`foreach_get`):
+/// the arguments of `oxport.blender.mesh`, checked for their types and shapes
+/// here and against each other when the mesh is built.
+#[pyclass(frozen, module = "oxport._native")]
+pub struct Gathered {
+    name: String,
+    transform: library::Matrix4,
+    scale: f32,
+    positions: Array<[f32; 3]>,
+    corner_vertices: Array<[u32; 1]>,
+    face_starts: Array<[u32; 1]>,
+    corner_normals: Option<Array<[f32; 3]>>,
+    vertex_normals: Option<Array<[f32; 3]>>,
+    corner_uvs: Option<Array<[f32; 2]>>,
+    smooth: Option<Array<[u32; 1]>>,
+    material_indices: Option<Array<[u32; 1]>>,
+    materials: Vec<String>,
+    edges: Option<Array<[u32; 2]>>,
+    vertex_colors: Option<Array<[f32; 4]>>,
+    corner_colors: Option<Array<[f32; 4]>>,
+    corner_colors_srgb8: Option<Array<[f32; 4]>>,
+    corner_edges: Option<Array<[u32; 1]>>,
+    sharp_edges: Option<Array<[u32; 1]>>,
+    smooth_group_bitflags: bool,
+    material_groups: Option<String>,
+    vertex_group_names: Option<Vec<String>>,
+    vertex_group_offsets: Option<Array<[u32; 1]>>,
+    vertex_group_indices: Option<Array<[u32; 1]>>,
+    vertex_group_weights: Option<Array<[f32; 1]>>,
+}
+
+type Any<'py> = Option<Bound<'py, PyAny>>;
+
+#[pymethods]
+impl Gathered {
+    #[new]
+    #[pyo3(signature = (name, matrix_world, axes, positions, corner_vertices, face_starts, *,
+        scale=1.0, corner_normals=None, vertex_normals=None, corner_uvs=None, smooth=None,
+        material_indices=None, materials=None, edges=None, vertex_colors=None,
+        corner_colors=None, corner_colors_srgb8=None, corner_edges=None, sharp_edges=None,
+        smooth_group_bitflags=false, material_groups=None, vertex_group_names=None,
+        vertex_group_offsets=None, vertex_group_indices=None, vertex_group_weights=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        name: String,
+        matrix_world: &Bound<'_, PyAny>,
+        axes: &Bound<'_, PyAny>,
+        positions: &Bound<'_, PyAny>,
+        corner_vertices: &Bound<'_, PyAny>,
+        face_starts: &Bound<'_, PyAny>,
+        scale: f32,
+        corner_normals: Any<'_>,
+        vertex_normals: Any<'_>,
+        corner_uvs: Any<'_>,
+        smooth: Any<'_>,
+        material_indices: Any<'_>,
+        materials: Any<'_>,
+        edges: Any<'_>,
+        vertex_colors: Any<'_>,
+        corner_colors: Any<'_>,
+        corner_colors_srgb8: Any<'_>,
+        corner_edges: Any<'_>,
+        sharp_edges: Any<'_>,
+        smooth_group_bitflags: bool,
+        material_groups: Option<String>,
+        vertex_group_names: Any<'_>,
+        vertex_group_offsets: Any<'_>,
+        vertex_group_indices: Any<'_>,
+        vertex_group_weights: Any<'_>,
+    ) -> PyResult<Self> {
+        if corner_normals.as_ref().is_some_and(|o| !o.is_none())
+            && vertex_normals.as_ref().is_some_and(|o| !o.is_none())
+        {
+            return Err(invalid(
+                "corner_normals and vertex_normals",
+                "give one or the other",
+            ));
+        }
+        let world = matrix::<4>(matrix_world, "matrix_world")?;
+        let axes = matrix::<3>(axes, "axes")?;
+        let floats3 = |o: &Any<'_>, n| optional(o, |o| float_rows::<3>(o, n));
+        let floats4 = |o: &Any<'_>, n| optional(o, |o| float_rows::<4>(o, n));
+        let indices = |o: &Any<'_>, n| optional(o, |o| index_rows::<1>(o, n));
+        Ok(Gathered {
+            name,
+            transform: library::world_and_axes_transform(&axes, &world),
+            scale,
+            positions: float_rows(positions, "positions")?,
+            corner_vertices: index_rows(corner_vertices, "corner_vertices")?,
+            face_starts: index_rows(face_starts, "face_starts")?,
+            corner_normals: floats3(&corner_normals, "corner_normals")?,
+            vertex_normals: floats3(&vertex_normals, "vertex_normals")?,
+            corner_uvs: optional(&corner_uvs, |o| float_rows(o, "corner_uvs"))?,
+            smooth: indices(&smooth, "smooth")?,
+            material_indices: indices(&material_indices, "material_indices")?,
+            materials: names(materials.as_ref(), "materials")?,
+            edges: optional(&edges, |o| index_rows(o, "edges"))?,
+            vertex_colors: floats4(&vertex_colors, "vertex_colors")?,
+            corner_colors: floats4(&corner_colors, "corner_colors")?,
+            corner_colors_srgb8: floats4(&corner_colors_srgb8, "corner_colors_srgb8")?,
+            corner_edges: indices(&corner_edges, "corner_edges")?,
+            sharp_edges: indices(&sharp_edges, "sharp_edges")?,
+            smooth_group_bitflags,
+            material_groups,
+            vertex_group_names: vertex_group_names
+                .as_ref()
+                .filter(|o| !o.is_none())
+                .map(|o| names(Some(o), "vertex_group_names"))
+                .transpose()?,
+            vertex_group_offsets: indices(&vertex_group_offsets, "vertex_group_offsets")?,
+            vertex_group_indices: indices(&vertex_group_indices, "vertex_group_indices")?,
+            vertex_group_weights: optional(&vertex_group_weights, |o| {
+                float_rows(o, "vertex_group_weights")
+            })?,
+        })
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl Gathered {
+    /// The library's view of the arrays.
+    fn view(&self) -> library::Gathered<'_> {
+        let normals = match (&self.corner_normals, &self.vertex_normals) {
+            (Some(c), _) => Some(NormalSource::Corners(c.as_slice())),
+            (None, Some(v)) => Some(NormalSource::Vertices(v.as_slice())),
+            (None, None) => None,
+        };
+        let smooth_groups = match (&self.corner_edges, &self.sharp_edges) {
+            (Some(corner_edges), Some(sharp_edges)) => Some(SmoothGroupInput {
+                corner_edges: flat(corner_edges),
+                sharp_edges: flat(sharp_edges),
+                bitflags: self.smooth_group_bitflags,
+            }),
+            _ => None,
+        };
+        let vertex_groups = match (
+            &self.vertex_group_names,
+            &self.vertex_group_offsets,
+            &self.vertex_group_indices,
+            &self.vertex_group_weights,
+        ) {
+            (Some(names), Some(offsets), Some(groups), Some(weights)) => Some(VertexGroupInput {
+                names: names.clone(),
+                offsets: flat(offsets),
+                groups: flat(groups),
+                weights: weights.as_slice().as_flattened(),
+            }),
+            _ => None,
+        };
+        library::Gathered {
+            name: self.name.clone(),
+            transform: Some(self.transform),
+            scale: self.scale,
+            positions: self.positions.as_slice(),
+            corner_vertices: flat(&self.corner_vertices),
+            face_starts: flat(&self.face_starts),
+            normals,
+            corner_uvs: self.corner_uvs.as_ref().map(|a| a.as_slice()),
+            smooth: self.smooth.as_ref().map(flat),
+            material_indices: self.material_indices.as_ref().map(flat),
+            materials: self.materials.clone(),
+            edges: self.edges.as_ref().map(|a| a.as_slice()),
+            vertex_colors: self.vertex_colors.as_ref().map(|a| a.as_slice()),
+            corner_colors: self.corner_colors.as_ref().map(|a| a.as_slice()),
+            corner_colors_srgb8: self.corner_colors_srgb8.as_ref().map(|a| a.as_slice()),
+            smooth_groups,
+            material_groups: self.material_groups.clone(),
+            vertex_groups,
+        }
+    }
+}
+
+/// The meshes Blender 3.4's OBJ exporter writes for `items`, built in
+/// parallel without the GIL.
+#[pyfunction]
+#[pyo3(signature = (items, *, threads=None))]
+pub(crate) fn blender_meshes(
+    py: Python<'_>,
+    items: Vec<PyRef<'_, Gathered>>,
+    threads: Option<usize>,
+) -> PyResult<Vec<Mesh>> {
+    let views: Vec<library::Gathered> = items.iter().map(|g| g.view()).collect();
+    let meshes = py
+        .detach(|| library::meshes(&views, threads))
+        .map_err(to_py_err)?;
+    Ok(meshes.into_iter().map(Mesh::from_owned).collect())
+}
+
+/// How many of `edge_count` edges no corner uses (`oxport.blender.unused_edges`).
+#[pyfunction]
+pub(crate) fn blender_unused_edges(
+    py: Python<'_>,
+    corner_edges: &Bound<'_, PyAny>,
+    edge_count: usize,
+) -> PyResult<usize> {
+    let corner_edges = index_rows::<1>(corner_edges, "corner_edges")?;
+    py.detach(|| library::unused_edges(corner_edges.as_slice().as_flattened(), edge_count))
+        .map_err(to_py_err)
+}

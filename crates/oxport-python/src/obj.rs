@@ -1,0 +1,365 @@
+//! OBJ and MTL: `WriteOptions`, `write_obj`, `ObjWriter`, `write_mtl`,
+//! `read_obj`, `read_mtl`.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use oxport::obj::{self, Precision};
+
+use crate::errors::{invalid, to_py_err};
+use crate::mesh::Mesh;
+
+/// How to write OBJ files (`oxport.write_obj`, `oxport.ObjWriter`). The
+/// defaults are Blender 3.4's.
+#[pyclass(frozen, module = "oxport._native")]
+pub struct WriteOptions {
+    options: obj::WriteOptions,
+}
+
+/// `Precision` from `int` (0 to 9) or `"shortest"`.
+fn precision(object: &Bound<'_, PyAny>, argument: &str) -> PyResult<Precision> {
+    if object.is_instance_of::<PyString>() {
+        if object.extract::<String>()? == "shortest" {
+            return Ok(Precision::Shortest);
+        }
+    } else if let Ok(p) = object.extract::<u8>()
+        && usize::from(p) <= oxport::numfmt::MAX_PRECISION
+    {
+        return Ok(Precision::Fixed(p));
+    }
+    Err(invalid(
+        argument,
+        format!(
+            "expected an integer from 0 to 9 or \"shortest\", got {}",
+            object.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+        ),
+    ))
+}
+
+/// Text as lines (`None`: no lines).
+fn lines(text: Option<&str>) -> Vec<String> {
+    text.map_or_else(Vec::new, |t| t.split('\n').map(String::from).collect())
+}
+
+#[pymethods]
+impl WriteOptions {
+    #[new]
+    #[pyo3(signature = (*, header=None, mtllib=None, precision=None, uv_precision=None,
+        normal_precision=None, color_precision=None, normals=true, uvs=true, colors=true,
+        materials=true, object_groups=false, deduplicate_normals=false, deduplicate_uvs=false,
+        threads=None, direct=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        header: Option<&str>,
+        mtllib: Option<String>,
+        precision: Option<&Bound<'_, PyAny>>,
+        uv_precision: Option<&Bound<'_, PyAny>>,
+        normal_precision: Option<&Bound<'_, PyAny>>,
+        color_precision: Option<&Bound<'_, PyAny>>,
+        normals: bool,
+        uvs: bool,
+        colors: bool,
+        materials: bool,
+        object_groups: bool,
+        deduplicate_normals: bool,
+        deduplicate_uvs: bool,
+        threads: Option<usize>,
+        direct: bool,
+    ) -> PyResult<Self> {
+        let defaults = obj::WriteOptions::default();
+        let given = |object: Option<&Bound<'_, PyAny>>, argument, default| match object {
+            Some(object) => self::precision(object, argument),
+            None => Ok(default),
+        };
+        Ok(WriteOptions {
+            options: obj::WriteOptions {
+                precision: given(precision, "precision", defaults.precision)?,
+                uv_precision: given(uv_precision, "uv_precision", defaults.uv_precision)?,
+                normal_precision: given(
+                    normal_precision,
+                    "normal_precision",
+                    defaults.normal_precision,
+                )?,
+                color_precision: given(
+                    color_precision,
+                    "color_precision",
+                    defaults.color_precision,
+                )?,
+                normals,
+                uvs,
+                colors,
+                materials,
+                object_groups,
+                deduplicate_normals,
+                deduplicate_uvs,
+                header: lines(header),
+                mtllib,
+                threads,
+                direct,
+                ..defaults
+            },
+        })
+    }
+}
+
+/// What a write produced: `(bytes, objects, vertices, faces, threads, direct)`.
+type Summary = (u64, u64, u64, u64, usize, bool);
+
+fn summary(s: obj::WriteSummary) -> Summary {
+    (s.bytes, s.objects, s.vertices, s.faces, s.threads, s.direct)
+}
+
+/// The library's view of each mesh.
+fn views<'a>(meshes: &'a [PyRef<'_, Mesh>]) -> Vec<oxport::Mesh<'a>> {
+    meshes.iter().map(|m| m.view()).collect()
+}
+
+/// `meshes` as a list of `Mesh` (one `Mesh` alone is a mistake worth naming).
+fn meshes<'py>(meshes: &Bound<'py, PyAny>) -> PyResult<Vec<PyRef<'py, Mesh>>> {
+    if meshes.is_instance_of::<Mesh>() {
+        return Err(invalid(
+            "meshes",
+            "expected a sequence of Mesh, got one Mesh",
+        ));
+    }
+    meshes
+        .try_iter()
+        .map_err(|_| invalid("meshes", "expected a sequence of Mesh"))?
+        .enumerate()
+        .map(|(i, mesh)| {
+            let mesh = mesh?;
+            mesh.extract::<PyRef<'py, Mesh>>().map_err(|_| {
+                invalid(
+                    &format!("meshes[{i}]"),
+                    format!(
+                        "expected oxport.Mesh, got {}",
+                        mesh.get_type()
+                            .name()
+                            .map_or_else(|_| "?".into(), |n| n.to_string())
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+/// Writes `meshes` as an OBJ file and, with `mtl_materials`, their MTL file
+/// beside it (`oxport.obj.write_with_mtl`). The GIL is released.
+#[pyfunction]
+#[pyo3(signature = (path, meshes, options, *, mtl_materials=None, mtl_header=None))]
+pub(crate) fn write_obj(
+    py: Python<'_>,
+    path: PathBuf,
+    meshes: &Bound<'_, PyAny>,
+    options: &WriteOptions,
+    mtl_materials: Option<Vec<Bound<'_, PyAny>>>,
+    mtl_header: Option<&str>,
+) -> PyResult<Summary> {
+    let meshes = self::meshes(meshes)?;
+    let library = mtl_materials
+        .map(|materials| -> PyResult<obj::MaterialLibrary> {
+            Ok(obj::MaterialLibrary {
+                materials: materials_of(&materials)?,
+                header: lines(mtl_header),
+            })
+        })
+        .transpose()?;
+    let views = views(&meshes);
+    py.detach(|| obj::write_with_mtl(&path, &views, library.as_ref(), &options.options, |_, _| {}))
+        .map(summary)
+        .map_err(to_py_err)
+}
+
+/// An OBJ file written batch after batch; see `oxport.ObjWriter`.
+#[pyclass(module = "oxport._native")]
+pub struct ObjWriter {
+    writer: Mutex<Option<obj::FileWriter>>,
+}
+
+impl ObjWriter {
+    /// Runs `work` on the open writer without the GIL.
+    fn with<R: Send>(
+        &self,
+        py: Python<'_>,
+        work: impl FnOnce(&mut obj::FileWriter) -> oxport::Result<R> + Send,
+    ) -> PyResult<R> {
+        py.detach(|| {
+            let mut guard = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+            match guard.as_mut() {
+                Some(writer) => work(writer).map_err(to_py_err),
+                None => Err(PyValueError::new_err("the writer is closed")),
+            }
+        })
+    }
+}
+
+#[pymethods]
+impl ObjWriter {
+    #[new]
+    fn new(py: Python<'_>, path: PathBuf, options: &WriteOptions) -> PyResult<Self> {
+        let options = options.options.clone();
+        let writer = py
+            .detach(|| obj::FileWriter::create(&path, options))
+            .map_err(to_py_err)?;
+        Ok(ObjWriter {
+            writer: Mutex::new(Some(writer)),
+        })
+    }
+
+    /// Writes `meshes` after those already written.
+    fn write(&self, py: Python<'_>, meshes: &Bound<'_, PyAny>) -> PyResult<()> {
+        let meshes = self::meshes(meshes)?;
+        let views = views(&meshes);
+        self.with(py, |writer| writer.write(&views))
+    }
+
+    /// Writes `text` as it is, after what was written.
+    fn write_text(&self, py: Python<'_>, text: &str) -> PyResult<()> {
+        self.with(py, |writer| writer.write_text(text))
+    }
+
+    /// Completes the file under its name.
+    fn close(&self, py: Python<'_>) -> PyResult<Summary> {
+        let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let writer = writer.ok_or_else(|| PyValueError::new_err("the writer is closed"))?;
+        py.detach(|| writer.finish())
+            .map(summary)
+            .map_err(to_py_err)
+    }
+
+    /// Gives up: the temporary file is removed, nothing appears under the name.
+    fn abort(&self) {
+        drop(self.writer.lock().unwrap_or_else(|e| e.into_inner()).take());
+    }
+}
+
+/// Writes an MTL file; `materials` are objects with the attributes of
+/// `oxport.Material`.
+#[pyfunction]
+#[pyo3(signature = (path, materials, *, header=None))]
+pub(crate) fn write_mtl(
+    py: Python<'_>,
+    path: PathBuf,
+    materials: Vec<Bound<'_, PyAny>>,
+    header: Option<&str>,
+) -> PyResult<()> {
+    let materials = materials_of(&materials)?;
+    let header = lines(header);
+    py.detach(|| obj::write_mtl(&path, &materials, &header))
+        .map_err(to_py_err)
+}
+
+fn materials_of(materials: &[Bound<'_, PyAny>]) -> PyResult<Vec<oxport::Material>> {
+    materials
+        .iter()
+        .enumerate()
+        .map(|(i, m)| material(m).map_err(|e| invalid(&format!("materials[{i}]"), e)))
+        .collect()
+}
+
+fn material(object: &Bound<'_, PyAny>) -> PyResult<oxport::Material> {
+    let get = |name: &str| object.getattr(name);
+    let maps = get("maps")?
+        .try_iter()?
+        .map(|map| {
+            let map = map?;
+            Ok(oxport::TextureMap {
+                key: map.getattr("key")?.extract()?,
+                options: map.getattr("options")?.extract()?,
+                path: map.getattr("path")?.extract()?,
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(oxport::Material {
+        name: get("name")?.extract()?,
+        specular_exponent: get("specular_exponent")?.extract()?,
+        ambient: get("ambient")?.extract()?,
+        diffuse: get("diffuse")?.extract()?,
+        specular: get("specular")?.extract()?,
+        emissive: get("emissive")?.extract()?,
+        ior: get("ior")?.extract()?,
+        dissolve: get("dissolve")?.extract()?,
+        illum: get("illum")?.extract()?,
+        statements: get("statements")?.extract()?,
+        maps,
+    })
+}
+
+/// What `read_obj` gives Python: meshes, mtllib texts, header lines, skipped
+/// statements, and the MTL files found beside it.
+type SceneParts = (Vec<Mesh>, Vec<String>, Vec<String>, u64, Vec<PathBuf>);
+
+/// Reads an OBJ file on all cores (the GIL is released).
+#[pyfunction]
+#[pyo3(signature = (path, *, threads=None, strict=false))]
+pub(crate) fn read_obj(
+    py: Python<'_>,
+    path: PathBuf,
+    threads: Option<usize>,
+    strict: bool,
+) -> PyResult<SceneParts> {
+    let options = obj::ReadOptions { threads, strict };
+    let scene = py
+        .detach(|| obj::read(&path, &options))
+        .map_err(to_py_err)?;
+    let meshes = scene.meshes.into_iter().map(Mesh::from_owned).collect();
+    let mtl_files = obj::mtl_files(&path, &scene.mtllibs);
+    Ok((
+        meshes,
+        scene.mtllibs,
+        scene.header,
+        scene.skipped,
+        mtl_files,
+    ))
+}
+
+/// A material's fields in `oxport.Material`'s order: name, specular
+/// exponent, ambient, diffuse, specular, emissive, ior, dissolve, illum,
+/// statements, maps (key, path, options).
+type MaterialFields = (
+    String,
+    Option<f32>,
+    Option<[f32; 3]>,
+    Option<[f32; 3]>,
+    Option<[f32; 3]>,
+    Option<[f32; 3]>,
+    Option<f32>,
+    Option<f32>,
+    Option<i32>,
+    Vec<(String, String)>,
+    Vec<(String, String, String)>,
+);
+
+/// Reads an MTL file: its materials' fields and the comment lines that open it.
+#[pyfunction]
+pub(crate) fn read_mtl(
+    py: Python<'_>,
+    path: PathBuf,
+) -> PyResult<(Vec<MaterialFields>, Vec<String>)> {
+    let library = py.detach(|| obj::read_mtl(&path)).map_err(to_py_err)?;
+    let materials = library
+        .materials
+        .into_iter()
+        .map(|m| {
+            let maps = m.maps.into_iter().map(|t| (t.key, t.path, t.options));
+            (
+                m.name,
+                m.specular_exponent,
+                m.ambient,
+                m.diffuse,
+                m.specular,
+                m.emissive,
+                m.ior,
+                m.dissolve,
+                m.illum,
+                m.statements,
+                maps.collect(),
+            )
+        })
+        .collect();
+    Ok((materials, library.header))
+}
