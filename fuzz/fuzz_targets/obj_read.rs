@@ -19,7 +19,7 @@ fn check(data: &[u8]) {
             data,
             &ReadOptions {
                 threads,
-                strict: false,
+                ..ReadOptions::default()
             },
         )
     };

@@ -134,8 +134,22 @@ class ObjWriter:
 
 def write_mtl(path: _StrPath, materials: Sequence[Material], *, header: Optional[str] = None) -> None: ...
 def read_obj(
-    path: _StrPath, *, threads: Optional[int] = None, strict: bool = False
-) -> tuple[list[Mesh], list[str], list[str], int, list[Path]]: ...
+    path: _StrPath,
+    *,
+    threads: Optional[int] = None,
+    strict: bool = False,
+    materials: bool = True,
+    mtl_root: Optional[_StrPath] = None,
+) -> tuple[
+    list[Mesh],
+    list[str],
+    list[str],
+    int,
+    list[tuple[Optional[Path], int, str, int]],
+    list[_MaterialFields],
+    list[str],
+    list[Path],
+]: ...
 def read_mtl(path: _StrPath) -> tuple[list[_MaterialFields], list[str]]: ...
 
 @final

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Optional, Sequence, Tuple, TypedDict, Union
 
 from . import _native
@@ -209,6 +210,23 @@ def write_mtl(
     _native.write_mtl(path, materials, header=header)
 
 
+@dataclass(frozen=True)
+class ReadWarning:
+    """Something a read passed over: where it first happened, what, and how
+    many times (one warning per kind of thing, not one per line)."""
+
+    path: Optional[str]
+    line: int
+    """The first line (1-based; 0 for the file as a whole)."""
+    what: str
+    count: int
+
+    def __str__(self) -> str:
+        where = ":".join(str(p) for p in (self.path, self.line or None) if p is not None)
+        times = f" ({self.count} times)" if self.count > 1 else ""
+        return f"{where}: {self.what}{times}" if where else f"{self.what}{times}"
+
+
 @dataclass
 class Scene:
     """What an OBJ file holds, as :func:`read_obj` reads it."""
@@ -221,10 +239,14 @@ class Scene:
     """The comment lines that open the file (without ``# ``)."""
     skipped: int = 0
     """Statements skipped: unknown ones, and those not kept yet (``p``, free-form curves)."""
+    warnings: list[ReadWarning] = field(default_factory=list)
+    """What the read passed over: each kind once, with its first line and count."""
     materials: list[Material] = field(default_factory=list)
-    """The materials of the ``mtllib`` files found beside the OBJ file, in file order."""
+    """The materials of the MTL files read, in file order."""
     mtl_header: list[str] = field(default_factory=list)
     """The comment lines that open the (first) MTL file."""
+    mtl_files: list[Path] = field(default_factory=list)
+    """The MTL files read."""
 
     def write_obj(self, path: Union[str, os.PathLike[str]], **options: Unpack[WriteArgs]) -> WriteSummary:
         """Writes the scene with :func:`write_obj`, with its header comments,
@@ -242,42 +264,59 @@ class Scene:
 
 
 def read_obj(
-    path: Union[str, os.PathLike[str]], *, threads: Optional[int] = None, strict: bool = False
+    path: Union[str, os.PathLike[str]],
+    *,
+    threads: Optional[int] = None,
+    strict: bool = False,
+    materials: bool = True,
+    mtl_root: Union[str, os.PathLike[str], None] = None,
 ) -> Scene:
-    """Reads a Wavefront OBJ file, parsed on all cores.
+    """Reads a Wavefront OBJ file, parsed on all cores, and the MTL files it names.
 
     The file is memory-mapped and cut into blocks at line ends; the blocks
     are parsed in parallel and stitched in order: one :class:`Mesh`
     per object, owning the ``v``, ``vt`` and ``vn`` lines declared after its
-    ``o`` (an element used from elsewhere is copied in), with its faces,
+    ``o`` (an element used from elsewhere is copied in; elements declared
+    where no face is belong to the objects that use them), with its faces,
     smooth groups (``s``), materials (``usemtl``), groups (``g``) and loose
     edges (``l``). Relative (negative) indices, ``\\`` continuations, CRLF,
     tabs and a missing final newline are read. Vertex colors (``v x y z r g
-    b``) are kept. The ``mtllib`` files found beside it are read into
-    :attr:`Scene.materials`.
+    b``) are kept.
+
+    Reading is lenient, as other readers are, and what it passes over is in
+    :attr:`Scene.warnings`: a face of two corners is read as a loose edge,
+    faces and lines with too few corners and unknown statements are skipped,
+    MTL files that are missing, malformed or outside ``mtl_root`` are not read.
 
     Args:
         path: the OBJ file.
-        threads: parsing threads; None is one per core.
-        strict: unknown statements are errors; otherwise they are skipped
-            and counted in :attr:`Scene.skipped`.
+        threads: parsing threads; None is one per core, 0 is an error.
+        strict: refuse what is otherwise passed over with a warning.
+        materials: read the MTL files that ``mtllib`` statements name into
+            :attr:`Scene.materials`.
+        mtl_root: the folder MTL files may be read from, subfolders included
+            (None: the OBJ file's folder). A ``mtllib`` path that leaves it
+            (``../``, an absolute path, a link out) is not opened. ``"/"``
+            allows any path.
 
     Raises:
-        ParseError: the file does not parse, or holds what oxport cannot
-            represent (an object with faces with UVs and faces without); the
-            message names the file, the line and the reason (an index out of
-            range, a token that is not a number...).
+        ParseError: the file does not parse; the message names the file, the
+            line and the reason (an index out of range, a token that is not a
+            number...).
         UnsupportedError: an object with more than 2^32 face corners.
+        ValueError: ``threads`` is 0.
         OSError: the file cannot be read.
     """
-    meshes, mtllibs, header, skipped, mtl_files = _native.read_obj(path, threads=threads, strict=strict)
-    scene = Scene(meshes, mtllibs, header, skipped)
-    for library in mtl_files:
-        materials, mtl_header = read_mtl(library)
-        scene.materials.extend(materials)
-        if not scene.mtl_header:
-            scene.mtl_header = mtl_header
-    return scene
+    (meshes, mtllibs, header, skipped, warnings, fields, mtl_header, mtl_files) = _native.read_obj(
+        path, threads=threads, strict=strict, materials=materials, mtl_root=mtl_root)
+    return Scene(
+        meshes, mtllibs, header, skipped,
+        warnings=[ReadWarning(None if p is None else os.fspath(p), line, what, count)
+                  for p, line, what, count in warnings],
+        materials=[_material(f) for f in fields],
+        mtl_header=mtl_header,
+        mtl_files=mtl_files,
+    )
 
 
 def read_mtl(path: Union[str, os.PathLike[str]]) -> tuple[list[Material], list[str]]:
@@ -290,8 +329,9 @@ def read_mtl(path: Union[str, os.PathLike[str]]) -> tuple[list[Material], list[s
         OSError: the file cannot be read.
     """
     fields, header = _native.read_mtl(path)
-    materials = [
-        Material(name, ns, ka, kd, ks, ke, ni, d, illum, list(statements), [TextureMap(*m) for m in maps])
-        for name, ns, ka, kd, ks, ke, ni, d, illum, statements, maps in fields
-    ]
-    return materials, header
+    return [_material(f) for f in fields], header
+
+
+def _material(fields: _native._MaterialFields) -> Material:
+    name, ns, ka, kd, ks, ke, ni, d, illum, statements, maps = fields
+    return Material(name, ns, ka, kd, ks, ke, ni, d, illum, list(statements), [TextureMap(*m) for m in maps])

@@ -1,9 +1,11 @@
 """oxport.read_obj: Blender's files read back and written again give the same
 bytes; random scenes survive write and read; bad files give the expected
-errors (python/tests/data/invalid, one file per failure)."""
+errors and valid ones the expected warnings (crates/oxport/tests/data, shared
+with the Rust tests)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +17,9 @@ import oxport
 from conftest import blender_export
 from test_blender_bytes import assert_same_file
 
-INVALID = Path(__file__).parent / "data" / "invalid"
+DATA = Path(__file__).parents[2] / "crates" / "oxport" / "tests" / "data"
+INVALID = DATA / "invalid"
+VALID = DATA / "valid"
 
 
 def round_trip(reference: Path, out: Path, threads: int | None = None) -> None:
@@ -55,6 +59,42 @@ def test_invalid_files_give_the_expected_error(name: str) -> None:
 def test_every_invalid_file_has_an_expected_error() -> None:
     expected = {line.split(":", 1)[0] for line in (INVALID / "expected.txt").read_text().splitlines()}
     assert expected == {p.name for p in INVALID.glob("*.obj")}
+
+
+def test_valid_files_read_with_their_warnings() -> None:
+    expected: dict[str, list[str]] = {}
+    for line in (VALID / "expected.txt").read_text().splitlines():
+        name, text = line.split(": ", 1)
+        expected.setdefault(name, []).append(text)
+    assert set(expected) == {p.name for p in VALID.glob("*.obj")}
+    for name, texts in expected.items():
+        scene = oxport.read_obj(VALID / name)
+        seen = [str(dataclasses.replace(w, path=None)).replace(str(VALID), ".") for w in scene.warnings]
+        assert seen == ([] if texts == ["no warnings"] else texts), name
+        assert all(w.path == str(VALID / name) for w in scene.warnings)
+
+
+def test_leniency_passwd_and_mtl_root(tmp_path: Path) -> None:
+    # A face of two corners is an edge; mtllib leaving the folder is not opened,
+    # and nothing of the file it names reaches an error or a warning.
+    inner = tmp_path / "scenes"
+    inner.mkdir()
+    (tmp_path / "above.mtl").write_text("newmtl red\nKd 1 0 0\n")
+    path = inner / "scene.obj"
+    path.write_text("mtllib ../above.mtl\nmtllib /etc/passwd\nv 0 0 0\nv 1 0 0\nf 1 2\n")
+    scene = oxport.read_obj(path)
+    assert np.asarray(scene.meshes[0].edges).tolist() == [[0, 1]]
+    assert scene.materials == [] and scene.mtl_files == []
+    assert [w.line for w in scene.warnings] == [5, 0, 0]
+    assert "root:" not in " ".join(w.what for w in scene.warnings)
+    with pytest.raises(oxport.ParseError, match="a face needs 3 corners"):
+        oxport.read_obj(path, strict=True)
+    widened = oxport.read_obj(path, mtl_root=tmp_path)
+    assert [m.name for m in widened.materials] == ["red"]
+    assert widened.mtl_files == [inner / "../above.mtl"]
+    assert oxport.read_obj(path, materials=False).warnings == scene.warnings[:1]
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        oxport.read_obj(path, threads=0)
 
 
 def test_strict_mode_refuses_unknown_statements(tmp_path: Path) -> None:

@@ -33,7 +33,19 @@ fn info_describes_a_file() {
         out.contains("2 objects, 6 vertices, 2 faces, 6 corners"),
         "{out}"
     );
-    assert!(out.contains("1 materials (mtllib: two.mtl)"), "{out}");
+    assert!(
+        out.contains("1 materials used, 0 defined in 0 MTL files read (mtllib: two.mtl)"),
+        "{out}"
+    );
+    // two.mtl is not there: a warning, and with --strict an error.
+    assert!(
+        out.contains("two.obj: MTL file not read: ") && out.contains("two.mtl: no such file"),
+        "{out}"
+    );
+    let (ok, _, err) = oxport(&["obj", "info", "--strict", good.to_str().unwrap()]);
+    assert!(!ok && err.contains("two.mtl: no such file"), "{err}");
+    let (ok, out, _) = oxport(&["obj", "info", "--no-mtl", good.to_str().unwrap()]);
+    assert!(ok && !out.contains("warning"), "{out}");
     assert!(
         out.contains("bounds: [0.0, 0.0, -1.0] to [1.0, 1.0, 2.0]"),
         "{out}"

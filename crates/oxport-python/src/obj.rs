@@ -289,31 +289,55 @@ fn material(object: &Bound<'_, PyAny>) -> PyResult<oxport::Material> {
     })
 }
 
-/// What `read_obj` gives Python: meshes, mtllib texts, header lines, skipped
-/// statements, and the MTL files found beside it.
-type SceneParts = (Vec<Mesh>, Vec<String>, Vec<String>, u64, Vec<PathBuf>);
+/// A warning: `(path, line, what, count)`.
+type WarningFields = (Option<PathBuf>, u64, String, u64);
 
-/// Reads an OBJ file on all cores (the GIL is released).
+/// What `read_obj` gives Python: meshes, mtllib texts, header lines, skipped
+/// statements, warnings, and the materials, header and paths of the MTL files read.
+type SceneParts = (
+    Vec<Mesh>,
+    Vec<String>,
+    Vec<String>,
+    u64,
+    Vec<WarningFields>,
+    Vec<MaterialFields>,
+    Vec<String>,
+    Vec<PathBuf>,
+);
+
+/// Reads an OBJ file on all cores, and the MTL files it names (the GIL is released).
 #[pyfunction]
-#[pyo3(signature = (path, *, threads=None, strict=false))]
+#[pyo3(signature = (path, *, threads=None, strict=false, materials=true, mtl_root=None))]
 pub(crate) fn read_obj(
     py: Python<'_>,
     path: PathBuf,
     threads: Option<usize>,
     strict: bool,
+    materials: bool,
+    mtl_root: Option<PathBuf>,
 ) -> PyResult<SceneParts> {
-    let options = obj::ReadOptions { threads, strict };
+    let options = obj::ReadOptions {
+        threads,
+        strict,
+        materials,
+        mtl_root,
+    };
     let scene = py
         .detach(|| obj::read(&path, &options))
         .map_err(to_py_err)?;
-    let meshes = scene.meshes.into_iter().map(Mesh::from_owned).collect();
-    let mtl_files = obj::mtl_files(&path, &scene.mtllibs);
+    let warnings = scene
+        .warnings
+        .into_iter()
+        .map(|w| (w.path, w.line, w.what, w.count));
     Ok((
-        meshes,
+        scene.meshes.into_iter().map(Mesh::from_owned).collect(),
         scene.mtllibs,
         scene.header,
         scene.skipped,
-        mtl_files,
+        warnings.collect(),
+        scene.materials.into_iter().map(material_fields).collect(),
+        scene.mtl_header,
+        scene.mtl_files,
     ))
 }
 
@@ -341,25 +365,23 @@ pub(crate) fn read_mtl(
     path: PathBuf,
 ) -> PyResult<(Vec<MaterialFields>, Vec<String>)> {
     let library = py.detach(|| obj::read_mtl(&path)).map_err(to_py_err)?;
-    let materials = library
-        .materials
-        .into_iter()
-        .map(|m| {
-            let maps = m.maps.into_iter().map(|t| (t.key, t.path, t.options));
-            (
-                m.name,
-                m.specular_exponent,
-                m.ambient,
-                m.diffuse,
-                m.specular,
-                m.emissive,
-                m.ior,
-                m.dissolve,
-                m.illum,
-                m.statements,
-                maps.collect(),
-            )
-        })
-        .collect();
+    let materials = library.materials.into_iter().map(material_fields).collect();
     Ok((materials, library.header))
+}
+
+fn material_fields(m: oxport::Material) -> MaterialFields {
+    let maps = m.maps.into_iter().map(|t| (t.key, t.path, t.options));
+    (
+        m.name,
+        m.specular_exponent,
+        m.ambient,
+        m.diffuse,
+        m.specular,
+        m.emissive,
+        m.ior,
+        m.dissolve,
+        m.illum,
+        m.statements,
+        maps.collect(),
+    )
 }

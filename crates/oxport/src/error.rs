@@ -94,11 +94,22 @@ impl fmt::Display for Error {
                 source,
             } => write!(f, "{}: {source}", path.display()),
             Error::Io { path: None, source } => write!(f, "{source}"),
+            // Line 0: about the file as a whole.
+            Error::Parse {
+                path: Some(path),
+                line: 0,
+                reason,
+            } => write!(f, "{}: {reason}", path.display()),
             Error::Parse {
                 path: Some(path),
                 line,
                 reason,
             } => write!(f, "{}:{line}: {reason}", path.display()),
+            Error::Parse {
+                path: None,
+                line: 0,
+                reason,
+            } => write!(f, "{reason}"),
             Error::Parse {
                 path: None,
                 line,

@@ -19,7 +19,8 @@ pub enum Command {
     Info(InfoArgs),
     /// Read an OBJ file (and the MTL files it names) and write it again, with
     /// other precisions: OBJ to OBJ. Comments that open the file are kept; the
-    /// materials go to an MTL file beside OUT, named after it.
+    /// materials go to an MTL file beside OUT, named after it. What the read
+    /// passes over is printed as warnings (`--strict` refuses it).
     Convert(ConvertArgs),
 }
 
@@ -41,9 +42,36 @@ pub struct ConvertArgs {
     /// Threads for reading and writing (default: one per core)
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Unknown statements are errors (otherwise skipped, and counted)
+    #[command(flatten)]
+    pub reading: ReadingArgs,
+}
+
+/// How OBJ files are read (the library's `obj::ReadOptions`).
+#[derive(Args)]
+pub struct ReadingArgs {
+    /// Refuse what is otherwise read leniently and reported as a warning:
+    /// unknown statements, faces of fewer than 3 corners, lines of fewer than
+    /// 2 points, MTL files missing, malformed or outside the MTL root
     #[arg(long)]
     pub strict: bool,
+    /// Do not read the MTL files that `mtllib` statements name
+    #[arg(long)]
+    pub no_mtl: bool,
+    /// The folder MTL files may be read from, subfolders included (default:
+    /// the OBJ file's folder; `/` allows any path)
+    #[arg(long, value_name = "DIR")]
+    pub mtl_root: Option<PathBuf>,
+}
+
+impl ReadingArgs {
+    fn options(&self, threads: Option<usize>) -> obj::ReadOptions {
+        obj::ReadOptions {
+            threads,
+            strict: self.strict,
+            materials: !self.no_mtl,
+            mtl_root: self.mtl_root.clone(),
+        }
+    }
 }
 
 #[derive(Args)]
@@ -53,10 +81,9 @@ pub struct InfoArgs {
     /// Parsing threads (default: one per core)
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Unknown statements are errors (otherwise skipped and counted)
-    #[arg(long)]
-    pub strict: bool,
-    /// List every object (default: the first 20)
+    #[command(flatten)]
+    pub reading: ReadingArgs,
+    /// List every object and every warning (default: the first 20)
     #[arg(long)]
     pub all: bool,
 }
@@ -189,19 +216,12 @@ pub fn run(command: Command) -> oxport::Result<()> {
 /// `oxport obj convert`: reads the file and the MTL files it names, writes both again.
 fn convert(args: &ConvertArgs) -> oxport::Result<()> {
     let start = Instant::now();
-    let options = obj::ReadOptions {
-        threads: args.threads,
-        strict: args.strict,
-    };
-    let scene = obj::read(&args.input, &options)?;
-    let mut library: Option<obj::MaterialLibrary> = None;
-    for path in obj::mtl_files(&args.input, &scene.mtllibs) {
-        let read = obj::read_mtl(&path)?;
-        match &mut library {
-            Some(library) => library.materials.extend(read.materials),
-            None => library = Some(read),
-        }
-    }
+    let scene = obj::read(&args.input, &args.reading.options(args.threads))?;
+    print_warnings(&scene.warnings, 20);
+    let library = (!scene.mtl_files.is_empty()).then_some(obj::MaterialLibrary {
+        materials: scene.materials,
+        header: scene.mtl_header,
+    });
     let read = start.elapsed().as_secs_f64();
     println!(
         "{}: {} objects, {} statements skipped, {} materials, read in {read:.3} s",
@@ -233,11 +253,7 @@ fn convert(args: &ConvertArgs) -> oxport::Result<()> {
 /// `oxport obj info`: reads the file and prints what it holds.
 fn info(args: &InfoArgs) -> oxport::Result<()> {
     let start = Instant::now();
-    let options = obj::ReadOptions {
-        threads: args.threads,
-        strict: args.strict,
-    };
-    let scene = obj::read(&args.file, &options)?;
+    let scene = obj::read(&args.file, &args.reading.options(args.threads))?;
     let seconds = start.elapsed().as_secs_f64();
     let size = std::fs::metadata(&args.file)
         .map_err(|e| oxport::Error::Io {
@@ -273,8 +289,10 @@ fn info(args: &InfoArgs) -> oxport::Result<()> {
         sum(|m| m.edges.as_ref().map_or(0, |e| e.len())),
     );
     println!(
-        "{} materials (mtllib: {}), {} statements skipped",
+        "{} materials used, {} defined in {} MTL files read (mtllib: {}), {} statements skipped",
         materials.len(),
+        scene.materials.len(),
+        scene.mtl_files.len(),
         if scene.mtllibs.is_empty() {
             "none".to_string()
         } else {
@@ -282,6 +300,14 @@ fn info(args: &InfoArgs) -> oxport::Result<()> {
         },
         scene.skipped
     );
+    let most = if args.all { usize::MAX } else { 20 };
+    for warning in scene.warnings.iter().take(most) {
+        println!("warning: {warning}");
+    }
+    if scene.warnings.len() > most {
+        let more = scene.warnings.len() - most;
+        println!("warning: ... {more} more kinds (--all lists them)");
+    }
     if low[0] <= high[0] {
         println!("bounds: {low:?} to {high:?}");
     }
@@ -305,6 +331,20 @@ fn info(args: &InfoArgs) -> oxport::Result<()> {
         size as f64 / 1e6 / seconds.max(1e-9)
     );
     Ok(())
+}
+
+/// Prints the first `most` warnings (each kind once, with its first line and
+/// count) to standard error.
+fn print_warnings(warnings: &[obj::ReadWarning], most: usize) {
+    for warning in warnings.iter().take(most) {
+        eprintln!("warning: {warning}");
+    }
+    if warnings.len() > most {
+        eprintln!(
+            "warning: ... {} more kinds (--all lists them)",
+            warnings.len() - most
+        );
+    }
 }
 
 /// The MTL file of a generated scene's materials, if it has any.

@@ -10,15 +10,28 @@ mod mtl;
 mod mtl_read;
 mod read;
 mod scene;
+mod warning;
 mod write;
 
 pub use mtl::{write_mtl, write_mtl_to};
-pub use mtl_read::{MaterialLibrary, mtl_files, parse_mtl, read_mtl};
+pub use mtl_read::{MaterialLibrary, parse_mtl, read_mtl};
 pub use read::{ReadOptions, Scene, read, read_bytes, read_from};
 pub use scene::write_with_mtl;
+pub use warning::ReadWarning;
 pub use write::{
     FileWriter, Precision, WriteOptions, WriteSummary, Writer, write, write_to, write_with_progress,
 };
+
+/// A short piece of untrusted text as an error message quotes it: at most 24
+/// characters, escaped, with `…` where it was cut (so that an error never
+/// shows much of a file that was not meant to be read).
+pub(crate) fn quoted(text: &[u8]) -> String {
+    let text = String::from_utf8_lossy(text);
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(24).collect();
+    let cut = if chars.next().is_some() { "…" } else { "" };
+    format!("{head:?}{cut}")
+}
 
 /// A statement's text must stay on its line: an error naming `what` otherwise.
 fn refuse_line_break(what: &str, text: &str) -> crate::Result<()> {

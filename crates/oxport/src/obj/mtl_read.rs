@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use crate::mesh::{Material, TextureMap};
 use crate::{Error, Result};
 
+use super::quoted;
+
 /// The materials of an MTL file and the comment lines that open it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MaterialLibrary {
@@ -22,22 +24,82 @@ pub fn read_mtl(path: &Path) -> Result<MaterialLibrary> {
     parse_mtl(&data).map_err(|error| error.in_file(path))
 }
 
-/// The MTL files that an OBJ file's `mtllib` statements name, found beside
-/// `obj`: a statement's text is one file name when such a file exists (names
-/// may hold spaces), else several names; names without a file are left out.
-pub fn mtl_files(obj: &Path, mtllibs: &[String]) -> Vec<PathBuf> {
-    let folder = obj.parent().unwrap_or(Path::new(""));
-    let mut found = Vec::new();
+/// The MTL files that an OBJ file's `mtllib` statements name, found in the
+/// OBJ file's `folder`: a statement's text is one file name when such a file
+/// exists (names may hold spaces), else several names. Only files inside
+/// `root` (subfolders included, links resolved) are returned; the others,
+/// and names without a file, come back as errors, in order (a path outside
+/// `root` is not opened).
+pub(crate) fn mtl_files(
+    folder: &Path,
+    mtllibs: &[String],
+    root: &Path,
+) -> (Vec<PathBuf>, Vec<Error>) {
+    let (mut found, mut refused) = (Vec::new(), Vec::new());
     for text in mtllibs {
-        let whole = folder.join(text);
-        if whole.is_file() {
-            found.push(whole);
-        } else {
-            let names = text.split_whitespace().map(|name| folder.join(name));
-            found.extend(names.filter(|path| path.is_file()));
+        let whole = inside(root, folder, text).ok().filter(|p| p.is_file());
+        let names: Vec<&str> = match whole {
+            Some(_) => vec![text.as_str()],
+            None => text.split_whitespace().collect(),
+        };
+        for name in names {
+            match inside(root, folder, name) {
+                Err(error) => refused.push(error),
+                Ok(path) if path.is_file() => found.push(path),
+                Ok(path) => refused.push(Error::io_at(
+                    &path,
+                    std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+                )),
+            }
         }
     }
-    found
+    (found, refused)
+}
+
+/// The file `name` of `folder` when it lies inside `root`: first by its
+/// components alone (a path that leaves is never touched), then with links
+/// resolved where it exists.
+fn inside(root: &Path, folder: &Path, name: &str) -> Result<PathBuf> {
+    let path = folder.join(name);
+    let outside = || Error::Parse {
+        path: None,
+        line: 0,
+        reason: format!(
+            "mtllib {} is outside {}: not opened",
+            quoted(name.as_bytes()),
+            root.display()
+        )
+        .into(),
+    };
+    let (lexical_root, lexical_path) = (lexical(root), lexical(&path));
+    match (&lexical_root, &lexical_path) {
+        (Some(r), Some(p)) if p.starts_with(r) => {}
+        _ => return Err(outside()),
+    }
+    match (root.canonicalize(), path.canonicalize()) {
+        (Ok(r), Ok(p)) if !p.starts_with(&r) => Err(outside()),
+        _ => Ok(path),
+    }
+}
+
+/// `path` made absolute, with `.` and `..` resolved by its components
+/// (`None` if `..` climbs above the file system's root).
+fn lexical(path: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    let absolute = std::path::absolute(path).ok()?;
+    let mut out = PathBuf::new();
+    for component in absolute.components() {
+        match component {
+            Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    Some(out)
 }
 
 /// The number of values each texture map option takes (`-o` and `-s` and
@@ -103,13 +165,20 @@ pub fn parse_mtl(data: &[u8]) -> Result<MaterialLibrary> {
             continue;
         }
         let Some(material) = library.materials.last_mut() else {
-            return Err(error(number, format!("{keyword} before any newmtl")));
+            return Err(error(
+                number,
+                format!("{} before any newmtl", quoted(keyword.as_bytes())),
+            ));
         };
         let numbers = || -> Result<Vec<f32>> {
             rest.split_whitespace()
                 .map(|t| {
-                    t.parse::<f32>()
-                        .map_err(|_| error(number, format!("{keyword}: {t:?} is not a number")))
+                    t.parse::<f32>().map_err(|_| {
+                        error(
+                            number,
+                            format!("{keyword}: {} is not a number", quoted(t.as_bytes())),
+                        )
+                    })
                 })
                 .collect()
         };
@@ -143,7 +212,13 @@ pub fn parse_mtl(data: &[u8]) -> Result<MaterialLibrary> {
             "d" => material.dissolve = Some(one()?),
             "illum" => {
                 material.illum = Some(rest.parse::<i32>().map_err(|_| {
-                    error(number, format!("illum wants a whole number, not {rest:?}"))
+                    error(
+                        number,
+                        format!(
+                            "illum wants a whole number, not {}",
+                            quoted(rest.as_bytes())
+                        ),
+                    )
                 })?)
             }
             _ if keyword.starts_with("map_")
@@ -233,7 +308,12 @@ mod tests {
     #[test]
     fn errors_name_the_line() {
         let error = |text: &str| parse_mtl(text.as_bytes()).unwrap_err().to_string();
-        assert_eq!(error("Kd 1 1 1\n"), "line 1: Kd before any newmtl");
+        assert_eq!(error("Kd 1 1 1\n"), "line 1: \"Kd\" before any newmtl");
+        // Untrusted text is quoted short and escaped.
+        assert_eq!(
+            error("root:x:0:0:root:/root:/bin/bash\n"),
+            "line 1: \"root:x:0:0:root:/root:/b\"… before any newmtl"
+        );
         assert_eq!(
             error("newmtl a\nNs x\n"),
             "line 2: Ns: \"x\" is not a number"

@@ -2,6 +2,9 @@
 //! module per area. `data/valid/` and `data/invalid/` beside it hold the files
 //! the readers are replayed on, named by expected outcome.
 
+mod blender;
 mod glibc;
+mod mtl;
 mod numfmt;
+mod obj_read;
 mod obj_write;

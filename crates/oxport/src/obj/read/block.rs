@@ -1,6 +1,7 @@
 //! What one block of the file declares (pass 1's output), and where each
 //! block's elements sit among the file's.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// Element counts of a block before a statement: positions, UVs, normals.
@@ -41,6 +42,18 @@ pub(super) struct Block<'a> {
     /// more than marks.
     pub(super) spans: Vec<Span>,
     pub(super) skipped: u64,
+    /// What a lenient read passed over: the first line (from the block's
+    /// start), what, and how many times.
+    pub(super) warnings: Vec<(u64, Cow<'static, str>, u64)>,
+}
+
+/// Notes that the statement at `line` was passed over for `what`.
+#[cold]
+pub(super) fn warn(block: &mut Block, line: u64, what: Cow<'static, str>) {
+    match block.warnings.iter_mut().find(|w| w.1 == what) {
+        Some(warning) => warning.2 += 1,
+        None => block.warnings.push((line, what, 1)),
+    }
 }
 
 /// A statement that changes state, with the faces, lines and elements of the

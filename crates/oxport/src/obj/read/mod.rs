@@ -13,8 +13,16 @@
 //! Indices in a file are global and 1-based (negative ones count back from the
 //! last element declared); a [`Mesh`] holds 0-based indices into its own
 //! arrays. Each object owns the `v`, `vt` and `vn` lines declared after its `o`
-//! (Blender's files and most others); an element it uses from elsewhere is
-//! copied into it.
+//! (Blender's files and most others), used or not; an element it uses from
+//! elsewhere is copied into it. Elements declared where no face or line is
+//! (before the first `o`, or in an object of vertices alone) belong to the
+//! objects that use them: such a block becomes a mesh of its own only for
+//! the positions no other object uses (a point cloud keeps its points).
+//!
+//! Reading is lenient by default, as other readers are, and reports what it
+//! passes over in [`Scene::warnings`]: a face of two corners is read as a
+//! loose edge, faces and lines with too few corners and unknown statements
+//! are skipped. [`ReadOptions::strict`] refuses them instead.
 
 mod block;
 mod build;
@@ -27,9 +35,9 @@ mod split;
 mod tests;
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::mesh::Mesh;
+use crate::mesh::{Material, Mesh};
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
 
@@ -40,13 +48,35 @@ use plan::plan;
 use resolve::{Foreign, resolve};
 use split::{block_starts, header, line_count, parse_error};
 
+use super::{ReadWarning, mtl_read, warning};
+
 /// How to read.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ReadOptions {
-    /// Parsing threads; `None` is one per core.
+    /// Parsing threads; `None` is one per core, `0` is an error.
     pub threads: Option<usize>,
-    /// Unknown statements are errors (otherwise skipped and counted).
+    /// Refuse what a lenient read passes over with a warning: unknown
+    /// statements, faces of fewer than 3 corners, lines of fewer than 2
+    /// points, MTL files that are missing, unreadable, malformed or outside
+    /// [`ReadOptions::mtl_root`].
     pub strict: bool,
+    /// Read the MTL files the `mtllib` statements name ([`read`] only).
+    pub materials: bool,
+    /// The folder MTL files are read from, subfolders included: `None` is the
+    /// OBJ file's own folder. A `mtllib` path that leaves it (`../`, an
+    /// absolute path, a link out) is not opened. `/` allows any path.
+    pub mtl_root: Option<PathBuf>,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            threads: None,
+            strict: false,
+            materials: true,
+            mtl_root: None,
+        }
+    }
 }
 
 /// What an OBJ file holds.
@@ -60,6 +90,14 @@ pub struct Scene {
     /// Statements skipped: unknown ones (not in strict mode), and those read
     /// but not kept yet (`p` points, free-form curves).
     pub skipped: u64,
+    /// What the read passed over (each kind once, with its first line and count).
+    pub warnings: Vec<ReadWarning>,
+    /// The materials of the MTL files read ([`ReadOptions::materials`]), in file order.
+    pub materials: Vec<Material>,
+    /// The comment lines that open the first MTL file read.
+    pub mtl_header: Vec<String>,
+    /// The MTL files read.
+    pub mtl_files: Vec<PathBuf>,
 }
 
 /// Reads the OBJ file at `path`, memory-mapped (read into memory when it
@@ -80,7 +118,46 @@ pub fn read(path: &Path, options: &ReadOptions) -> Result<Scene> {
             read_bytes(&data, options)
         }
     };
-    result.map_err(|error| error.in_file(path))
+    let mut scene = result.map_err(|error| error.in_file(path))?;
+    for warning in &mut scene.warnings {
+        warning.path = Some(path.to_path_buf());
+    }
+    if options.materials {
+        read_materials(path, &mut scene, options)?;
+    }
+    Ok(scene)
+}
+
+/// Reads the MTL files the scene's `mtllib` statements name, from inside the
+/// MTL root; what cannot be read is a warning (an error if strict).
+fn read_materials(path: &Path, scene: &mut Scene, options: &ReadOptions) -> Result<()> {
+    let folder = path.parent().unwrap_or(Path::new(""));
+    let root = options.mtl_root.as_deref().unwrap_or(folder);
+    let (files, refused) = mtl_read::mtl_files(folder, &scene.mtllibs, root);
+    for error in refused {
+        if options.strict {
+            return Err(error.in_file(path));
+        }
+        let what = format!("MTL file not read: {error}");
+        warning::add(&mut scene.warnings, Some(path), 0, &what, 1);
+    }
+    for file in files {
+        match mtl_read::read_mtl(&file) {
+            Ok(library) => {
+                if scene.mtl_files.is_empty() {
+                    scene.mtl_header = library.header;
+                }
+                scene.materials.extend(library.materials);
+                scene.mtl_files.push(file);
+            }
+            Err(error) if options.strict => return Err(error),
+            Err(error) => {
+                let what = format!("MTL file not read: {error}");
+                warning::add(&mut scene.warnings, Some(path), 0, &what, 1);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Reads OBJ text from a stream (all of it, then parsed as [`read_bytes`]).
@@ -141,9 +218,29 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         skipped: blocks.iter().map(|b| b.skipped).sum(),
         ..Scene::default()
     };
+    if blocks.iter().any(|b| !b.warnings.is_empty()) {
+        // Lines are counted from a block's start: add the lines before it.
+        let mut lines_before = 0;
+        for (block, start) in blocks.iter().zip(starts.windows(2)) {
+            for (line, what, count) in &block.warnings {
+                warning::add(&mut scene.warnings, None, lines_before + line, what, *count);
+            }
+            lines_before += line_count(&data[start[0]..start[1]]);
+        }
+    }
     let elements = Elements::new(&blocks);
     let (plans, mut arrays) = plan(&blocks, &elements, &mut scene.mtllibs).map_err(located)?;
     let foreign = resolve(&pipeline, &blocks, &elements, &plans, &mut arrays).map_err(located)?;
+    // Blocks of positions without faces or lines: their first position, to
+    // keep only the positions no other object uses.
+    let faceless: Vec<Option<usize>> = plans
+        .iter()
+        .map(|p| p.segments.is_empty().then_some(p.first[0]))
+        .collect();
+    let used = faceless
+        .iter()
+        .any(Option::is_some)
+        .then(|| used_positions(&foreign, elements.sizes()[0]));
     let mut work = Vec::with_capacity(plans.len());
     let mut foreign = foreign.into_iter();
     for (plan, arrays) in plans.into_iter().zip(arrays) {
@@ -157,10 +254,50 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     } else {
         Colors::None
     };
-    scene.meshes = pipeline.map(work, |(plan, arrays, found)| {
+    let meshes = pipeline.map(work, |(plan, arrays, found)| {
         build(plan, arrays, &found, &blocks, &elements, &colors)
     });
+    scene.meshes = meshes
+        .into_iter()
+        .zip(faceless)
+        .filter_map(|(mesh, first)| match (first, &used) {
+            (Some(first), Some(used)) => unused_points(mesh, first, used),
+            _ => Some(mesh),
+        })
+        .collect();
     Ok(scene)
+}
+
+/// Which positions some object uses from outside its own.
+fn used_positions(foreign: &[Foreign], positions: usize) -> Vec<bool> {
+    let mut used = vec![false; positions];
+    for f in foreign {
+        for &(_, g) in f.positions.iter().chain(&f.edge_points) {
+            used[g] = true;
+        }
+    }
+    used
+}
+
+/// A mesh of positions alone (no faces, no lines), starting at global
+/// position `first`, with only the positions no other object uses: `None`
+/// when every one is used elsewhere (the block was shared, not a mesh).
+fn unused_points(mut mesh: Mesh<'static>, first: usize, used: &[bool]) -> Option<Mesh<'static>> {
+    let keep = |i: usize| !used[first + i];
+    if (0..mesh.positions.len()).all(keep) {
+        return Some(mesh);
+    }
+    let kept = |values: &[[f32; 3]]| -> Vec<[f32; 3]> {
+        let values = values.iter().enumerate();
+        values.filter(|(i, _)| keep(*i)).map(|(_, v)| *v).collect()
+    };
+    let positions = kept(&mesh.positions);
+    if positions.is_empty() {
+        return None;
+    }
+    mesh.colors = mesh.colors.map(|c| kept(&c).into());
+    mesh.positions = positions.into();
+    Some(mesh)
 }
 
 /// An error in a block (its line counted from the block's start).

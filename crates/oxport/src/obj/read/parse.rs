@@ -3,7 +3,7 @@
 
 use crate::{Error, Result};
 
-use super::block::{Block, Event, Span, corner_layout, counts, end_face, mark, vertex};
+use super::block::{Block, Event, Span, corner_layout, counts, end_face, mark, vertex, warn};
 use super::fast::common_line;
 use super::split::{Statements, next_token, parse_error, shown, text, trim};
 
@@ -29,6 +29,7 @@ pub(super) fn parse_block(text: &[u8], strict: bool) -> Result<Block<'_>> {
         marks: Vec::new(),
         spans: vec![Span::default()],
         skipped: 0,
+        warnings: Vec::new(),
     };
     block.faces.push(0);
     let mut at = 0;
@@ -92,8 +93,8 @@ pub(super) fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bo
             }
             block.normals.push(values);
         }
-        b"f" => face(block, rest, number)?,
-        b"l" => polyline(block, rest, number)?,
+        b"f" => face(block, rest, number, strict)?,
+        b"l" => polyline(block, rest, number, strict)?,
         b"o" => mark(block, Event::Object(text(trim(rest), number, "o")?)),
         b"g" => mark(block, Event::Group(text(trim(rest), number, "g")?)),
         b"usemtl" => mark(block, Event::Material(text(trim(rest), number, "usemtl")?)),
@@ -118,10 +119,16 @@ pub(super) fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bo
             block.smooth_now = Some(group);
         }
         // Read but not kept yet.
-        b"p" | b"cstype" | b"deg" | b"curv" | b"curv2" | b"surf" | b"parm" | b"trim" | b"hole"
+        b"p" => {
+            block.skipped += 1;
+            warn(block, number, "points (p) are not kept yet".into());
+        }
+        b"cstype" | b"deg" | b"curv" | b"curv2" | b"surf" | b"parm" | b"trim" | b"hole"
         | b"scrv" | b"sp" | b"end" | b"bmat" | b"step" | b"mg" | b"lod" | b"shadow_obj"
         | b"trace_obj" | b"ctech" | b"stech" | b"bevel" | b"c_interp" | b"d_interp" | b"vp" => {
-            block.skipped += 1
+            block.skipped += 1;
+            let what = "free-form curve and surface statements are not kept yet";
+            warn(block, number, what.into());
         }
         _ if strict => {
             return Err(parse_error(
@@ -129,7 +136,11 @@ pub(super) fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bo
                 format!("unknown statement {}", shown(keyword)),
             ));
         }
-        _ => block.skipped += 1,
+        _ => {
+            block.skipped += 1;
+            let what = format!("unknown statement {} skipped", shown(keyword));
+            warn(block, number, what.into());
+        }
     }
     Ok(())
 }
@@ -166,7 +177,11 @@ pub(super) fn mrgb(block: &mut Block, text: &[u8], line: u64) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn face(block: &mut Block, rest: &[u8], line: u64) -> Result<()> {
+/// A face (`f`). Leniently, a face of two corners is read as a loose edge
+/// (`l`: Blender 3.4's importer drops it and keeps its vertices; an edge
+/// keeps the pair) and one of fewer corners is skipped, each with a warning;
+/// `strict` refuses both.
+pub(super) fn face(block: &mut Block, rest: &[u8], line: u64, strict: bool) -> Result<()> {
     let start = block.corners.len();
     let mut at = 0;
     let mut negative = false;
@@ -177,10 +192,30 @@ pub(super) fn face(block: &mut Block, rest: &[u8], line: u64) -> Result<()> {
     }
     let corners = &block.corners[start..];
     if corners.len() < 3 {
-        return Err(parse_error(
+        let count = corners.len();
+        if strict {
+            return Err(parse_error(
+                line,
+                format!("a face needs 3 corners, not {count}"),
+            ));
+        }
+        let points: Vec<i32> = corners.iter().map(|c| c[0]).collect();
+        block.corners.truncate(start);
+        if count == 2 {
+            warn(
+                block,
+                line,
+                "a face with 2 corners read as a loose edge".into(),
+            );
+            add_line(block, &points, negative);
+            return Ok(());
+        }
+        warn(
+            block,
             line,
-            format!("a face needs 3 corners, not {}", corners.len()),
-        ));
+            format!("a face with {count} corners skipped").into(),
+        );
+        return Ok(());
     }
     let layout = corner_layout(&corners[0]);
     if corners.iter().any(|c| corner_layout(c) != layout) {
@@ -199,30 +234,45 @@ pub(super) fn face(block: &mut Block, rest: &[u8], line: u64) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn polyline(block: &mut Block, rest: &[u8], line: u64) -> Result<()> {
-    let start = block.points.len();
+/// A line (`l`) of two or more points; leniently, one of fewer is skipped
+/// with a warning.
+pub(super) fn polyline(block: &mut Block, rest: &[u8], line: u64, strict: bool) -> Result<()> {
+    let mut points = Vec::new();
     let mut at = 0;
-    let mut negative = false;
     while let Some(token) = next_token(rest, &mut at) {
-        let point = corner(token, line)?[0];
-        negative |= point < 0;
-        block.points.push(point);
+        points.push(corner(token, line)?[0]);
     }
-    let size = block.points.len() - start;
-    if size < 2 {
-        return Err(parse_error(
+    if points.len() < 2 {
+        let size = points.len();
+        if strict {
+            return Err(parse_error(
+                line,
+                format!("a line needs 2 points, not {size}"),
+            ));
+        }
+        warn(
+            block,
             line,
-            format!("a line needs 2 points, not {size}"),
-        ));
+            format!("a line with {size} points skipped").into(),
+        );
+        return Ok(());
     }
+    let negative = points.iter().any(|&p| p < 0);
+    add_line(block, &points, negative);
+    Ok(())
+}
+
+/// Appends a line of `points` (raw position indices; `negative` if any
+/// counts back from the elements declared so far).
+fn add_line(block: &mut Block, points: &[i32], negative: bool) {
     if negative {
         let counts = counts(block);
         block
             .relative_lines
             .push(((block.lines.len() - 1) as u32, counts));
     }
+    block.points.extend_from_slice(points);
     block.lines.push(block.points.len() as u32);
-    Ok(())
 }
 
 /// Up to `N` numbers of a statement, and how many there were.

@@ -160,7 +160,8 @@ pub(super) fn plan(
     let arrays = plans
         .iter()
         .map(|plan| {
-            let face_offsets = vec![0; plan.faces + usize::from(plan.faces > 0)];
+            // No faces is `[0]`, one way only.
+            let face_offsets = vec![0; plan.faces + 1];
             let per_face = |kept: bool| kept.then(|| vec![0; plan.faces]);
             let per_corner = |kept: bool| kept.then(|| vec![0; plan.corners]);
             let (uvs, normals) = plan.layout.unwrap_or_default();
@@ -287,7 +288,9 @@ pub(super) fn finish(object: Object, end: [usize; 3], plans: &mut Vec<Plan>) {
         part.name = object.name.clone();
         part.first = if i == 0 { object.first } else { end };
         part.end = end;
-        if !part.segments.is_empty() || part.first != end {
+        // Without faces or lines, a part is kept for its positions (which
+        // may be taken out later, if other objects use them).
+        if !part.segments.is_empty() || part.first[0] != end[0] {
             plans.push(part);
         }
     }

@@ -133,12 +133,14 @@ pub(super) fn describe(
     let (mut faces, mut lines) = (0, 0);
     for (number, line) in statements(block.text) {
         let line = trim(&line);
-        let word = line
+        let mut words = line
             .split(|b| b.is_ascii_whitespace())
-            .next()
-            .unwrap_or_default();
-        let nth = match word {
-            b"v" | b"vt" | b"vn" => {
+            .filter(|w| !w.is_empty());
+        let word = words.next().unwrap_or_default();
+        // As the parse reads them: a face of 2 corners is a line; faces of
+        // fewer corners and lines of fewer points are skipped.
+        let (keyword, nth): (&[u8], _) = match (word, words.count()) {
+            (b"v" | b"vt" | b"vn", _) => {
                 let kind = match word {
                     b"v" => 0,
                     b"vt" => 1,
@@ -147,13 +149,13 @@ pub(super) fn describe(
                 declared[kind] += 1;
                 continue;
             }
-            b"f" => &mut faces,
-            b"l" => &mut lines,
+            (b"f", 3..) => (b"f", &mut faces),
+            (b"f" | b"l", 2) | (b"l", 3..) => (b"l", &mut lines),
             _ => continue,
         };
         if let Some(error) = candidates
             .iter()
-            .find(|c| c.keyword == word && c.nth == *nth)
+            .find(|c| c.keyword == keyword && c.nth == *nth)
         {
             let k = error.k;
             return parse_error(

@@ -60,13 +60,10 @@ pub(super) fn block_starts(data: &[u8], count: usize) -> Vec<usize> {
     starts
 }
 
-/// A token as an error message shows it: its first 40 bytes, quoted.
+/// A token as an error message shows it: [`crate::obj::quoted`].
 #[cold]
 pub(super) fn shown(token: &[u8]) -> String {
-    format!(
-        "{:?}",
-        String::from_utf8_lossy(&token[..token.len().min(40)])
-    )
+    crate::obj::quoted(token)
 }
 
 pub(super) fn parse_error(line: u64, reason: impl Into<Cow<'static, str>>) -> Error {

@@ -1,4 +1,5 @@
 use super::*;
+use crate::obj::ReadWarning;
 
 fn parse(text: &str) -> Result<Scene> {
     read_bytes(text.as_bytes(), &ReadOptions::default())
@@ -45,15 +46,25 @@ fn errors_name_the_line_and_the_reason() {
         error("v 0 0 0\nvt 0 0\nl 1 2\nf 1/1 1/1 1/9\n"),
         "line 3: position index 2 is out of range (1 declared before this line, 1 in the file)"
     );
-    assert_eq!(
-        error("v 0 0 0\n\nf 1 1\n"),
-        "line 3: a face needs 3 corners, not 2"
-    );
     assert_eq!(error("f 0 1 2\n"), "line 1: index 0 (indices start at 1)");
+    // A face read as an edge is checked as one.
+    assert_eq!(
+        error("v 0 0 0\nf 1 3\n"),
+        "line 2: position index 3 is out of range (1 declared before this line, 1 in the file)"
+    );
     let strict = ReadOptions {
         strict: true,
         ..ReadOptions::default()
     };
+    let strict_error = |text: &str| {
+        read_bytes(text.as_bytes(), &strict)
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        strict_error("v 0 0 0\n\nf 1 1\n"),
+        "line 3: a face needs 3 corners, not 2"
+    );
     let unknown = read_bytes(b"v 1 2 3\nfoo bar\n", &strict).unwrap_err();
     assert_eq!(unknown.to_string(), "line 2: unknown statement \"foo\"");
     assert_eq!(parse("v 1 2 3\nfoo bar\n").unwrap().skipped, 1);
@@ -88,10 +99,93 @@ fn zbrush_polypaint_is_read_as_vertex_colors() {
 }
 
 #[test]
-fn faces_without_corners_are_errors() {
-    for text in ["f\n", "f \n", "f 1\n"] {
-        assert!(parse(text).is_err(), "{text:?}");
+fn short_faces_and_lines_are_edges_or_skipped_and_reported() {
+    let text =
+        "o a\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 2\nf\nf 3\nl 2\nf -1 -3\nfoo 1\nfoo 2\np 1\n";
+    let scene = parse(text).unwrap();
+    let [mesh] = &scene.meshes[..] else {
+        panic!("{:?}", scene.meshes)
+    };
+    assert_eq!(mesh.face_count(), 1);
+    assert_eq!(mesh.edges.as_deref(), Some(&[[0, 1], [2, 0]][..]));
+    mesh.validate().unwrap();
+    let warnings: Vec<String> = scene.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        warnings,
+        [
+            "6: a face with 2 corners read as a loose edge (2 times)",
+            "7: a face with 0 corners skipped",
+            "8: a face with 1 corners skipped",
+            "9: a line with 1 points skipped",
+            "11: unknown statement \"foo\" skipped (2 times)",
+            "13: points (p) are not kept yet",
+        ]
+    );
+    let strict = ReadOptions {
+        strict: true,
+        ..ReadOptions::default()
+    };
+    for text in ["f\n", "f \n", "f 1\n", "v 0 0 0\nf 1 1\n", "v 0 0 0\nl 1\n"] {
+        assert!(read_bytes(text.as_bytes(), &strict).is_err(), "{text:?}");
     }
+}
+
+#[test]
+fn warnings_count_lines_across_blocks() {
+    // Enough text for several blocks: the warning's line is the file's.
+    let mut text = String::from("o big\n");
+    for i in 0..40_000 {
+        text += &format!("v {i} 0 0\n");
+    }
+    text += "f 1 2\nf 3 4\n";
+    let options = ReadOptions {
+        threads: Some(4),
+        ..ReadOptions::default()
+    };
+    let scene = read_bytes(text.as_bytes(), &options).unwrap();
+    assert_eq!(
+        scene.warnings,
+        [ReadWarning {
+            path: None,
+            line: 40_002,
+            what: "a face with 2 corners read as a loose edge".into(),
+            count: 2,
+        }]
+    );
+    assert_eq!(scene.meshes[0].edges.as_deref().map(<[_]>::len), Some(2));
+}
+
+#[test]
+fn shared_elements_belong_to_the_objects_that_use_them() {
+    // Positions before the first `o`, used by two objects: no mesh of their own.
+    let scene = parse("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\no a\nf 1 2 3\no b\nf 2 4 3\n").unwrap();
+    let names: Vec<&str> = scene.meshes.iter().map(|m| m.name.as_ref()).collect();
+    assert_eq!(names, ["a", "b"]);
+    assert_eq!(scene.meshes[0].positions.len(), 3);
+    assert_eq!(scene.meshes[1].positions.len(), 3);
+    // Positions nobody uses stay, as a mesh of points (and nothing else).
+    let scene = parse("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 5 5 5\no a\nf 1 2 3\n").unwrap();
+    let names: Vec<&str> = scene.meshes.iter().map(|m| m.name.as_ref()).collect();
+    assert_eq!(names, ["", "a"]);
+    assert_eq!(&scene.meshes[0].positions[..], &[[5.0, 5.0, 5.0]]);
+    assert_eq!(&scene.meshes[0].face_offsets[..], &[0]);
+    // A point cloud keeps its points; an object keeps its unused vertices.
+    let scene =
+        parse("o cloud\nv 0 0 0\nv 1 1 1\no tri\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 9 9 9\nf 3 4 5\n")
+            .unwrap();
+    assert_eq!(scene.meshes[0].name, "cloud");
+    assert_eq!(scene.meshes[0].positions.len(), 2);
+    assert_eq!(scene.meshes[1].positions.len(), 4);
+    for mesh in &scene.meshes {
+        mesh.validate().unwrap();
+    }
+}
+
+#[test]
+fn a_mesh_without_faces_has_one_face_offset() {
+    let scene = parse("o edges\nv 0 0 0\nv 1 0 0\nl 1 2\n").unwrap();
+    assert_eq!(&scene.meshes[0].face_offsets[..], &[0]);
+    assert_eq!(scene.meshes[0].face_count(), 0);
 }
 
 #[test]
