@@ -6,7 +6,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 CARGO ?= cargo
 
-.PHONY: blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
+.PHONY: blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli -- demo
@@ -68,6 +68,10 @@ bench-read: build
 clean:
 	$(CARGO) clean
 	rm -rf $(VENV)
+
+# The installable add-on: dist/oxport_obj.zip (Preferences > Add-ons > Install...).
+blender-addon: venv
+	$(VPY) integrations/blender/build_zip.py
 
 # The Blender add-on against Blender's own exporter (part of `make test` when Blender is installed).
 blender-test: build

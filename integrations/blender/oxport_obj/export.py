@@ -13,8 +13,14 @@ from dataclasses import dataclass, field
 import bpy
 from bpy_extras.io_utils import axis_conversion
 
-import oxport
-import oxport.blender
+try:
+    # The copy of the package that the add-on's zip carries (make blender-addon).
+    from . import oxport
+    from .oxport import blender as _blender  # noqa: F401  (oxport.blender)
+except ImportError:
+    # An oxport installed beside Blender's Python (development, pip).
+    import oxport
+    import oxport.blender
 
 
 class NotSupported(Exception):
