@@ -4,7 +4,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal, Optional, Sequence, Union, final
 
-from ._obj import Material
+from ._obj import Material, TextureMap
 
 __version__: str
 
@@ -129,6 +129,7 @@ class ObjWriter:
     def __new__(cls, path: _StrPath, options: WriteOptions) -> ObjWriter: ...
     def write(self, meshes: Sequence[Mesh]) -> None: ...
     def write_text(self, text: str) -> None: ...
+    def write_curves(self, curves: Sequence[Curve]) -> None: ...
     def close(self) -> _Summary: ...
     def abort(self) -> None: ...
 
@@ -188,4 +189,52 @@ class Gathered:
 
 def blender_meshes(items: Sequence[Gathered], *, threads: Optional[int] = None) -> list[Mesh]: ...
 def blender_unused_edges(corner_edges: _ArrayLike, edge_count: int) -> int: ...
+@final
+class Bsdf:
+    def __new__(
+        cls,
+        *,
+        roughness: float,
+        specular: float,
+        metallic: float,
+        ior: float,
+        alpha: float,
+        base_color: Sequence[float],
+        emission: Sequence[float],
+        emission_strength: Optional[float] = None,
+        sheen: float = 0.0,
+        clearcoat: float = 0.0,
+        clearcoat_roughness: float = 0.0,
+        anisotropic: float = 0.0,
+        anisotropic_rotation: float = 0.0,
+        transmission: float = 0.0,
+    ) -> Bsdf: ...
+
+def blender_mtl_material(
+    name: str,
+    *,
+    roughness: float,
+    specular_intensity: float,
+    metallic: float,
+    diffuse_color: Sequence[float],
+    bsdf: Optional[Bsdf] = None,
+    maps: Sequence[TextureMap] = ...,
+    pbr: bool = False,
+) -> _MaterialFields: ...
+
+@final
+class Curve:
+    @property
+    def name(self) -> str: ...
+    @property
+    def points(self) -> list[tuple[float, float, float]]: ...
+
+def blender_nurbs_curves(
+    name: str,
+    matrix_world: _Matrix,
+    axes: _Matrix,
+    splines: Sequence[tuple[_ArrayLike, int, bool, bool]],
+    *,
+    scale: float = 1.0,
+) -> list[Curve]: ...
 def format_fixed(values: _ArrayLike, precision: int) -> bytes: ...

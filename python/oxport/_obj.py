@@ -175,6 +175,12 @@ class ObjWriter:
         """Writes ``meshes`` after those already written (the GIL is released)."""
         self._native.write(meshes)
 
+    def write_curves(self, curves: Sequence["_native.Curve"]) -> None:
+        """Writes free-form curves (``oxport.blender.nurbs_curves``) after
+        what was written: Blender writes them after every mesh, with relative
+        indices."""
+        self._native.write_curves(curves)
+
     def write_text(self, text: str) -> None:
         """Writes ``text`` as it is, after what was written: for statements the
         mesh model does not have (free-form curves: ``cstype``, ``curv``...).

@@ -62,10 +62,13 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from . import _native
-from ._native import Gathered, Mesh
-from ._obj import Buffer
+from ._native import Bsdf, Curve, Gathered, Mesh
+from ._obj import Buffer, Material, TextureMap, _material
 
-__all__ = ["Gathered", "mesh", "meshes", "unused_edges"]
+__all__ = ["Bsdf", "Curve", "Gathered", "mesh", "meshes", "mtl_material", "nurbs_curves", "unused_edges"]
+
+#: A matrix as rows of numbers (a ``mathutils.Matrix`` works).
+Matrix = Sequence[Sequence[float]]
 
 
 def mesh(gathered: Gathered) -> Mesh:
@@ -88,3 +91,44 @@ def unused_edges(corner_edges: Buffer, edge_count: int) -> int:
     look for (and ``edges.foreach_get("is_loose")``, 10 times slower than
     fetching ``edge_index`` into an unsigned buffer, can be skipped)."""
     return _native.blender_unused_edges(corner_edges, edge_count)
+
+
+def mtl_material(
+    name: str,
+    *,
+    roughness: float,
+    specular_intensity: float,
+    metallic: float,
+    diffuse_color: Sequence[float],
+    bsdf: Optional[Bsdf] = None,
+    maps: Sequence[TextureMap] = (),
+    pbr: bool = False,
+) -> Material:
+    """The MTL material Blender 3.4's exporter writes for a Blender material:
+    from ``bsdf`` (its Principled BSDF's inputs) when one feeds the material
+    output, from its viewport values (``Material.roughness``,
+    ``specular_intensity``, ``metallic``, ``diffuse_color``) otherwise, with
+    Blender's float arithmetic (``Ns`` from roughness, ``illum`` from
+    specular, metallic and alpha); ``maps`` are the texture maps found for
+    it, whose properties then have no line; with ``pbr`` the PBR extensions
+    (``Pr``, ``Pm``... in place of ``Ns`` and ``Ka``). Spaces in the name
+    become underscores, as Blender writes them."""
+    return _material(_native.blender_mtl_material(
+        name, roughness=roughness, specular_intensity=specular_intensity, metallic=metallic,
+        diffuse_color=diffuse_color, bsdf=bsdf, maps=maps, pbr=pbr))
+
+
+def nurbs_curves(
+    name: str,
+    matrix_world: Matrix,
+    axes: Matrix,
+    splines: Sequence[tuple[Buffer, int, bool, bool]],
+    *,
+    scale: float = 1.0,
+) -> list[Curve]:
+    """The curves Blender 3.4's exporter writes for a NURBS curve object
+    ("curves as NURBS"), for :meth:`oxport.ObjWriter.write_curves`: each spline
+    given as ``(points, order_u, use_cyclic_u, use_endpoint_u)``, ``points``
+    its control points without their weights, placed by ``axes @
+    matrix_world`` and ``scale`` with Blender's float arithmetic."""
+    return _native.blender_nurbs_curves(name, matrix_world, axes, splines, scale=scale)

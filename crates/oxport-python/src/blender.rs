@@ -225,3 +225,147 @@ pub(crate) fn blender_unused_edges(
     py.detach(|| library::unused_edges(corner_edges.as_slice().as_flattened(), edge_count))
         .map_err(to_py_err)
 }
+
+/// The inputs of a material's Principled BSDF (`node.inputs[NAME].default_value`).
+#[pyclass(frozen, module = "oxport._native")]
+pub struct Bsdf {
+    bsdf: library::Bsdf,
+}
+
+#[pymethods]
+impl Bsdf {
+    #[new]
+    #[pyo3(signature = (*, roughness, specular, metallic, ior, alpha, base_color, emission,
+        emission_strength=None, sheen=0.0, clearcoat=0.0, clearcoat_roughness=0.0,
+        anisotropic=0.0, anisotropic_rotation=0.0, transmission=0.0))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        roughness: f32,
+        specular: f32,
+        metallic: f32,
+        ior: f32,
+        alpha: f32,
+        base_color: [f32; 3],
+        emission: [f32; 3],
+        emission_strength: Option<f32>,
+        sheen: f32,
+        clearcoat: f32,
+        clearcoat_roughness: f32,
+        anisotropic: f32,
+        anisotropic_rotation: f32,
+        transmission: f32,
+    ) -> Self {
+        Bsdf {
+            bsdf: library::Bsdf {
+                roughness,
+                specular,
+                metallic,
+                ior,
+                alpha,
+                base_color,
+                emission,
+                emission_strength,
+                sheen,
+                clearcoat,
+                clearcoat_roughness,
+                anisotropic,
+                anisotropic_rotation,
+                transmission,
+            },
+        }
+    }
+}
+
+/// The MTL values Blender 3.4's exporter writes for a material (the fields
+/// of `oxport.Material`); `maps` are objects with `key`, `path` and `options`.
+#[pyfunction]
+#[pyo3(signature = (name, *, roughness, specular_intensity, metallic, diffuse_color, bsdf=None,
+    maps=Vec::new(), pbr=false))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn blender_mtl_material(
+    name: String,
+    roughness: f32,
+    specular_intensity: f32,
+    metallic: f32,
+    diffuse_color: [f32; 4],
+    bsdf: Option<PyRef<'_, Bsdf>>,
+    maps: Vec<Bound<'_, PyAny>>,
+    pbr: bool,
+) -> PyResult<crate::obj::MaterialFields> {
+    let maps = maps
+        .iter()
+        .map(|map| {
+            Ok(oxport::TextureMap {
+                key: map.getattr("key")?.extract()?,
+                options: map.getattr("options")?.extract()?,
+                path: map.getattr("path")?.extract()?,
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let input = library::MaterialInput {
+        name,
+        roughness,
+        specular_intensity,
+        metallic,
+        diffuse_color,
+        bsdf: bsdf.map(|b| b.bsdf.clone()),
+        maps,
+    };
+    Ok(crate::obj::material_fields(library::mtl_material(
+        &input, pbr,
+    )))
+}
+
+/// Free-form curves to write after the meshes (`ObjWriter.write_curves`).
+#[pyclass(frozen, module = "oxport._native")]
+pub struct Curve {
+    pub(crate) curve: oxport::Curve,
+}
+
+#[pymethods]
+impl Curve {
+    #[getter]
+    fn name(&self) -> &str {
+        &self.curve.name
+    }
+
+    #[getter]
+    fn points(&self) -> Vec<[f32; 3]> {
+        self.curve.points.clone()
+    }
+}
+
+/// The curves Blender 3.4's exporter writes for a NURBS curve object: each
+/// spline as `(points, order, cyclic, endpoint)`, `points` `(N, 3)` float32
+/// (`points[].co` without the weight).
+#[pyfunction]
+#[pyo3(signature = (name, matrix_world, axes, splines, *, scale=1.0))]
+pub(crate) fn blender_nurbs_curves(
+    name: &str,
+    matrix_world: &Bound<'_, PyAny>,
+    axes: &Bound<'_, PyAny>,
+    splines: Vec<(Bound<'_, PyAny>, u32, bool, bool)>,
+    scale: f32,
+) -> PyResult<Vec<Curve>> {
+    let world = matrix::<4>(matrix_world, "matrix_world")?;
+    let axes = matrix::<3>(axes, "axes")?;
+    let points = splines
+        .iter()
+        .map(|(points, ..)| float_rows::<3>(points, "points"))
+        .collect::<PyResult<Vec<_>>>()?;
+    let splines: Vec<library::NurbsSpline> = splines
+        .iter()
+        .zip(&points)
+        .map(
+            |(&(_, order, cyclic, endpoint), points)| library::NurbsSpline {
+                points: points.as_slice(),
+                order,
+                cyclic,
+                endpoint,
+            },
+        )
+        .collect();
+    let transform = library::world_and_axes_transform(&axes, &world);
+    let curves = library::nurbs_curves(name, &splines, &transform, scale);
+    Ok(curves.into_iter().map(|curve| Curve { curve }).collect())
+}

@@ -24,6 +24,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<blender::Gathered>()?;
     m.add_function(wrap_pyfunction!(blender::blender_meshes, m)?)?;
     m.add_function(wrap_pyfunction!(blender::blender_unused_edges, m)?)?;
+    m.add_class::<blender::Bsdf>()?;
+    m.add_function(wrap_pyfunction!(blender::blender_mtl_material, m)?)?;
+    m.add_class::<blender::Curve>()?;
+    m.add_function(wrap_pyfunction!(blender::blender_nurbs_curves, m)?)?;
     m.add_function(wrap_pyfunction!(numfmt::format_fixed, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

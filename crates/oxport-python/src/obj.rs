@@ -222,6 +222,17 @@ impl ObjWriter {
         self.with(py, |writer| writer.write_text(text))
     }
 
+    /// Writes free-form curves after what was written (Blender writes them
+    /// after every mesh).
+    fn write_curves(
+        &self,
+        py: Python<'_>,
+        curves: Vec<PyRef<'_, crate::blender::Curve>>,
+    ) -> PyResult<()> {
+        let curves: Vec<oxport::Curve> = curves.iter().map(|c| c.curve.clone()).collect();
+        self.with(py, |writer| writer.write_curves(&curves))
+    }
+
     /// Completes the file under its name.
     fn close(&self, py: Python<'_>) -> PyResult<Summary> {
         let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
@@ -344,7 +355,7 @@ pub(crate) fn read_obj(
 /// A material's fields in `oxport.Material`'s order: name, specular
 /// exponent, ambient, diffuse, specular, emissive, ior, dissolve, illum,
 /// statements, maps (key, path, options).
-type MaterialFields = (
+pub(crate) type MaterialFields = (
     String,
     Option<f32>,
     Option<[f32; 3]>,
@@ -369,7 +380,7 @@ pub(crate) fn read_mtl(
     Ok((materials, library.header))
 }
 
-fn material_fields(m: oxport::Material) -> MaterialFields {
+pub(crate) fn material_fields(m: oxport::Material) -> MaterialFields {
     let maps = m.maps.into_iter().map(|t| (t.key, t.path, t.options));
     (
         m.name,

@@ -43,4 +43,4 @@ pub mod pipeline;
 pub mod synth;
 
 pub use error::{Error, Result};
-pub use mesh::{Material, Mesh, TextureMap};
+pub use mesh::{Curve, Material, Mesh, TextureMap};

@@ -233,6 +233,19 @@ fn check_attribute<T>(
     }
 }
 
+/// A free-form B-spline curve (`cstype bspline`), as OBJ files hold them
+/// after the meshes: its control points, degree, control indices (relative:
+/// `-1` is the last point declared) and knot values between 0 and 1.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Curve {
+    pub name: String,
+    pub points: Vec<[f32; 3]>,
+    pub degree: u32,
+    pub controls: Vec<i64>,
+    /// The knots inside `0..1` (`parm u 0.0 ... 1.0` adds the ends).
+    pub parameters: Vec<f32>,
+}
+
 /// A texture map line of a material: `map_Kd -s 2 2 1 textures/wood.png`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TextureMap {

@@ -81,90 +81,34 @@ def _axis(identifier: str) -> str:
     return identifier.replace("NEGATIVE_", "-")
 
 
-def _f32(x: float) -> float:
-    """Rounds to float32: one float32 operation done in double, then rounded, is exact."""
-    return array("f", (x,))[0]
-
-
 def _buffer(typecode: str, count: int) -> array:
     """A zeroed buffer for ``foreach_get``, allocated once (repetition doubles a memcpy)."""
     return array(typecode, (0,)) * count
 
 
 def _mtl_material(material: bpy.types.Material, paths: "_TexturePaths", pbr: bool) -> oxport.Material:
-    """Blender 3.4's MTL values for a material: from its Principled BSDF when one
-    feeds the material output, from the material's viewport values otherwise;
-    image textures linked to the BSDF as texture maps; with ``pbr``, the PBR
-    extensions (``Pr``, ``Pm``... instead of ``Ns`` and ``Ka``)."""
-    roughness = material.roughness
-    specular = material.specular_intensity
-    metallic = material.metallic
-    ior = 1.0
-    alpha = material.diffuse_color[3]
-    diffuse = tuple(material.diffuse_color[:3])
-    emission = (0.0, 0.0, 0.0)
-    strength = 0.0
+    """Blender 3.4's MTL values for a material (``oxport.blender.mtl_material``):
+    from its Principled BSDF when one feeds the material output, from the
+    material's viewport values otherwise; image textures linked to the BSDF
+    as texture maps."""
     bsdf = _principled_bsdf(material)
+    values = None
     if bsdf is not None:
         inputs = bsdf.inputs
-        roughness = inputs["Roughness"].default_value
-        specular = inputs["Specular"].default_value
-        metallic = inputs["Metallic"].default_value
-        ior = inputs["IOR"].default_value
-        alpha = inputs["Alpha"].default_value
-        diffuse = tuple(inputs["Base Color"].default_value[:3])
-        if "Emission Strength" in inputs:
-            strength = inputs["Emission Strength"].default_value
-        emission = tuple(inputs["Emission"].default_value[:3])
-    emission = tuple(_f32(c * strength) for c in emission) if bsdf is not None else emission
-    exponent = _f32(1.0 - roughness)
-    exponent = _f32(exponent * _f32(exponent * 1000.0))
-    transparent = alpha != 1.0
-    if specular == 0.0:
-        illum = 1
-    elif metallic > 0.0:
-        illum = 6 if transparent else 3
-    elif transparent:
-        illum = 9
-    else:
-        illum = 2
-    ambient = (metallic,) * 3 if metallic != 0.0 else (1.0, 1.0, 1.0)
-    maps = _texture_maps(material, bsdf, paths, pbr) if bsdf is not None else []
-    # A property that a texture map gives has no line of its own.
-    mapped = {m.key for m in maps}
-    statements = []
-    if pbr:
-        values = [("Pr", roughness), ("Pm", metallic)]
-        if bsdf is not None:
-            inputs = bsdf.inputs
-            values += [("Ps", inputs["Sheen"].default_value), ("Pc", inputs["Clearcoat"].default_value),
-                       ("Pcr", inputs["Clearcoat Roughness"].default_value),
-                       ("aniso", inputs["Anisotropic"].default_value),
-                       ("anisor", inputs["Anisotropic Rotation"].default_value)]
-        statements = [(key, "%f" % value) for key, value in values if f"map_{key}" not in mapped]
-        transmission = inputs["Transmission"].default_value if bsdf is not None else 0.0
-        if transmission > 0.0:
-            statements.append(("Tf", " ".join(["%f" % transmission] * 3)))
-    material_values = oxport.Material(
-        name=material.name.replace(" ", "_"),
-        specular_exponent=exponent,
-        ambient=ambient,
-        diffuse=diffuse,
-        specular=(specular,) * 3,
-        emissive=emission,
-        ior=ior,
-        dissolve=alpha,
-        illum=illum,
-        statements=statements,
-        maps=maps,
-    )
-    if pbr:  # Pr and Pm stand for them
-        material_values.specular_exponent = None
-        material_values.ambient = None
-    for key, field in _MAPPED_PROPERTIES.items():
-        if key in mapped:
-            setattr(material_values, field, None)
-    return material_values
+        value = lambda name: inputs[name].default_value  # noqa: E731
+        values = oxport.blender.Bsdf(
+            roughness=value("Roughness"), specular=value("Specular"), metallic=value("Metallic"),
+            ior=value("IOR"), alpha=value("Alpha"), base_color=tuple(value("Base Color")[:3]),
+            emission=tuple(value("Emission")[:3]),
+            emission_strength=value("Emission Strength") if "Emission Strength" in inputs else None,
+            sheen=value("Sheen"), clearcoat=value("Clearcoat"),
+            clearcoat_roughness=value("Clearcoat Roughness"), anisotropic=value("Anisotropic"),
+            anisotropic_rotation=value("Anisotropic Rotation"), transmission=value("Transmission"),
+        )
+    return oxport.blender.mtl_material(
+        material.name, roughness=material.roughness, specular_intensity=material.specular_intensity,
+        metallic=material.metallic, diffuse_color=tuple(material.diffuse_color), bsdf=values,
+        maps=_texture_maps(material, bsdf, paths, pbr) if bsdf is not None else [], pbr=pbr)
 
 
 # The texture maps Blender 3.4 writes, in its order: MTL statement, BSDF input;
@@ -175,11 +119,6 @@ _PBR_TEXTURE_MAPS = [("map_Kd", "Base Color"), ("map_Pm", "Metallic"), ("map_Ks"
 _TEXTURE_MAPS = [("map_Kd", "Base Color"), ("map_Ks", "Specular"), ("map_Ns", "Roughness"),
                  ("map_refl", "Metallic"), ("map_Ke", "Emission"), ("map_d", "Alpha"),
                  ("map_Bump", "Normal")]
-
-
-# The MTL properties that a texture map replaces.
-_MAPPED_PROPERTIES = {"map_Kd": "diffuse", "map_Ks": "specular", "map_Ns": "specular_exponent",
-                      "map_Ke": "emissive", "map_d": "dissolve"}
 
 
 class _TexturePaths:
@@ -299,13 +238,10 @@ def _objects(context, depsgraph, options: dict):
                 yield ob, instance.matrix_world.copy(), "mesh"
 
 
-def _nurbs_text(ob, matrix, axes, scale: float) -> str:
-    """A NURBS curve object as Blender 3.4 writes it (after all the meshes):
-    per spline its control points, then ``g NAME``, ``cstype bspline``, its
-    degree, ``curv`` with relative indices (wrapping around for cyclic ones)
-    and ``parm u`` with evenly spaced values (clamped to 0 and 1 at the ends
-    for endpoint splines)."""
-    lines = []
+def _nurbs_curves(ob, matrix, axes, scale: float) -> list:
+    """A NURBS curve object's curves, as Blender 3.4 writes them after all the
+    meshes (``oxport.blender.nurbs_curves``)."""
+    splines = []
     for spline in ob.data.splines:
         if spline.type != "NURBS":
             raise NotSupported(f"object {ob.name!r}: a {spline.type} spline in a NURBS curve "
@@ -314,27 +250,8 @@ def _nurbs_text(ob, matrix, axes, scale: float) -> str:
         points = _buffer("f", 4 * count)
         spline.points.foreach_get("co", points)
         xyz = array("f", (points[i] for i in range(4 * count) if i % 4 != 3))
-        # Blender's float matrix arithmetic, as for mesh positions.
-        placed = oxport.blender.mesh(oxport.blender.Gathered(
-            ob.name, matrix, axes, xyz, array(_INDEX), array(_INDEX), scale=scale))
-        positions = memoryview(placed.positions).cast("B").cast("f")
-        for i in range(count):
-            lines.append("v %f %f %f" % (positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]))
-        degree = spline.order_u - 1
-        controls = count + (degree if spline.use_cyclic_u else 0)
-        lines += [f"g {ob.name}", "cstype bspline", f"deg {degree}",
-                  "curv 0.0 1.0" + "".join(f" {-((i % count) + 1)}" for i in range(controls))]
-        endpoint = spline.use_endpoint_u and not spline.use_cyclic_u
-        parms = []
-        for i in range(1, controls + 3):
-            parm = _f32(i / (controls + 3))  # Blender divides in float
-            if endpoint and i <= degree:
-                parm = 0.0
-            elif endpoint and i > controls + 2 - degree:
-                parm = 1.0
-            parms.append(" %f" % parm)
-        lines += ["parm u 0.0" + "".join(parms) + " 1.0", "end"]
-    return "".join(line + "\n" for line in lines)
+        splines.append((xyz, spline.order_u, spline.use_cyclic_u, spline.use_endpoint_u))
+    return oxport.blender.nurbs_curves(ob.name, matrix, axes, splines, scale=scale)
 
 
 # Meshes with fewer corners are built in batches; bigger ones one at a time, the
@@ -715,7 +632,7 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
             nurbs = []  # written after the meshes, as Blender does
             for ob, matrix, kind in _objects(context, depsgraph, options):
                 if kind == "nurbs":
-                    nurbs.append(_nurbs_text(ob, matrix, axes, options.get("global_scale", 1.0)))
+                    nurbs += _nurbs_curves(ob, matrix, axes, options.get("global_scale", 1.0))
                     continue
                 slots = _gather(ob, matrix, options, axes, stream, polygons, report.per_step)
                 for material in slots:
@@ -727,8 +644,7 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
             stream.wait()
         finally:
             stream.close()
-        for text in nurbs:
-            writer.write_text(text)
+        writer.write_curves(nurbs)
         summary = writer.close()
     except BaseException:
         writer.abort()

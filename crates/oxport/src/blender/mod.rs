@@ -9,9 +9,11 @@
 
 mod check;
 mod colors;
+mod material;
 mod merge;
 mod mesh;
 mod normals;
+mod nurbs;
 mod order;
 mod smooth_groups;
 mod transform;
@@ -19,8 +21,10 @@ mod uvs;
 mod vertex_groups;
 
 pub use colors::{corner_colors_to_vertices, linear_to_srgb, srgb_to_linear};
+pub use material::{Bsdf, MaterialInput, mtl_material};
 pub use mesh::{Gathered, mesh, meshes, unused_edges};
 pub use normals::{NormalSource, corner_normals, face_normal};
+pub use nurbs::{NurbsSpline, nurbs_curves};
 pub use order::{face_order, reorder_faces};
 pub use smooth_groups::{SmoothGroupInput, smooth_groups};
 pub use transform::{

@@ -5,6 +5,7 @@
 //! [`read()`] parses OBJ files on all cores into one mesh per object;
 //! [`write_with_mtl`] writes an OBJ file and its MTL file together.
 
+mod curve;
 mod dedup;
 mod mtl;
 mod mtl_read;
@@ -13,6 +14,7 @@ mod scene;
 mod warning;
 mod write;
 
+pub use curve::encode_curves;
 pub use mtl::{write_mtl, write_mtl_to};
 pub use mtl_read::{MaterialLibrary, parse_mtl, read_mtl};
 pub use read::{ReadOptions, Scene, read, read_bytes, read_from};

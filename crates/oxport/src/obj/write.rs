@@ -265,6 +265,15 @@ impl<W: Write> Writer<W> {
         Ok(())
     }
 
+    /// Writes free-form `curves` after what was written ([`encode_curves`]):
+    /// Blender writes them after every mesh, as relative indices.
+    pub fn write_curves(&mut self, curves: &[crate::mesh::Curve]) -> Result<()> {
+        let text = super::encode_curves(curves)?;
+        self.out.write_all(&text)?;
+        self.summary.bytes += text.len() as u64;
+        Ok(())
+    }
+
     /// Flushes the sink and gives it back with what was written.
     pub fn finish(mut self) -> Result<(W, WriteSummary)> {
         self.out.flush()?;
@@ -315,6 +324,13 @@ impl FileWriter {
     pub fn write_text(&mut self, text: &str) -> Result<()> {
         self.writer
             .write_text(text)
+            .map_err(|e| self.pending.name(e))
+    }
+
+    /// [`Writer::write_curves`].
+    pub fn write_curves(&mut self, curves: &[crate::mesh::Curve]) -> Result<()> {
+        self.writer
+            .write_curves(curves)
             .map_err(|e| self.pending.name(e))
     }
 
