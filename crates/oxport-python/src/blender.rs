@@ -294,13 +294,7 @@ pub(crate) fn blender_mtl_material(
 ) -> PyResult<crate::obj::MaterialFields> {
     let maps = maps
         .iter()
-        .map(|map| {
-            Ok(oxport::TextureMap {
-                key: map.getattr("key")?.extract()?,
-                options: map.getattr("options")?.extract()?,
-                path: map.getattr("path")?.extract()?,
-            })
-        })
+        .map(crate::obj::texture_map)
         .collect::<PyResult<Vec<_>>>()?;
     let input = library::MaterialInput {
         name,

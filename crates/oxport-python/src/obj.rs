@@ -276,14 +276,7 @@ fn material(object: &Bound<'_, PyAny>) -> PyResult<oxport::Material> {
     let get = |name: &str| object.getattr(name);
     let maps = get("maps")?
         .try_iter()?
-        .map(|map| {
-            let map = map?;
-            Ok(oxport::TextureMap {
-                key: map.getattr("key")?.extract()?,
-                options: map.getattr("options")?.extract()?,
-                path: map.getattr("path")?.extract()?,
-            })
-        })
+        .map(|map| texture_map(&map?))
         .collect::<PyResult<Vec<_>>>()?;
     Ok(oxport::Material {
         name: get("name")?.extract()?,
@@ -302,6 +295,15 @@ fn material(object: &Bound<'_, PyAny>) -> PyResult<oxport::Material> {
 
 /// A warning: `(path, line, what, count)`.
 type WarningFields = (Option<PathBuf>, u64, String, u64);
+
+/// A texture map from an object with `key`, `options` and `path` (`oxport.TextureMap`).
+pub(crate) fn texture_map(map: &Bound<'_, PyAny>) -> PyResult<oxport::TextureMap> {
+    Ok(oxport::TextureMap {
+        key: map.getattr("key")?.extract()?,
+        options: map.getattr("options")?.extract()?,
+        path: map.getattr("path")?.extract()?,
+    })
+}
 
 /// What `read_obj` gives Python: meshes, mtllib texts, header lines, skipped
 /// statements, warnings, and the materials, header and paths of the MTL files read.

@@ -36,7 +36,7 @@ pub fn write_with_mtl(
         let folder = path.parent().unwrap_or(Path::new(""));
         write_mtl(&folder.join(name), &library.materials, &library.header)?;
     }
-    writer.write_with_progress(meshes, progress)?;
+    writer.write_valid(meshes, progress)?;
     writer.finish()
 }
 

@@ -138,7 +138,7 @@ pub fn write_with_progress(
 ) -> Result<WriteSummary> {
     meshes.iter().try_for_each(Mesh::validate)?;
     let mut writer = FileWriter::create(path, options.clone())?;
-    writer.write_with_progress(meshes, progress)?;
+    writer.write_valid(meshes, progress)?;
     writer.finish()
 }
 
@@ -146,7 +146,7 @@ pub fn write_with_progress(
 pub fn write_to<W: Write>(out: W, meshes: &[Mesh], options: &WriteOptions) -> Result<WriteSummary> {
     meshes.iter().try_for_each(Mesh::validate)?;
     let mut writer = Writer::new(out, options.clone())?;
-    writer.write(meshes)?;
+    writer.write_valid(meshes, |_, _| {})?;
     Ok(writer.finish()?.1)
 }
 
@@ -198,9 +198,14 @@ impl<W: Write> Writer<W> {
     pub fn write_with_progress(
         &mut self,
         meshes: &[Mesh],
-        mut progress: impl FnMut(u64, u64),
+        progress: impl FnMut(u64, u64),
     ) -> Result<()> {
         meshes.iter().try_for_each(Mesh::validate)?;
+        self.write_valid(meshes, progress)
+    }
+
+    /// [`Writer::write_with_progress`] for meshes already validated.
+    fn write_valid(&mut self, meshes: &[Mesh], mut progress: impl FnMut(u64, u64)) -> Result<()> {
         let options = &self.options;
         // Deduplication rewrites a mesh's normals or UVs; everything else is borrowed.
         let meshes: Vec<Cow<Mesh>> = if options.deduplicate_normals || options.deduplicate_uvs {
@@ -317,6 +322,17 @@ impl FileWriter {
     ) -> Result<()> {
         self.writer
             .write_with_progress(meshes, progress)
+            .map_err(|e| self.pending.name(e))
+    }
+
+    /// [`FileWriter::write_with_progress`] for meshes already validated.
+    pub(crate) fn write_valid(
+        &mut self,
+        meshes: &[Mesh],
+        progress: impl FnMut(u64, u64),
+    ) -> Result<()> {
+        self.writer
+            .write_valid(meshes, progress)
             .map_err(|e| self.pending.name(e))
     }
 

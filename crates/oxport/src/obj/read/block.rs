@@ -28,8 +28,8 @@ pub(super) struct Block<'a> {
     pub(super) points: Vec<i32>,
     pub(super) lines: Vec<u32>,
     /// The faces (and lines) with a negative index, with the counts before them.
-    pub(super) relative_faces: Vec<(u32, Counts)>,
-    pub(super) relative_lines: Vec<(u32, Counts)>,
+    pub(super) relative_faces: Vec<Relative>,
+    pub(super) relative_lines: Vec<Relative>,
     /// Smooth groups, per face from the block's first `s` on (faces before
     /// it take the group the block starts with): Blender writes an `s` each
     /// time it changes, which can be every other face.
@@ -44,15 +44,34 @@ pub(super) struct Block<'a> {
     pub(super) skipped: u64,
     /// What a lenient read passed over: the first line (from the block's
     /// start), what, and how many times.
-    pub(super) warnings: Vec<(u64, Cow<'static, str>, u64)>,
+    pub(super) warnings: Vec<Warned>,
+}
+
+/// A face (or line) of a block with a negative index, and the element
+/// counts before it (what its indices count back from).
+pub(super) struct Relative {
+    pub(super) item: u32,
+    pub(super) counts: Counts,
+}
+
+/// Something a block passed over: its first line (from the block's start),
+/// what, and how many times.
+pub(super) struct Warned {
+    pub(super) line: u64,
+    pub(super) what: Cow<'static, str>,
+    pub(super) count: u64,
 }
 
 /// Notes that the statement at `line` was passed over for `what`.
 #[cold]
 pub(super) fn warn(block: &mut Block, line: u64, what: Cow<'static, str>) {
-    match block.warnings.iter_mut().find(|w| w.1 == what) {
-        Some(warning) => warning.2 += 1,
-        None => block.warnings.push((line, what, 1)),
+    match block.warnings.iter_mut().find(|w| w.what == what) {
+        Some(warning) => warning.count += 1,
+        None => block.warnings.push(Warned {
+            line,
+            what,
+            count: 1,
+        }),
     }
 }
 
@@ -79,8 +98,8 @@ pub(super) struct Span {
 }
 
 impl Span {
-    pub(super) fn see(&mut self, (uvs, normals): Layout) {
-        self.layouts |= 1 << (2 * u8::from(uvs) + u8::from(normals));
+    pub(super) fn see(&mut self, layout: Layout) {
+        self.layouts |= 1 << (2 * u8::from(layout.uvs) + u8::from(layout.normals));
     }
 }
 
@@ -126,15 +145,48 @@ pub(super) fn mark(block: &mut Block, event: Event) {
     block.spans.push(Span::default());
 }
 
-/// Whether a face's corners have UVs, and normals.
-pub(super) type Layout = (bool, bool);
+/// Whether a face's corners have UVs, and normals: a mesh has one layout.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Layout {
+    pub(super) uvs: bool,
+    pub(super) normals: bool,
+}
 
 pub(super) fn corner_layout(corner: &[i32; 3]) -> Layout {
-    (corner[1] != 0, corner[2] != 0)
+    Layout {
+        uvs: corner[1] != 0,
+        normals: corner[2] != 0,
+    }
 }
 
 pub(super) fn layout_of(block: &Block, face: usize) -> Layout {
     corner_layout(&block.corners[block.faces[face] as usize])
+}
+
+/// The kinds of elements, in the order of the `[_; 3]` arrays of counts and
+/// offsets (`array[kind as usize]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    Position,
+    Uv,
+    Normal,
+}
+
+impl Kind {
+    pub(super) const ALL: [Kind; 3] = [Kind::Position, Kind::Uv, Kind::Normal];
+
+    pub(super) fn name(self) -> &'static str {
+        ["position", "UV", "normal"][self as usize]
+    }
+}
+
+/// A reference from an object's index arrays to an element outside its own:
+/// where (a corner, or an edge point as `2 * edge + end`) and which element
+/// (its global index).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reference {
+    pub(super) slot: usize,
+    pub(super) element: usize,
 }
 
 /// The global index of each block's first position, UV and normal, then the totals.
@@ -144,7 +196,7 @@ pub(super) fn element_offsets(blocks: &[Block]) -> Vec<[usize; 3]> {
     offsets.push(at);
     for block in blocks {
         let counts = counts(block);
-        at = [0, 1, 2].map(|k| at[k] + counts[k] as usize);
+        at = Kind::ALL.map(|k| at[k as usize] + counts[k as usize] as usize);
         offsets.push(at);
     }
     offsets
@@ -166,24 +218,26 @@ impl Elements {
         *self.offsets.last().expect("offsets end with the totals")
     }
 
-    /// The block holding element `g` of kind `k`, and its index there.
-    pub(super) fn find(&self, k: usize, g: usize) -> (usize, usize) {
+    /// The block holding element `g` of kind `kind`, and its index there.
+    pub(super) fn find(&self, kind: Kind, g: usize) -> (usize, usize) {
+        let k = kind as usize;
         let b = self.offsets.partition_point(|o| o[k] <= g) - 1;
         (b, g - self.offsets[b][k])
     }
 
-    /// Elements `range` of kind `k` (`get` gives a block's array; positions
+    /// Elements `range` of kind `kind` (`get` gives a block's array; positions
     /// past its end are zero) followed by the `copies`.
     pub(super) fn gather<'b, 'a: 'b, T: Copy + Default + 'b>(
         &self,
         blocks: &'b [Block<'a>],
-        k: usize,
+        kind: Kind,
         get: impl Fn(&'b Block<'a>) -> &'b [T],
         range: Range<usize>,
         copies: &[usize],
     ) -> Vec<T> {
         let mut out = Vec::with_capacity(range.len() + copies.len());
         for (b, block) in blocks.iter().enumerate() {
+            let k = kind as usize;
             let (start, end) = (self.offsets[b][k], self.offsets[b + 1][k]);
             let (from, to) = (range.start.max(start), range.end.min(end));
             if from < to {
@@ -195,7 +249,7 @@ impl Elements {
             }
         }
         out.extend(copies.iter().map(|&g| {
-            let (b, i) = self.find(k, g);
+            let (b, i) = self.find(kind, g);
             get(&blocks[b]).get(i).copied().unwrap_or_default()
         }));
         out

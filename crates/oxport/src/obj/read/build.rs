@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use crate::mesh::Mesh;
 
 use super::Colors;
-use super::block::{Block, Elements};
+use super::block::{Block, Elements, Kind, Reference};
 use super::plan::{Arrays, Plan};
 use super::resolve::Foreign;
 
@@ -45,21 +45,33 @@ pub(super) fn build(
     elements: &Elements,
     colors: &Colors,
 ) -> Mesh<'static> {
-    let range = |k: usize| plan.first[k]..plan.end[k];
+    let range = |kind: Kind| plan.first[kind as usize]..plan.end[kind as usize];
     // Positions: copies in first-use order over faces, then lines.
-    let mut copies = Copies::new(range(0).len());
-    for &(slot, g) in found.iter().flat_map(|f| &f.positions) {
-        arrays.position_indices[slot] = copies.local(g);
+    let mut copies = Copies::new(range(Kind::Position).len());
+    for r in found.iter().flat_map(|f| &f.positions) {
+        arrays.position_indices[r.slot] = copies.local(r.element);
     }
-    for &(slot, g) in found.iter().flat_map(|f| &f.edge_points) {
-        arrays.edges[slot / 2][slot % 2] = copies.local(g);
+    for r in found.iter().flat_map(|f| &f.edge_points) {
+        arrays.edges[r.slot / 2][r.slot % 2] = copies.local(r.element);
     }
-    let positions = elements.gather(blocks, 0, |b| &b.positions, range(0), &copies.copied);
+    let positions = elements.gather(
+        blocks,
+        Kind::Position,
+        |b| &b.positions,
+        range(Kind::Position),
+        &copies.copied,
+    );
     let colors = match colors {
         Colors::None => None,
-        Colors::Vertex => Some(elements.gather(blocks, 0, |b| &b.colors, range(0), &copies.copied)),
+        Colors::Vertex => Some(elements.gather(
+            blocks,
+            Kind::Position,
+            |b| &b.colors,
+            range(Kind::Position),
+            &copies.copied,
+        )),
         Colors::Mrgb(all) => {
-            let own = range(0).chain(copies.copied.iter().copied());
+            let own = range(Kind::Position).chain(copies.copied.iter().copied());
             Some(
                 own.map(|g| all.get(g).copied().unwrap_or_default())
                     .collect(),
@@ -67,18 +79,26 @@ pub(super) fn build(
         }
     };
     let attribute =
-        |k: usize, indices: &mut Option<Vec<u32>>, get: fn(&Foreign) -> &Vec<(usize, usize)>| {
+        |kind: Kind, indices: &mut Option<Vec<u32>>, get: fn(&Foreign) -> &Vec<Reference>| {
             let indices = indices.as_mut()?;
-            let mut copies = Copies::new(range(k).len());
-            for &(slot, g) in found.iter().flat_map(get) {
-                indices[slot] = copies.local(g);
+            let mut copies = Copies::new(range(kind).len());
+            for r in found.iter().flat_map(get) {
+                indices[r.slot] = copies.local(r.element);
             }
             Some(copies.copied)
         };
-    let uv_copies = attribute(1, &mut arrays.uv_indices, |f| &f.uvs);
-    let normal_copies = attribute(2, &mut arrays.normal_indices, |f| &f.normals);
-    let uvs = uv_copies.map(|c| elements.gather(blocks, 1, |b| &b.uvs, range(1), &c));
-    let normals = normal_copies.map(|c| elements.gather(blocks, 2, |b| &b.normals, range(2), &c));
+    let uv_copies = attribute(Kind::Uv, &mut arrays.uv_indices, |f| &f.uvs);
+    let normal_copies = attribute(Kind::Normal, &mut arrays.normal_indices, |f| &f.normals);
+    let uvs = uv_copies.map(|c| elements.gather(blocks, Kind::Uv, |b| &b.uvs, range(Kind::Uv), &c));
+    let normals = normal_copies.map(|c| {
+        elements.gather(
+            blocks,
+            Kind::Normal,
+            |b| &b.normals,
+            range(Kind::Normal),
+            &c,
+        )
+    });
     Mesh {
         name: plan.name.into(),
         positions: positions.into(),

@@ -222,8 +222,14 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         // Lines are counted from a block's start: add the lines before it.
         let mut lines_before = 0;
         for (block, start) in blocks.iter().zip(starts.windows(2)) {
-            for (line, what, count) in &block.warnings {
-                warning::add(&mut scene.warnings, None, lines_before + line, what, *count);
+            for w in &block.warnings {
+                warning::add(
+                    &mut scene.warnings,
+                    None,
+                    lines_before + w.line,
+                    &w.what,
+                    w.count,
+                );
             }
             lines_before += line_count(&data[start[0]..start[1]]);
         }
@@ -272,8 +278,8 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
 fn used_positions(foreign: &[Foreign], positions: usize) -> Vec<bool> {
     let mut used = vec![false; positions];
     for f in foreign {
-        for &(_, g) in f.positions.iter().chain(&f.edge_points) {
-            used[g] = true;
+        for r in f.positions.iter().chain(&f.edge_points) {
+            used[r.element] = true;
         }
     }
     used

@@ -3,7 +3,9 @@
 
 use crate::{Error, Result};
 
-use super::block::{Block, Event, Span, corner_layout, counts, end_face, mark, vertex, warn};
+use super::block::{
+    Block, Event, Relative, Span, corner_layout, counts, end_face, mark, vertex, warn,
+};
 use super::fast::common_line;
 use super::split::{Statements, next_token, parse_error, shown, text, trim};
 
@@ -226,9 +228,10 @@ pub(super) fn face(block: &mut Block, rest: &[u8], line: u64, strict: bool) -> R
     }
     if negative {
         let counts = counts(block);
-        block
-            .relative_faces
-            .push(((block.faces.len() - 1) as u32, counts));
+        block.relative_faces.push(Relative {
+            item: (block.faces.len() - 1) as u32,
+            counts,
+        });
     }
     end_face(block, layout);
     Ok(())
@@ -267,9 +270,10 @@ pub(super) fn polyline(block: &mut Block, rest: &[u8], line: u64, strict: bool) 
 fn add_line(block: &mut Block, points: &[i32], negative: bool) {
     if negative {
         let counts = counts(block);
-        block
-            .relative_lines
-            .push(((block.lines.len() - 1) as u32, counts));
+        block.relative_lines.push(Relative {
+            item: (block.lines.len() - 1) as u32,
+            counts,
+        });
     }
     block.points.extend_from_slice(points);
     block.lines.push(block.points.len() as u32);

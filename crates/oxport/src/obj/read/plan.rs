@@ -8,7 +8,7 @@ use std::ops::Range;
 use crate::{Error, Result};
 
 use super::Located;
-use super::block::{Block, Elements, Event, Layout, Span, layout_of};
+use super::block::{Block, Elements, Event, Kind, Layout, Span, layout_of};
 
 /// The state a face takes from the statements before it.
 #[derive(Clone, Default)]
@@ -143,7 +143,8 @@ pub(super) fn plan(
             let Some(mark) = mark else { continue };
             match &mark.event {
                 Event::Object(name) => {
-                    let here = [0, 1, 2].map(|k| offsets[b][k] + mark.counts[k] as usize);
+                    let here = Kind::ALL
+                        .map(|k| offsets[b][k as usize] + mark.counts[k as usize] as usize);
                     let done = std::mem::take(&mut object);
                     finish(done, here, &mut plans);
                     object.name = name.clone();
@@ -164,12 +165,12 @@ pub(super) fn plan(
             let face_offsets = vec![0; plan.faces + 1];
             let per_face = |kept: bool| kept.then(|| vec![0; plan.faces]);
             let per_corner = |kept: bool| kept.then(|| vec![0; plan.corners]);
-            let (uvs, normals) = plan.layout.unwrap_or_default();
+            let layout = plan.layout.unwrap_or_default();
             Arrays {
                 face_offsets,
                 position_indices: vec![0; plan.corners],
-                uv_indices: per_corner(uvs),
-                normal_indices: per_corner(normals),
+                uv_indices: per_corner(layout.uvs),
+                normal_indices: per_corner(layout.normals),
                 smooth: per_face(plan.smooth),
                 material_indices: per_face(plan.material),
                 group_indices: per_face(plan.group),
@@ -178,6 +179,15 @@ pub(super) fn plan(
         })
         .collect();
     Ok((plans, arrays))
+}
+
+/// The faces of one layout in a run: how many, their corners, whether some
+/// face has a smooth group.
+struct Run {
+    layout: Layout,
+    faces: usize,
+    corners: usize,
+    any_smooth: bool,
 }
 
 /// A run of faces in one state: to the object's part of their layout, split
@@ -197,30 +207,40 @@ pub(super) fn add_faces(
     // A face has a smooth group if it comes after the block's first `s`, or
     // before it with a group the block starts with.
     let smooth = |f: usize| f >= block.smooth_from || state.smooth.is_some();
-    // Per layout: faces, corners, whether some face has a smooth group.
-    let mut runs: Vec<(Layout, usize, usize, bool)> = Vec::new();
+    let mut runs: Vec<Run> = Vec::new();
     if mixed {
         for f in faces.clone() {
             let layout = layout_of(block, f);
             let corners = (block.faces[f + 1] - block.faces[f]) as usize;
-            match runs.iter_mut().find(|r| r.0 == layout) {
+            match runs.iter_mut().find(|r| r.layout == layout) {
                 Some(run) => {
-                    (run.1, run.2, run.3) = (run.1 + 1, run.2 + corners, run.3 || smooth(f))
+                    run.faces += 1;
+                    run.corners += corners;
+                    run.any_smooth |= smooth(f);
                 }
-                None => runs.push((layout, 1, corners, smooth(f))),
+                None => runs.push(Run {
+                    layout,
+                    faces: 1,
+                    corners,
+                    any_smooth: smooth(f),
+                }),
             }
         }
     } else {
-        let corners = (block.faces[faces.end] - block.faces[faces.start]) as usize;
-        let any_smooth = smooth(faces.start) || smooth(faces.end - 1);
-        runs.push((
-            layout_of(block, faces.start),
-            faces.len(),
+        runs.push(Run {
+            layout: layout_of(block, faces.start),
+            faces: faces.len(),
+            corners: (block.faces[faces.end] - block.faces[faces.start]) as usize,
+            any_smooth: smooth(faces.start) || smooth(faces.end - 1),
+        });
+    }
+    for run in runs {
+        let Run {
+            layout,
+            faces: count,
             corners,
             any_smooth,
-        ));
-    }
-    for (layout, count, corners, any_smooth) in runs {
+        } = run;
         let part = object.part(Some(layout));
         let material = state.material.as_deref().map(|m| part.materials.index(m));
         let group = state.group.as_deref().map(|g| part.groups.index(g));

@@ -5,7 +5,7 @@ use crate::Error;
 use crate::pipeline::Pipeline;
 
 use super::Located;
-use super::block::{Block, Counts, Elements, layout_of};
+use super::block::{Block, Counts, Elements, Kind, Reference, Relative, layout_of};
 use super::plan::{Arrays, Plan, Segment};
 use super::split::{parse_error, statements, trim};
 
@@ -13,10 +13,10 @@ use super::split::{parse_error, statements, trim};
 /// arrays (corner, or edge point as `2 * edge + end`) and which global element.
 #[derive(Default)]
 pub(super) struct Foreign {
-    pub(super) positions: Vec<(usize, usize)>,
-    pub(super) uvs: Vec<(usize, usize)>,
-    pub(super) normals: Vec<(usize, usize)>,
-    pub(super) edge_points: Vec<(usize, usize)>,
+    pub(super) positions: Vec<Reference>,
+    pub(super) uvs: Vec<Reference>,
+    pub(super) normals: Vec<Reference>,
+    pub(super) edge_points: Vec<Reference>,
 }
 
 /// A segment's share of its object's arrays.
@@ -116,6 +116,8 @@ pub(super) struct OutOfRange {
     pub(super) keyword: &'static [u8],
     pub(super) nth: usize,
     pub(super) raw: i32,
+    /// The kind as an index (a `usize`, not [`Kind`]: with an enum the
+    /// `Result` of every resolved index costs four times the instructions).
     pub(super) k: usize,
 }
 
@@ -142,11 +144,11 @@ pub(super) fn describe(
         let (keyword, nth): (&[u8], _) = match (word, words.count()) {
             (b"v" | b"vt" | b"vn", _) => {
                 let kind = match word {
-                    b"v" => 0,
-                    b"vt" => 1,
-                    _ => 2,
+                    b"v" => Kind::Position,
+                    b"vt" => Kind::Uv,
+                    _ => Kind::Normal,
                 };
-                declared[kind] += 1;
+                declared[kind as usize] += 1;
                 continue;
             }
             (b"f", 3..) => (b"f", &mut faces),
@@ -162,7 +164,7 @@ pub(super) fn describe(
                 number,
                 format!(
                     "{} index {} is out of range ({} declared before this line, {} in the file)",
-                    ["position", "UV", "normal"][k],
+                    Kind::ALL[k].name(),
                     error.raw,
                     offset[k] + declared[k],
                     sizes[k]
@@ -192,7 +194,7 @@ pub(super) struct Resolver {
 }
 
 impl Resolver {
-    /// The local index of a raw index of kind `k` (a placeholder for an
+    /// The local index of a raw index of kind `kind` (a placeholder for an
     /// element outside the object, listed in `foreign` with its `slot`), or
     /// the error of the `nth` `keyword` statement of the block.
     #[allow(clippy::too_many_arguments)]
@@ -200,13 +202,14 @@ impl Resolver {
     pub(super) fn local(
         &self,
         raw: i32,
-        k: usize,
+        kind: Kind,
         counts: Option<&Counts>,
         slot: usize,
-        foreign: &mut Vec<(usize, usize)>,
+        foreign: &mut Vec<Reference>,
         keyword: &'static [u8],
         nth: usize,
     ) -> std::result::Result<u32, OutOfRange> {
+        let k = kind as usize;
         let global = if raw > 0 {
             let g = raw as usize - 1;
             (g < self.sizes[k]).then_some(g)
@@ -227,7 +230,7 @@ impl Resolver {
         if (self.first[k]..self.end[k]).contains(&g) {
             Ok((g - self.first[k]) as u32)
         } else {
-            foreign.push((slot, g));
+            foreign.push(Reference { slot, element: g });
             Ok(0)
         }
     }
@@ -235,10 +238,10 @@ impl Resolver {
 
 /// The entries of a block's `relative` list from item `start` on.
 pub(super) fn relative_from(
-    relative: &[(u32, Counts)],
+    relative: &[Relative],
     start: usize,
-) -> std::iter::Peekable<std::slice::Iter<'_, (u32, Counts)>> {
-    relative[relative.partition_point(|r| (r.0 as usize) < start)..]
+) -> std::iter::Peekable<std::slice::Iter<'_, Relative>> {
+    relative[relative.partition_point(|r| (r.item as usize) < start)..]
         .iter()
         .peekable()
 }
@@ -274,19 +277,36 @@ pub(super) fn fill(
     let faces = segment.faces.clone();
     let kept = faces.filter(|&f| segment.only.is_none_or(|only| layout_of(block, f) == only));
     for (i, f) in kept.enumerate() {
-        while relative.next_if(|r| (r.0 as usize) < f).is_some() {}
-        let counts = relative.next_if(|r| r.0 as usize == f).map(|r| &r.1);
+        while relative.next_if(|r| (r.item as usize) < f).is_some() {}
+        let counts = relative
+            .next_if(|r| r.item as usize == f)
+            .map(|r| &r.counts);
         let corners = &block.corners[block.faces[f] as usize..block.faces[f + 1] as usize];
         for c in corners {
             let at = segment.first_corner + slot;
-            positions[slot] =
-                resolver.local(c[0], 0, counts, at, &mut foreign.positions, b"f", f)?;
+            positions[slot] = resolver.local(
+                c[0],
+                Kind::Position,
+                counts,
+                at,
+                &mut foreign.positions,
+                b"f",
+                f,
+            )?;
             if let Some(uvs) = uvs.as_deref_mut() {
-                uvs[slot] = resolver.local(c[1], 1, counts, at, &mut foreign.uvs, b"f", f)?;
+                uvs[slot] =
+                    resolver.local(c[1], Kind::Uv, counts, at, &mut foreign.uvs, b"f", f)?;
             }
             if let Some(normals) = normals.as_deref_mut() {
-                normals[slot] =
-                    resolver.local(c[2], 2, counts, at, &mut foreign.normals, b"f", f)?;
+                normals[slot] = resolver.local(
+                    c[2],
+                    Kind::Normal,
+                    counts,
+                    at,
+                    &mut foreign.normals,
+                    b"f",
+                    f,
+                )?;
             }
             slot += 1;
         }
@@ -306,13 +326,23 @@ pub(super) fn fill(
     let mut relative = relative_from(&block.relative_lines, segment.lines.start);
     let mut edge = 0;
     for l in segment.lines.clone() {
-        let counts = relative.next_if(|r| r.0 as usize == l).map(|r| &r.1);
+        let counts = relative
+            .next_if(|r| r.item as usize == l)
+            .map(|r| &r.counts);
         let points = &block.points[block.lines[l] as usize..block.lines[l + 1] as usize];
         let mut previous = None;
         for &point in points {
             // A point is the second end of an edge, and the first of the next.
             let at = 2 * (segment.first_edge + edge) + usize::from(previous.is_some());
-            let v = resolver.local(point, 0, counts, at, &mut foreign.edge_points, b"l", l)?;
+            let v = resolver.local(
+                point,
+                Kind::Position,
+                counts,
+                at,
+                &mut foreign.edge_points,
+                b"l",
+                l,
+            )?;
             if let Some(p) = previous {
                 edges[edge] = [p, v];
                 edge += 1;

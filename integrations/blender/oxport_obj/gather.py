@@ -1,0 +1,326 @@
+"""Gathering a Blender scene's objects into oxport meshes: the objects to
+export, each mesh's arrays fetched with ``foreach_get``, built in oxport."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+import time
+from array import array
+from concurrent.futures import Future
+
+import bpy
+
+from .options import NotSupported
+from .package import oxport
+
+
+def buffer(typecode: str, count: int) -> array:
+    """A zeroed buffer for ``foreach_get``, allocated once (repetition doubles a memcpy)."""
+    return array(typecode, (0,)) * count
+
+
+def objects(context, depsgraph, options: dict):
+    """The objects Blender 3.4's exporter writes, in its order: the evaluated
+    depsgraph's visible objects and instances (collection and particle
+    instances, the meshes of curves' and surfaces' geometry), as
+    (evaluated object, world matrix). Must be used while iterating: instance
+    objects exist only for their step."""
+    selected_only = options.get("export_selected_objects", False)
+    view_layer = context.view_layer
+    for instance in depsgraph.object_instances:
+        ob = instance.object
+        if selected_only:
+            # An instance is selected when what makes it is.
+            source = instance.parent if instance.is_instance else ob
+            if not source.original.select_get(view_layer=view_layer):
+                continue
+        if ob.type == "MESH":
+            yield ob, instance.matrix_world.copy(), "mesh"
+        elif ob.type == "CURVE":
+            # The first spline's type decides: Bézier and NURBS curves are
+            # written as meshes (their edges and any faces), other curves not;
+            # with export_curves_as_nurbs, NURBS (and empty) curves as curves.
+            splines = ob.data.splines
+            kind = splines[0].type if len(splines) else None
+            if options.get("export_curves_as_nurbs", False) and kind in ("NURBS", None):
+                yield ob, instance.matrix_world.copy(), "nurbs"
+            elif kind in ("BEZIER", "NURBS"):
+                yield ob, instance.matrix_world.copy(), "mesh"
+
+
+def nurbs_curves(ob, matrix, axes, scale: float) -> list:
+    """A NURBS curve object's curves, as Blender 3.4 writes them after all the
+    meshes (``oxport.blender.nurbs_curves``)."""
+    splines = []
+    for spline in ob.data.splines:
+        if spline.type != "NURBS":
+            raise NotSupported(f"object {ob.name!r}: a {spline.type} spline in a NURBS curve "
+                               "is not exported yet")
+        count = len(spline.points)
+        points = buffer("f", 4 * count)
+        spline.points.foreach_get("co", points)
+        xyz = array("f", (points[i] for i in range(4 * count) if i % 4 != 3))
+        splines.append((xyz, spline.order_u, spline.use_cyclic_u, spline.use_endpoint_u))
+    return oxport.blender.nurbs_curves(ob.name, matrix, axes, splines, scale=scale)
+
+
+# Meshes with fewer corners are built in batches; bigger ones one at a time, the
+# gathering waiting until the build thread is inside oxport before it goes on.
+_OVERLAP_CORNERS = 200_000
+
+
+# Typecodes for foreach_get: when the buffer's type is the field's own
+# (unsigned for vertex and loop indices), Blender copies the array in one go
+# instead of converting item by item (10 to 20 times faster).
+_INDEX = "I"
+# Flags and shorts have no such fast path; 32-bit buffers convert fastest.
+_FLAG = "I"
+
+
+class Polygons:
+    """Each polygon's loop start, smooth flag and material index.
+
+    ``foreach_get`` copies ``loop_start`` in one go (into an unsigned buffer)
+    but converts ``use_smooth`` (a flag bit) item by item. In Blender 3.4 a
+    mesh's polygons are one array of 12-byte ``MPoly`` records: loop start and
+    loop count as ints, a legacy material short, the flags byte. The flags are
+    read from one copy of that array, used only where the records are where
+    they must be: the last polygon's address is the first's plus 12 bytes per
+    polygon (so the copy stays inside the array), and every record's loop
+    start equals ``foreach_get``'s. Otherwise ``foreach_get`` reads the flags.
+    Material indices are the ``material_index`` attribute (none: all 0)."""
+
+    RECORD = 12
+    SMOOTH = 1  # ME_SMOOTH
+
+    def __init__(self):
+        self.raw = bpy.app.version[:2] == (3, 4)
+        # bytes.translate table: the flags byte to 0 or 1 (its ME_SMOOTH bit).
+        self.smooth_bit = bytes(b & self.SMOOTH for b in range(256))
+
+    def read(self, me, faces: int, with_materials: bool):
+        polygons = me.polygons
+        starts = buffer(_INDEX, faces)
+        polygons.foreach_get("loop_start", starts)
+        smooth = self._raw_smooth(polygons, faces, starts) if faces and self.raw else None
+        if smooth is None:
+            smooth = buffer(_FLAG, faces)
+            polygons.foreach_get("use_smooth", smooth)
+        materials = None
+        if with_materials:
+            materials = buffer("i", faces)
+            attribute = me.attributes.get("material_index")
+            if attribute is not None and attribute.domain == "FACE" and attribute.data_type == "INT":
+                attribute.data.foreach_get("value", materials)  # one copy, no conversion
+            elif attribute is not None:
+                polygons.foreach_get("material_index", materials)
+        return starts, smooth, materials
+
+    def _raw_smooth(self, polygons, faces: int, starts):
+        first = polygons[0].as_pointer()
+        if polygons[faces - 1].as_pointer() - first != self.RECORD * (faces - 1):
+            return None
+        records = bytearray(self.RECORD * faces)
+        ctypes.memmove((ctypes.c_char * len(records)).from_buffer(records), first, len(records))
+        view = memoryview(records)
+        if view.cast("I")[0::3].tobytes() != starts.tobytes():
+            return None
+        smooth = array("B")
+        smooth.frombytes(view[10::self.RECORD].tobytes().translate(self.smooth_bit))
+        return smooth
+
+
+def _vertex_weights(ob, me) -> dict:
+    """The object's vertex groups and each vertex's weights (a Python loop:
+    Blender has no bulk access to them)."""
+    offsets, indices, weights = array(_INDEX, (0,)), array(_INDEX), array("f")
+    for vertex in me.vertices:
+        for element in vertex.groups:
+            indices.append(element.group)
+            weights.append(element.weight)
+        offsets.append(len(indices))
+    return dict(vertex_group_names=[group.name for group in ob.vertex_groups],
+                vertex_group_offsets=offsets, vertex_group_indices=indices,
+                vertex_group_weights=weights)
+
+
+def _loose_edges(me, corners: int):
+    """The loose edges as pairs of vertex indices, or None when there are none."""
+    if not len(me.edges):
+        return None
+    # Only edges that no face uses can be flagged loose, and fetching each
+    # corner's edge is 10 times faster than fetching the flags.
+    corner_edges = buffer(_INDEX, corners)
+    me.loops.foreach_get("edge_index", corner_edges)
+    if oxport.blender.unused_edges(corner_edges, len(me.edges)) == 0:
+        return None
+    loose = buffer(_FLAG, len(me.edges))
+    me.edges.foreach_get("is_loose", loose)
+    if loose.tobytes().find(b"\1") < 0:  # memchr, not a Python loop
+        return None
+    pairs = buffer(_INDEX, 2 * len(me.edges))
+    me.edges.foreach_get("vertices", pairs)
+    edges = array(_INDEX)
+    for i, is_loose in enumerate(loose):
+        if is_loose:
+            edges.extend((pairs[2 * i], pairs[2 * i + 1]))
+    return edges
+
+
+def gather(ob, matrix, options: dict, axes, stream, polygons: Polygons, timings: dict):
+    """One evaluated object: ``foreach_get`` into buffers; the mesh is then
+    built in oxport's Rust core and written on the stream's threads (which run
+    without the GIL) while this thread goes on to the next object. Returns the
+    object's materials."""
+    if ob.type != "MESH":
+        # Curves: a mesh made from the evaluated object, as Blender's exporter
+        # makes one (never triangulated there).
+        try:
+            return _gather_mesh(ob, matrix, ob.to_mesh(), options, axes, stream, polygons, timings)
+        finally:
+            ob.to_mesh_clear()
+    # The evaluated mesh itself, as Blender's exporter uses it: no copy, and the
+    # same cached vertex normals (Blender sums them in parallel, so two separate
+    # computations can differ in the last bit, and a rounded normal with them).
+    me = ob.data
+    if not options.get("apply_modifiers", True) and ob.original.modifiers:
+        # Blender then takes the mesh before its modifiers (shape keys not applied).
+        me = ob.original.data
+    if not (options.get("export_triangulated_mesh", False) and len(me.polygons)):
+        return _gather_mesh(ob, matrix, me, options, axes, stream, polygons, timings)
+    triangulated = _triangulated(me)
+    try:
+        return _gather_mesh(ob, matrix, triangulated, options, axes, stream, polygons, timings)
+    finally:
+        bpy.data.meshes.remove(triangulated)
+
+
+def _triangulated(me):
+    """A copy of ``me`` with its faces triangulated as Blender 3.4's exporter
+    does (BMesh: quads split by the "beauty" rule, n-gons by ear clipping).
+    Its normals are computed afresh from the triangles, as in that export
+    (where they are not reproducible to the bit: Blender sums them in parallel)."""
+    import bmesh
+
+    bm = bmesh.new()
+    try:
+        bm.from_mesh(me)
+        result = bmesh.ops.triangulate(bm, faces=bm.faces[:], quad_method="BEAUTY",
+                                       ngon_method="EAR_CLIP")
+        # A triangle equal to a face already there is dropped, as Blender does.
+        doubles = list(result["face_map_double"].keys())
+        if doubles:
+            bmesh.ops.delete(bm, geom=doubles, context="FACES_ONLY")
+        triangulated = bpy.data.meshes.new(me.name)
+        bm.to_mesh(triangulated)
+    finally:
+        bm.free()
+    triangulated.use_auto_smooth = me.use_auto_smooth
+    triangulated.auto_smooth_angle = me.auto_smooth_angle
+    return triangulated
+
+
+def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: Polygons, timings: dict):
+    t0 = time.perf_counter()
+    vertices, corners, faces = len(me.vertices), len(me.loops), len(me.polygons)
+    positions = buffer("f", 3 * vertices)
+    me.vertices.foreach_get("co", positions)
+    corner_vertices = buffer(_INDEX, corners)
+    me.loops.foreach_get("vertex_index", corner_vertices)
+    slots = [slot.material for slot in ob.material_slots]
+    with_materials = bool(options.get("export_materials", True) and slots and faces)
+    face_starts, smooth, material_indices = polygons.read(me, faces, with_materials)
+    if not faces:
+        smooth = None
+    normals = {}
+    if options.get("export_normals", True) and faces:
+        t = time.perf_counter()
+        if me.use_auto_smooth or me.has_custom_normals:
+            me.calc_normals_split()
+            normals["corner_normals"] = buffer("f", 3 * corners)
+            me.loops.foreach_get("normal", normals["corner_normals"])
+        else:
+            # Blender's split normals are then the vertex normals on smooth
+            # faces (the same floats) and its cached face normals on flat ones,
+            # which oxport computes as Blender does: 4 times fewer values to fetch.
+            if hasattr(me, "vertex_normals"):  # the cached array itself, a little faster
+                normals["vertex_normals"] = buffer("f", 3 * vertices)
+                me.vertex_normals.foreach_get("vector", normals["vertex_normals"])
+            else:
+                normals["vertex_normals"] = buffer("f", 3 * vertices)
+                me.vertices.foreach_get("normal", normals["vertex_normals"])
+        timings["normals"] = timings.get("normals", 0.0) + time.perf_counter() - t
+    uvs = None
+    if options.get("export_uv", True) and faces and me.uv_layers.active is not None:
+        uvs = buffer("f", 2 * corners)
+        me.uv_layers.active.data.foreach_get("uv", uvs)
+    names = None
+    if with_materials:
+        # An empty slot is written as "usemtl " with no name, as Blender does.
+        names = [m.name.replace(" ", "_") if m is not None else "" for m in slots]
+    colors = {}
+    if options.get("export_colors", False):
+        attribute = me.color_attributes.active_color
+        if attribute is not None and attribute.domain == "POINT":
+            colors["vertex_colors"] = buffer("f", 4 * vertices)
+            attribute.data.foreach_get("color", colors["vertex_colors"])
+        elif attribute is not None and attribute.data_type == "BYTE_COLOR":
+            # Averaged per vertex in oxport as Blender does, on the bytes.
+            colors["corner_colors_srgb8"] = buffer("f", 4 * corners)
+            attribute.data.foreach_get("color_srgb", colors["corner_colors_srgb8"])
+        elif attribute is not None:
+            colors["corner_colors"] = buffer("f", 4 * corners)
+            attribute.data.foreach_get("color", colors["corner_colors"])
+    groups = {}
+    if options.get("export_smooth_groups", False) and faces:
+        groups["corner_edges"] = buffer(_INDEX, corners)
+        me.loops.foreach_get("edge_index", groups["corner_edges"])
+        groups["sharp_edges"] = buffer(_FLAG, len(me.edges))
+        me.edges.foreach_get("use_edge_sharp", groups["sharp_edges"])
+        groups["smooth_group_bitflags"] = options.get("smooth_group_bitflags", False)
+    if options.get("export_material_groups", False):
+        groups["material_groups"] = ob.name.replace(" ", "_")
+    if options.get("export_vertex_groups", False):
+        groups.update(_vertex_weights(ob, me))
+    # Blender writes spaces in names as underscores (object groups: OBJECT_MESH).
+    name = ob.name
+    if options.get("export_object_groups", False):
+        name = f"{name}_{me.name}"
+    name = name.replace(" ", "_")
+    arguments = dict(
+        name=name, **colors, matrix_world=matrix, axes=axes,
+        positions=positions, corner_vertices=corner_vertices, face_starts=face_starts,
+        scale=options.get("global_scale", 1.0), corner_uvs=uvs, smooth=smooth,
+        material_indices=material_indices, materials=names, **normals, **groups,
+    )
+    timings["fetch"] = timings.get("fetch", 0.0) + time.perf_counter() - t0
+    t0 = time.perf_counter()
+    if corners < _OVERLAP_CORNERS:
+        # Small meshes are built in batches: a thread hand-off per mesh would
+        # cost more than the work.
+        arguments["edges"] = _loose_edges(me, corners)
+        stream.add(oxport.blender.Gathered(**arguments), corners)
+    else:
+        stream.flush()  # what came before is written before this mesh
+        started = threading.Event()
+        edges: Future = Future()
+
+        def build():
+            started.set()
+            mesh = oxport.blender.mesh(oxport.blender.Gathered(**arguments))
+            loose = edges.result()
+            return [mesh if loose is None else mesh.with_edges(loose)]
+
+        stream.submit(build)
+        # foreach_get keeps the GIL for its whole call: let the build thread get
+        # into oxport (which lets the GIL go) before fetching the loose edges.
+        started.wait()
+        try:
+            loose = _loose_edges(me, corners)
+        except BaseException as error:
+            edges.set_exception(error)  # the build thread must not wait forever
+            raise
+        edges.set_result(loose)
+    timings["build"] = timings.get("build", 0.0) + time.perf_counter() - t0
+    return slots

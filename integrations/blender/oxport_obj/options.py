@@ -1,0 +1,63 @@
+"""The options of Blender's ``wm.obj_export`` the add-on takes, and those it refuses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class NotSupported(Exception):
+    """An option or a kind of object that the add-on does not export yet."""
+
+
+@dataclass
+class Report:
+    """What an export did. Meshes are built and written while later ones are
+    gathered: ``gather_seconds`` runs until the last object is gathered,
+    ``write_seconds`` from then until the OBJ and MTL files are complete."""
+
+    objects: int = 0
+    faces: int = 0
+    bytes: int = 0
+    gather_seconds: float = 0.0
+    write_seconds: float = 0.0
+    per_step: dict = field(default_factory=dict)
+
+    def summary(self) -> str:
+        return (f"oxport: {self.objects} objects, {self.faces} faces, {self.bytes / 1e6:.1f} MB; "
+                f"gathering {self.gather_seconds:.3f} s, then writing {self.write_seconds:.3f} s more")
+
+
+# Options whose other values are refused, with the reason.
+_NOT_YET = {
+    # The render-mode depsgraph Blender's exporter builds (DEG_graph_new with
+    # DAG_EVAL_RENDER) cannot be made from Python: only the viewport one exists.
+    "export_eval_mode": ("DAG_EVAL_VIEWPORT", "Blender's Python API has no render depsgraph"),
+}
+
+
+# Options exported as Blender does.
+_SUPPORTED = {
+    "forward_axis", "up_axis", "global_scale", "apply_modifiers", "export_selected_objects",
+    "export_uv", "export_normals", "export_colors", "export_materials", "export_pbr_extensions",
+    "path_mode", "export_triangulated_mesh", "export_curves_as_nurbs", "export_object_groups",
+    "export_material_groups", "export_vertex_groups", "export_smooth_groups",
+    "smooth_group_bitflags", "export_animation", "start_frame", "end_frame", "oxport_direct_io",
+}
+
+
+def check_options(options: dict) -> None:
+    unknown = set(options) - set(_NOT_YET) - _SUPPORTED
+    if unknown:
+        raise NotSupported("unknown options: " + ", ".join(sorted(unknown)))
+    if options.get("export_material_groups") and options.get("export_vertex_groups"):
+        raise NotSupported("oxport OBJ export does not support material groups and vertex groups "
+                           "together yet (use File > Export > Wavefront (.obj) for them)")
+    refused = [f"{name}={options[name]!r} ({why})" for name, (default, why) in _NOT_YET.items()
+               if name in options and options[name] != default]
+    if refused:
+        raise NotSupported("oxport OBJ export does not support these options yet: " + ", ".join(refused)
+                           + " (use File > Export > Wavefront (.obj) for them)")
+
+
+def axis(identifier: str) -> str:
+    return identifier.replace("NEGATIVE_", "-")
