@@ -1,0 +1,51 @@
+"""The Blender add-on of two checkouts side by side (a change against the
+commit before it): Blender processes of each alternate, each running Blender's
+exporter and that checkout's add-on in rotating order (bench/blender_addon_run.py
+of the checkout, with its own built package). Prints medians over all rounds.
+
+Run: .venv/bin/python bench/ab_blender_addon.py --old OLD_CHECKOUT [--rounds 4] [--script monkey.py 6]
+(each checkout built with `make build`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = ROOT.parent / "shared" / "data" / "blender"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--old", type=Path, required=True, help="the other checkout")
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--runs", type=int, default=4, help="runs per Blender process")
+    parser.add_argument("--script", nargs="+", default=["monkey.py", "6"])
+    args = parser.parse_args()
+    trees = {"old": args.old.resolve(), "new": ROOT}
+    times = {name: {"blender": [], "oxport": [], "direct": []} for name in trees}
+    for round_ in range(args.rounds):
+        for name in (["old", "new"] if round_ % 2 == 0 else ["new", "old"]):
+            root = trees[name]
+            (root / "target" / "abb").mkdir(parents=True, exist_ok=True)
+            out = subprocess.run(
+                ["blender", "-b", "--factory-startup", "--python", str(root / "bench" / "blender_addon_run.py"),
+                 "--", str(root), str(SCRIPTS / args.script[0]), str(root / "target" / "abb"), str(args.runs),
+                 *args.script[1:]],
+                capture_output=True, text=True, check=True).stdout
+            line = next(line for line in out.splitlines() if line.startswith("OXPORT_BENCH "))
+            result = json.loads(line.split(" ", 1)[1])
+            for key in times[name]:
+                times[name][key] += result[key]
+    for name, t in times.items():
+        blender, addon, direct = (statistics.median(t[key]) for key in ("blender", "oxport", "direct"))
+        print(f"{name}: Blender {blender:.3f} s, add-on {addon:.3f} s ({blender / addon:.2f}×), "
+              f"Direct I/O {direct:.3f} s ({blender / direct:.2f}×)")
+
+
+if __name__ == "__main__":
+    main()
