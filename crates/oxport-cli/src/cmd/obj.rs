@@ -217,7 +217,7 @@ pub fn run(command: Command) -> oxport::Result<()> {
 fn convert(args: &ConvertArgs) -> oxport::Result<()> {
     let start = Instant::now();
     let scene = obj::read(&args.input, &args.reading.options(args.threads))?;
-    print_warnings(&scene.warnings, 20);
+    print_warnings(&mut std::io::stderr(), &scene.warnings, 20);
     let library = (!scene.mtl_files.is_empty()).then_some(obj::MaterialLibrary {
         materials: scene.materials,
         header: scene.mtl_header,
@@ -301,13 +301,7 @@ fn info(args: &InfoArgs) -> oxport::Result<()> {
         scene.skipped
     );
     let most = if args.all { usize::MAX } else { 20 };
-    for warning in scene.warnings.iter().take(most) {
-        println!("warning: {warning}");
-    }
-    if scene.warnings.len() > most {
-        let more = scene.warnings.len() - most;
-        println!("warning: ... {more} more kinds (--all lists them)");
-    }
+    print_warnings(&mut std::io::stdout(), &scene.warnings, most);
     if low[0] <= high[0] {
         println!("bounds: {low:?} to {high:?}");
     }
@@ -334,15 +328,17 @@ fn info(args: &InfoArgs) -> oxport::Result<()> {
 }
 
 /// Prints the first `most` warnings (each kind once, with its first line and
-/// count) to standard error.
-fn print_warnings(warnings: &[obj::ReadWarning], most: usize) {
+/// count) to `out`.
+fn print_warnings(out: &mut dyn std::io::Write, warnings: &[obj::ReadWarning], most: usize) {
+    // Nothing to do about a closed output but stop printing.
     for warning in warnings.iter().take(most) {
-        eprintln!("warning: {warning}");
+        let _ = writeln!(out, "warning: {warning}");
     }
     if warnings.len() > most {
-        eprintln!(
-            "warning: ... {} more kinds (--all lists them)",
-            warnings.len() - most
+        let more = warnings.len() - most;
+        let _ = writeln!(
+            out,
+            "warning: ... {more} more kinds (`oxport obj info --all` lists them)"
         );
     }
 }

@@ -134,23 +134,20 @@ fn read_materials(path: &Path, scene: &mut Scene, options: &ReadOptions) -> Resu
     let folder = path.parent().unwrap_or(Path::new(""));
     let root = options.mtl_root.as_deref().unwrap_or(folder);
     let (files, refused) = mtl_read::mtl_files(folder, &scene.mtllibs, root);
-    for error in refused {
-        if options.strict {
-            return Err(error.in_file(path));
-        }
-        let what = format!("MTL file not read: {error}");
-        warning::add(&mut scene.warnings, Some(path), 0, &what, 1);
-    }
-    for file in files {
-        match mtl_read::read_mtl(&file) {
-            Ok(library) => {
+    // Files outside the root or missing come first, as before any is read.
+    let read = files
+        .into_iter()
+        .map(|file| mtl_read::read_mtl(&file).map(|library| (file, library)));
+    for result in refused.into_iter().map(Err).chain(read) {
+        match result {
+            Ok((file, library)) => {
                 if scene.mtl_files.is_empty() {
                     scene.mtl_header = library.header;
                 }
                 scene.materials.extend(library.materials);
                 scene.mtl_files.push(file);
             }
-            Err(error) if options.strict => return Err(error),
+            Err(error) if options.strict => return Err(error.in_file(path)),
             Err(error) => {
                 let what = format!("MTL file not read: {error}");
                 warning::add(&mut scene.warnings, Some(path), 0, &what, 1);

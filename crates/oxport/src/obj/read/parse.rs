@@ -1,13 +1,14 @@
 //! Pass 1: a block's statements parsed into its [`Block`], plain lines
 //! through [`super::fast`], every other statement here.
 
+use crate::obj::quoted;
 use crate::{Error, Result};
 
 use super::block::{
     Block, Event, Relative, Span, corner_layout, counts, end_face, mark, vertex, warn,
 };
 use super::fast::common_line;
-use super::split::{Statements, next_token, parse_error, shown, text, trim};
+use super::split::{Statements, next_token, parse_error, text, trim};
 
 pub(super) fn parse_block(text: &[u8], strict: bool) -> Result<Block<'_>> {
     // Room for what a typical file of this size holds (Blender's: a vertex
@@ -111,7 +112,7 @@ pub(super) fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bo
                     .ok_or_else(|| {
                         parse_error(
                             number,
-                            format!("s wants a group number or off, not {}", shown(rest)),
+                            format!("s wants a group number or off, not {}", quoted(rest)),
                         )
                     })?,
             };
@@ -135,12 +136,12 @@ pub(super) fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bo
         _ if strict => {
             return Err(parse_error(
                 number,
-                format!("unknown statement {}", shown(keyword)),
+                format!("unknown statement {}", quoted(keyword)),
             ));
         }
         _ => {
             block.skipped += 1;
-            let what = format!("unknown statement {} skipped", shown(keyword));
+            let what = format!("unknown statement {} skipped", quoted(keyword));
             warn(block, number, what.into());
         }
     }
@@ -171,7 +172,7 @@ pub(super) fn mrgb(block: &mut Block, text: &[u8], line: u64) -> Result<()> {
         let (Some(r), Some(g), Some(b)) = (channel(2), channel(4), channel(6)) else {
             return Err(parse_error(
                 line,
-                format!("{} is not an #MRGB color", shown(color)),
+                format!("{} is not an #MRGB color", quoted(color)),
             ));
         };
         block.mrgb.push([r, g, b]);
@@ -307,7 +308,7 @@ pub(super) fn float(token: &[u8], line: u64) -> Result<f32> {
     std::str::from_utf8(token)
         .ok()
         .and_then(|t| t.parse::<f32>().ok())
-        .ok_or_else(|| parse_error(line, format!("{} is not a number", shown(token))))
+        .ok_or_else(|| parse_error(line, format!("{} is not a number", quoted(token))))
 }
 
 /// `v`, `v/t`, `v//n` or `v/t/n`.
@@ -325,7 +326,7 @@ pub(super) fn corner(token: &[u8], line: u64) -> Result<[i32; 3]> {
     if parts.next().is_some() {
         return Err(parse_error(
             line,
-            format!("{} has more than three indices", shown(token)),
+            format!("{} has more than three indices", quoted(token)),
         ));
     }
     Ok(out)
@@ -361,5 +362,5 @@ pub(super) fn index(part: &[u8], line: u64) -> Result<i32> {
 
 #[cold]
 pub(super) fn not_an_index(part: &[u8], line: u64) -> Error {
-    parse_error(line, format!("{} is not an index", shown(part)))
+    parse_error(line, format!("{} is not an index", quoted(part)))
 }

@@ -60,12 +60,6 @@ pub(super) fn block_starts(data: &[u8], count: usize) -> Vec<usize> {
     starts
 }
 
-/// A token as an error message shows it: [`crate::obj::quoted`].
-#[cold]
-pub(super) fn shown(token: &[u8]) -> String {
-    crate::obj::quoted(token)
-}
-
 pub(super) fn parse_error(line: u64, reason: impl Into<Cow<'static, str>>) -> Error {
     Error::Parse {
         path: None,
