@@ -26,7 +26,11 @@ test-rust:
 FUZZ_TARGETS := $(shell sed -n 's/^name = "\(.*\)"/\1/p' fuzz/Cargo.toml | grep -v oxport-fuzz)
 fuzz-build:
 	$(CARGO) build --manifest-path fuzz/Cargo.toml --release --bins
-	for target in $(FUZZ_TARGETS); do fuzz/target/release/$$target -runs=5000 -seed=1 || exit 1; done
+	for target in $(FUZZ_TARGETS); do \
+		mkdir -p fuzz/corpus/$$target; \
+		if [ -d fuzz/seeds/$$target ]; then cp fuzz/seeds/$$target/* fuzz/corpus/$$target/; fi; \
+		fuzz/target/release/$$target -runs=5000 -seed=1 fuzz/corpus/$$target || exit 1; \
+	done
 
 venv: $(VENV)/.installed
 

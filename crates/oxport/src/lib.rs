@@ -40,6 +40,7 @@ pub mod mesh;
 pub mod numfmt;
 pub mod obj;
 pub mod pipeline;
+pub mod seekable;
 pub mod synth;
 
 pub use error::{Error, Result};

@@ -8,3 +8,4 @@ mod mtl;
 mod numfmt;
 mod obj_read;
 mod obj_write;
+mod seekable;

@@ -1,0 +1,121 @@
+//! One frame in, one frame out: compression and decompression of single
+//! zstd frames with a context reused by each thread.
+
+use std::cell::RefCell;
+
+use zstd_safe::{CCtx, CParameter, DCtx, ResetDirective};
+
+use super::table::{self, Frame};
+use crate::{Error, Result};
+
+thread_local! {
+    /// Each thread keeps one compression and one decompression context for
+    /// its lifetime: making a context costs more than a small frame.
+    static COMPRESSOR: RefCell<Option<CCtx<'static>>> = const { RefCell::new(None) };
+    static DECOMPRESSOR: RefCell<Option<DCtx<'static>>> = const { RefCell::new(None) };
+}
+
+/// The levels zstd accepts (negative levels are the fast ones).
+pub fn levels() -> std::ops::RangeInclusive<i32> {
+    zstd_safe::min_c_level()..=zstd_safe::max_c_level()
+}
+
+/// Compresses `data` into one zstd frame with its content size in the
+/// header and no frame checksum (the seek table carries it), replacing the
+/// contents of `out`.
+pub fn compress(data: &[u8], level: i32, out: &mut Vec<u8>) -> Result<()> {
+    out.clear();
+    out.reserve(zstd_safe::compress_bound(data.len()));
+    COMPRESSOR.with_borrow_mut(|context| {
+        let context = context.get_or_insert_with(CCtx::create);
+        let zstd = |code: usize| Error::Internal(zstd_safe::get_error_name(code).into());
+        context
+            .reset(ResetDirective::SessionAndParameters)
+            .map_err(zstd)?;
+        context
+            .set_parameter(CParameter::CompressionLevel(level))
+            .map_err(zstd)?;
+        context
+            .set_parameter(CParameter::ContentSizeFlag(true))
+            .map_err(zstd)?;
+        context
+            .set_parameter(CParameter::ChecksumFlag(false))
+            .map_err(zstd)?;
+        context.compress2(out, data).map_err(zstd)?;
+        Ok(())
+    })
+}
+
+/// Decompresses the bytes of `frame` (`compressed`) into `out`, which must
+/// be exactly `frame.size` long, and checks the content size and the
+/// checksum.
+pub fn decompress(frame: &Frame, compressed: &[u8], out: &mut [u8]) -> Result<()> {
+    let corrupt = |what| Error::Corrupt {
+        what,
+        offset: Some(frame.compressed_offset),
+    };
+    debug_assert_eq!(out.len() as u64, frame.size);
+    // Checked before anything is decoded: a header that contradicts the
+    // index means the index is wrong.
+    match zstd_safe::get_frame_content_size(compressed) {
+        Ok(Some(size)) if size != frame.size => {
+            return Err(corrupt("frame content size disagrees with the seek table"));
+        }
+        Ok(_) => {}
+        Err(_) => return Err(corrupt("not a zstd frame where the seek table puts one")),
+    }
+    let written = DECOMPRESSOR.with_borrow_mut(|context| {
+        let context = context.get_or_insert_with(DCtx::create);
+        context
+            .decompress(out, compressed)
+            .map_err(|_| corrupt("frame does not decompress (damaged data)"))
+    })?;
+    if written != out.len() {
+        return Err(corrupt(
+            "frame decompresses to fewer bytes than the seek table says",
+        ));
+    }
+    if let Some(expected) = frame.checksum
+        && table::checksum(out) != expected
+    {
+        return Err(corrupt("frame checksum mismatch (damaged data)"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_round_trips_at_every_kind_of_level() {
+        let data: Vec<u8> = (0..100_000u32)
+            .flat_map(|i| (i % 251).to_le_bytes())
+            .collect();
+        for level in [-5, 1, 3, 19] {
+            let mut out = Vec::new();
+            compress(&data, level, &mut out).unwrap();
+            assert!(out.len() < data.len());
+            assert_eq!(
+                zstd_safe::get_frame_content_size(&out).unwrap(),
+                Some(data.len() as u64)
+            );
+            let frame = Frame {
+                compressed_offset: 0,
+                compressed_size: out.len() as u64,
+                offset: 0,
+                size: data.len() as u64,
+                checksum: Some(table::checksum(&data)),
+            };
+            let mut back = vec![0; data.len()];
+            decompress(&frame, &out, &mut back).unwrap();
+            assert_eq!(back, data);
+            let wrong = Frame {
+                checksum: Some(table::checksum(&data) ^ 1),
+                ..frame
+            };
+            let error = decompress(&wrong, &out, &mut back).unwrap_err();
+            assert!(error.to_string().contains("checksum"), "{error}");
+        }
+    }
+}

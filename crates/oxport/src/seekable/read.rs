@@ -1,0 +1,428 @@
+//! Reading archives: the index (seek table, or frame headers when there
+//! is none), random reads that decompress only the frames they cover, and
+//! whole-archive decompression on every core.
+
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::cache::Cache;
+use super::frame;
+use super::scan::scan;
+use super::source::Source;
+use super::stream::Stream;
+use super::table::{self, FOOTER_SIZE, Frame};
+use crate::pipeline::Pipeline;
+use crate::{Error, Result};
+
+/// Frames up to this size are decompressed whole (and cached); larger ones
+/// are streamed.
+const WHOLE_FRAME_LIMIT: u64 = 64 << 20;
+
+/// How to read an archive.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Threads for reads that cover several frames: `None` is one per
+    /// core, `0` an error.
+    pub threads: Option<usize>,
+}
+
+/// Where an archive's index came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Index {
+    /// The seek table at the end of the archive; `checksums` when it has them.
+    SeekTable { checksums: bool },
+    /// No seek table: the frame headers, which record their sizes.
+    FrameHeaders,
+    /// No seek table and frames without sizes: the archive can only be
+    /// decompressed in order (a read behind the last one starts over).
+    None,
+}
+
+/// A seekable archive open for reading: random reads with
+/// [`Reader::read_at`] (from any thread), `Read + Seek` from a position,
+/// and [`Reader::unpack`] of the whole archive in parallel.
+pub struct Reader<S: Source = File> {
+    source: S,
+    archive_size: u64,
+    index: Index,
+    /// Empty when `index` is `Index::None`.
+    frames: Vec<Frame>,
+    /// The decompressed size, once known (always, unless `Index::None`).
+    size: Mutex<Option<u64>>,
+    pipeline: Pipeline,
+    cache: Cache,
+    stream: Mutex<Option<Stream>>,
+    /// Where `Read` reads next.
+    position: u64,
+}
+
+impl Reader<File> {
+    /// Opens the archive at `path`.
+    pub fn open(path: &Path, options: &ReadOptions) -> Result<Self> {
+        let file = File::open(path).map_err(|e| Error::io_at(path, e))?;
+        Reader::new(file, options).map_err(|e| e.in_file(path))
+    }
+}
+
+impl<S: Source> Reader<S> {
+    /// Reads the index of the archive in `source`: the seek table when
+    /// there is one (only the end of the source is read), otherwise the
+    /// frame headers.
+    pub fn new(source: S, options: &ReadOptions) -> Result<Self> {
+        let pipeline = Pipeline::new(options.threads)?;
+        let archive_size = source.size()?;
+        if archive_size == 0 {
+            return Err(Error::Corrupt {
+                what: "empty file: not a zstd archive",
+                offset: None,
+            });
+        }
+        let (index, frames) = match seek_table(&source, archive_size)? {
+            Some((frames, checksums)) => (Index::SeekTable { checksums }, frames),
+            None => match scan(&source, archive_size)? {
+                Some(frames) => (Index::FrameHeaders, frames),
+                None => (Index::None, Vec::new()),
+            },
+        };
+        let size = match index {
+            Index::None => None,
+            _ => Some(frames.last().map_or(0, Frame::end)),
+        };
+        Ok(Reader {
+            source,
+            archive_size,
+            index,
+            frames,
+            size: Mutex::new(size),
+            pipeline,
+            cache: Cache::default(),
+            stream: Mutex::new(None),
+            position: 0,
+        })
+    }
+
+    /// Where the index came from.
+    pub fn index(&self) -> Index {
+        self.index
+    }
+
+    /// The frames, in order (empty when the index is [`Index::None`]).
+    pub fn frames(&self) -> &[Frame] {
+        &self.frames
+    }
+
+    /// The size of the archive itself.
+    pub fn archive_size(&self) -> u64 {
+        self.archive_size
+    }
+
+    /// The decompressed size: `None` only for archives without sizes
+    /// ([`Index::None`]) that have not been read to the end yet (see
+    /// [`Reader::find_size`]).
+    pub fn size(&self) -> Option<u64> {
+        *lock(&self.size)
+    }
+
+    /// The decompressed size, decompressing the whole archive to find it
+    /// when the index does not know it.
+    pub fn find_size(&self) -> Result<u64> {
+        if let Some(size) = self.size() {
+            return Ok(size);
+        }
+        self.with_stream(None, None, |stream, source| {
+            stream.skip_to(source, u64::MAX)
+        })?;
+        self.size()
+            .ok_or_else(|| Error::Internal("size unknown after the end".into()))
+    }
+
+    /// Fills `buf` with the decompressed bytes at `offset`, decompressing
+    /// only the frames they lie in (frames it covers whole in parallel).
+    /// Returns the count: less than `buf.len()` only at the end.
+    pub fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize> {
+        if self.index == Index::None {
+            return self.read_streamed(offset, buf);
+        }
+        let size = self.size().unwrap_or(0);
+        if offset >= size || buf.is_empty() {
+            return Ok(0);
+        }
+        let end = size.min(offset.saturating_add(buf.len() as u64));
+        let buf = &mut buf[..(end - offset) as usize];
+        let first = self.frames.partition_point(|f| f.end() <= offset);
+        let mut whole = Vec::new();
+        let mut rest = buf;
+        for frame in self.frames[first..].iter().take_while(|f| f.offset < end) {
+            if frame.size == 0 {
+                continue;
+            }
+            let from = offset.max(frame.offset);
+            let to = end.min(frame.end());
+            let (part, tail) = std::mem::take(&mut rest).split_at_mut((to - from) as usize);
+            rest = tail;
+            if from == frame.offset && to == frame.end() {
+                whole.push((frame, part));
+            } else {
+                self.read_part(frame, from - frame.offset, part)?;
+            }
+        }
+        if whole.len() > 1 {
+            self.pipeline
+                .map(whole, |(frame, part)| self.decompress_into(frame, part))
+                .into_iter()
+                .collect::<Result<()>>()?;
+        } else if let Some((frame, part)) = whole.pop() {
+            self.decompress_into(frame, part)?;
+        }
+        Ok((end - offset) as usize)
+    }
+
+    /// Decompresses the whole archive into `output`, frames in parallel
+    /// (streamed in order when the index has no sizes), calling
+    /// `progress(bytes)` as they are written. Returns the size.
+    pub fn unpack(&self, mut output: impl Write, mut progress: impl FnMut(u64)) -> Result<u64> {
+        if self.index == Index::None {
+            let mut buffer = vec![0u8; 1 << 20];
+            let mut done = 0;
+            self.with_stream(None, Some(0), |stream, source| {
+                loop {
+                    let n = stream.read(source, &mut buffer)?;
+                    if n == 0 {
+                        return Ok(());
+                    }
+                    output.write_all(&buffer[..n])?;
+                    done += n as u64;
+                    progress(done);
+                }
+            })?;
+            output.flush()?;
+            return Ok(done);
+        }
+        enum Decoded<'a> {
+            Bytes(Vec<u8>),
+            Large(&'a Frame),
+        }
+        let spare = Mutex::new(Vec::<Vec<u8>>::new());
+        let mut done = 0;
+        let mut large = Vec::new();
+        self.pipeline.stream(
+            self.frames.iter().filter(|f| f.size > 0),
+            |frame| {
+                if frame.size > WHOLE_FRAME_LIMIT {
+                    return Ok(Decoded::Large(frame));
+                }
+                let mut data = lock(&spare).pop().unwrap_or_default();
+                data.resize(frame.size as usize, 0);
+                self.decompress_into(frame, &mut data)?;
+                Ok(Decoded::Bytes(data))
+            },
+            |decoded| {
+                match decoded {
+                    Decoded::Bytes(data) => {
+                        output.write_all(&data)?;
+                        done += data.len() as u64;
+                        lock(&spare).push(data);
+                    }
+                    Decoded::Large(frame) => {
+                        large.resize(1 << 20, 0);
+                        let mut stream = self.frame_stream(frame);
+                        loop {
+                            let n = stream.read(&self.source, &mut large)?;
+                            if n == 0 {
+                                break;
+                            }
+                            output.write_all(&large[..n])?;
+                            done += n as u64;
+                        }
+                        if stream.position() != frame.end() {
+                            return Err(short(frame));
+                        }
+                    }
+                }
+                progress(done);
+                Ok(())
+            },
+        )?;
+        output.flush()?;
+        Ok(done)
+    }
+
+    /// Decompresses `frame` whole into `out` (`frame.size` bytes).
+    fn decompress_into(&self, frame: &Frame, out: &mut [u8]) -> Result<()> {
+        if frame.size > WHOLE_FRAME_LIMIT {
+            let mut stream = self.frame_stream(frame);
+            return match stream.read(&self.source, out)? == out.len() {
+                true => Ok(()),
+                false => Err(short(frame)),
+            };
+        }
+        thread_local! {
+            static COMPRESSED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+        }
+        COMPRESSED.with_borrow_mut(|compressed| {
+            // The index checked the compressed size against the archive's.
+            compressed.resize(frame.compressed_size as usize, 0);
+            self.source
+                .read_exact_at(compressed, frame.compressed_offset)?;
+            frame::decompress(frame, compressed, out)
+        })
+    }
+
+    /// Copies `out.len()` bytes from `from` bytes into `frame`, through the
+    /// cache (or a stream, for frames too large to hold).
+    fn read_part(&self, frame: &Frame, from: u64, out: &mut [u8]) -> Result<()> {
+        if frame.size > WHOLE_FRAME_LIMIT {
+            let start = frame.offset + from;
+            let read = self.with_stream(Some(frame), Some(start), |stream, source| {
+                stream.read(source, out)
+            });
+            return match read? == out.len() {
+                true => Ok(()),
+                false => Err(short(frame)),
+            };
+        }
+        let data = match self.cache.get(frame.offset) {
+            Some(data) => data,
+            None => {
+                let mut data = vec![0u8; frame.size as usize];
+                self.decompress_into(frame, &mut data)?;
+                let data = Arc::new(data);
+                self.cache.insert(frame.offset, Arc::clone(&data));
+                data
+            }
+        };
+        let from = from as usize;
+        out.copy_from_slice(&data[from..from + out.len()]);
+        Ok(())
+    }
+
+    /// A stream over one frame.
+    fn frame_stream(&self, frame: &Frame) -> Stream {
+        Stream::new(
+            frame.compressed_offset,
+            frame.compressed_offset + frame.compressed_size,
+            frame.offset,
+            frame.checksum,
+        )
+    }
+
+    /// Runs `work` on the reader's stream of `frame` (of the whole archive
+    /// when `None`), moved to `start` first when given: continued when it
+    /// is at or before `start`, started over when it is past it.
+    fn with_stream<R>(
+        &self,
+        frame: Option<&Frame>,
+        start: Option<u64>,
+        work: impl FnOnce(&mut Stream, &S) -> Result<R>,
+    ) -> Result<R> {
+        let mut guard = lock(&self.stream);
+        let wanted = frame.map_or(0, |f| f.compressed_offset);
+        let stream = match &mut *guard {
+            Some(stream) if stream.covers(wanted) => stream,
+            other => other.insert(match frame {
+                Some(frame) => self.frame_stream(frame),
+                None => Stream::new(0, self.archive_size, 0, None),
+            }),
+        };
+        if let Some(start) = start {
+            if stream.position() > start {
+                stream.restart();
+            }
+            stream.skip_to(&self.source, start)?;
+        }
+        let result = work(stream, &self.source);
+        if frame.is_none() && stream.finished() {
+            // The whole archive was read: its size is known.
+            *lock(&self.size) = Some(stream.position());
+        }
+        result
+    }
+
+    /// `read_at` for archives without sizes: streamed, from the start when
+    /// `offset` is behind the last read.
+    fn read_streamed(&self, offset: u64, buf: &mut [u8]) -> Result<usize> {
+        self.with_stream(None, Some(offset), |stream, source| {
+            if stream.position() < offset {
+                return Ok(0); // The archive ends before `offset`.
+            }
+            stream.read(source, buf)
+        })
+    }
+}
+
+/// The frame decompressed to fewer bytes than its size.
+fn short(frame: &Frame) -> Error {
+    Error::Corrupt {
+        what: "frame decompresses to fewer bytes than its size",
+        offset: Some(frame.compressed_offset),
+    }
+}
+
+/// Locks `mutex`; a panic elsewhere while it was held leaves the data
+/// consistent (each change is one assignment), so poisoning is ignored.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The seek table of the archive in `source`, if it has one: its frames and
+/// whether they have checksums.
+fn seek_table(source: &impl Source, size: u64) -> Result<Option<(Vec<Frame>, bool)>> {
+    if size < FOOTER_SIZE as u64 {
+        return Ok(None);
+    }
+    let mut footer = [0u8; FOOTER_SIZE];
+    source.read_exact_at(&mut footer, size - FOOTER_SIZE as u64)?;
+    let Some(footer) = table::parse_footer(&footer, size)? else {
+        return Ok(None);
+    };
+    // parse_footer checked the table against the archive's size.
+    let mut bytes = vec![0u8; footer.table_len() as usize];
+    source.read_exact_at(&mut bytes, size - footer.table_len())?;
+    let frames = table::parse(&bytes, footer, size)?;
+    Ok(Some((frames, footer.checksums)))
+}
+
+impl<S: Source> Read for Reader<S> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.read_at(self.position, buf).map_err(io::Error::other)?;
+        self.position += n as u64;
+        Ok(n)
+    }
+}
+
+impl<S: Source> Seek for Reader<S> {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let target = match to {
+            SeekFrom::Start(offset) => Some(offset),
+            SeekFrom::Current(delta) => self.position.checked_add_signed(delta),
+            SeekFrom::End(delta) => self
+                .find_size()
+                .map_err(io::Error::other)?
+                .checked_add_signed(delta),
+        };
+        self.position = target
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "seek before the start"))?;
+        Ok(self.position)
+    }
+}
+
+/// Decompresses the archive `input` into the file `output` (whole or not
+/// at all). Returns the size.
+pub fn unpack_file(
+    input: &Path,
+    output: &Path,
+    options: &ReadOptions,
+    progress: impl FnMut(u64),
+) -> Result<u64> {
+    let reader = Reader::open(input, options)?;
+    crate::atomic::write_file(output, |file| {
+        reader
+            .unpack(io::BufWriter::with_capacity(1 << 20, file), progress)
+            .map_err(|e| e.in_file(input))
+    })
+}

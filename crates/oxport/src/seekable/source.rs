@@ -1,0 +1,92 @@
+//! Where an archive's bytes come from: anything that reads at an offset
+//! from several threads at once (a file, memory, a remote object).
+
+use std::fs::File;
+use std::io;
+
+/// Bytes that can be read at any offset, from any thread.
+///
+/// A reader asks only for what it needs: the seek table at the end, then
+/// the frames a read covers, so a remote source (HTTP, S3) transfers only
+/// those bytes.
+pub trait Source: Send + Sync {
+    /// The size of the source in bytes.
+    fn size(&self) -> io::Result<u64>;
+
+    /// Fills `buf` with the bytes at `offset`; an error when the source
+    /// ends before `buf` is full.
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()>;
+}
+
+impl Source for File {
+    fn size(&self) -> io::Result<u64> {
+        Ok(self.metadata()?.len())
+    }
+
+    #[cfg(unix)]
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        std::os::unix::fs::FileExt::read_exact_at(self, buf, offset)
+    }
+
+    #[cfg(windows)]
+    fn read_exact_at(&self, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
+        use std::os::windows::fs::FileExt;
+        while !buf.is_empty() {
+            match self.seek_read(buf, offset) {
+                Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+                Ok(n) => {
+                    buf = &mut buf[n..];
+                    offset += n as u64;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Source for [u8] {
+    fn size(&self) -> io::Result<u64> {
+        Ok(self.len() as u64)
+    }
+
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        let bytes = usize::try_from(offset)
+            .ok()
+            .and_then(|start| self.get(start..start.checked_add(buf.len())?))
+            .ok_or(io::ErrorKind::UnexpectedEof)?;
+        buf.copy_from_slice(bytes);
+        Ok(())
+    }
+}
+
+impl Source for Vec<u8> {
+    fn size(&self) -> io::Result<u64> {
+        self.as_slice().size()
+    }
+
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        self.as_slice().read_exact_at(buf, offset)
+    }
+}
+
+impl<S: Source + ?Sized> Source for &S {
+    fn size(&self) -> io::Result<u64> {
+        (**self).size()
+    }
+
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        (**self).read_exact_at(buf, offset)
+    }
+}
+
+impl<S: Source + ?Sized> Source for Box<S> {
+    fn size(&self) -> io::Result<u64> {
+        (**self).size()
+    }
+
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        (**self).read_exact_at(buf, offset)
+    }
+}

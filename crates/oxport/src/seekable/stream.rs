@@ -1,0 +1,149 @@
+//! Streaming decompression of a compressed range, for what has no size in
+//! the index (archives whose frames do not record it) or is too large to
+//! hold at once (frames above the cache limit): bytes come out in order,
+//! and a read behind the position starts over.
+
+use zstd_safe::{DCtx, InBuffer, OutBuffer, ResetDirective};
+
+use super::source::Source;
+use crate::{Error, Result};
+
+/// Compressed bytes read from the source at a time.
+const INPUT: usize = 128 * 1024;
+
+/// Decompresses `source[start..end]` (one or more frames; skippable frames
+/// are stepped over) from decompressed offset `origin` on.
+pub struct Stream {
+    start: u64,
+    end: u64,
+    origin: u64,
+    /// The decompressed offset of the next byte out.
+    position: u64,
+    /// The next compressed byte to read from the source.
+    next: u64,
+    input: Vec<u8>,
+    used: usize,
+    /// 0 once the last frame started is complete.
+    pending: usize,
+    /// Where the data's checksum, when `expected`, is compared at the end.
+    hasher: xxhash_rust::xxh64::Xxh64,
+    expected: Option<u32>,
+    /// The whole range has been decompressed.
+    finished: bool,
+    context: DCtx<'static>,
+}
+
+impl Stream {
+    /// A stream of `source[start..end]`, whose data starts at `origin`;
+    /// `checksum` is the low 32 bits of the XXH64 of all of it, when known.
+    pub fn new(start: u64, end: u64, origin: u64, checksum: Option<u32>) -> Self {
+        Stream {
+            start,
+            end,
+            origin,
+            position: origin,
+            next: start,
+            input: Vec::new(),
+            used: 0,
+            pending: 0,
+            hasher: xxhash_rust::xxh64::Xxh64::new(0),
+            expected: checksum,
+            finished: false,
+            context: DCtx::create(),
+        }
+    }
+
+    /// Whether this stream decompresses the range that starts at `start`.
+    pub fn covers(&self, start: u64) -> bool {
+        self.start == start
+    }
+
+    /// The decompressed offset of the next byte out.
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// Whether the whole range has been decompressed.
+    pub fn finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Goes back to the start of the range.
+    pub fn restart(&mut self) {
+        self.position = self.origin;
+        self.next = self.start;
+        self.input.clear();
+        self.used = 0;
+        self.pending = 0;
+        self.hasher.reset(0);
+        self.finished = false;
+        // Resetting a session cannot fail.
+        let _ = self.context.reset(ResetDirective::SessionOnly);
+    }
+
+    /// Fills `out` with the next bytes; fewer only at the end of the range.
+    /// Returns the count.
+    pub fn read(&mut self, source: &impl Source, out: &mut [u8]) -> Result<usize> {
+        let mut filled = 0;
+        while filled < out.len() {
+            if self.used == self.input.len() && self.next < self.end {
+                let take = (self.end - self.next).min(INPUT as u64) as usize;
+                self.input.resize(take, 0);
+                source.read_exact_at(&mut self.input, self.next)?;
+                self.next += take as u64;
+                self.used = 0;
+            }
+            let at_end = self.used == self.input.len() && self.next == self.end;
+            if at_end && self.pending == 0 {
+                self.check_sum()?;
+                self.finished = true;
+                break;
+            }
+            let mut input = InBuffer::around(&self.input[self.used..]);
+            let mut output = OutBuffer::around(&mut out[filled..]);
+            self.pending = self
+                .context
+                .decompress_stream(&mut output, &mut input)
+                .map_err(|_| Error::Corrupt {
+                    what: "frame does not decompress (damaged data)",
+                    offset: Some(self.next),
+                })?;
+            let (produced, consumed) = (output.pos(), input.pos());
+            if at_end && produced == 0 && consumed == 0 {
+                return Err(Error::Corrupt {
+                    what: "archive truncated in the middle of a frame",
+                    offset: Some(self.end),
+                });
+            }
+            self.used += consumed;
+            self.hasher.update(&out[filled..filled + produced]);
+            filled += produced;
+        }
+        self.position += filled as u64;
+        Ok(filled)
+    }
+
+    /// Reads and drops bytes up to `target`; stops early at the end.
+    pub fn skip_to(&mut self, source: &impl Source, target: u64) -> Result<()> {
+        let mut scratch = vec![0u8; 64 * 1024];
+        while self.position < target {
+            let take = (target - self.position).min(scratch.len() as u64) as usize;
+            if self.read(source, &mut scratch[..take])? == 0 {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn check_sum(&mut self) -> Result<()> {
+        if let Some(expected) = self.expected
+            && self.hasher.digest() as u32 != expected
+        {
+            return Err(Error::Corrupt {
+                what: "frame checksum mismatch (damaged data)",
+                offset: Some(self.start),
+            });
+        }
+        Ok(())
+    }
+}
