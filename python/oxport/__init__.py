@@ -23,6 +23,7 @@ of oxport's own memory, without copies.
 
 from __future__ import annotations
 
+from . import seekable
 from ._native import CorruptError, Error, ParseError, UnsupportedError, __version__
 from ._obj import (
     Material,
@@ -57,6 +58,7 @@ __all__ = [
     "__version__",
     "read_mtl",
     "read_obj",
+    "seekable",
     "write_mtl",
     "write_obj",
 ]

@@ -22,6 +22,9 @@ enum Command {
     /// Wavefront OBJ
     #[command(subcommand)]
     Obj(cmd::obj::Command),
+    /// Zstandard seekable archives (what Blender's compressed .blend files are)
+    #[command(subcommand)]
+    Zst(cmd::zst::Command),
 }
 
 fn main() -> ExitCode {
@@ -29,6 +32,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Demo(args) => cmd::demo::run(args),
         Command::Obj(command) => cmd::obj::run(command),
+        Command::Zst(command) => cmd::zst::run(command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

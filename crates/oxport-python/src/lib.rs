@@ -8,6 +8,7 @@ mod errors;
 mod mesh;
 mod numfmt;
 mod obj;
+mod seekable;
 
 use pyo3::prelude::*;
 
@@ -29,6 +30,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<blender::Curve>()?;
     m.add_function(wrap_pyfunction!(blender::blender_nurbs_curves, m)?)?;
     m.add_function(wrap_pyfunction!(numfmt::format_fixed, m)?)?;
+    m.add_class::<seekable::SeekableReader>()?;
+    m.add_class::<seekable::SeekableWriter>()?;
+    m.add_function(wrap_pyfunction!(seekable::seekable_pack, m)?)?;
+    m.add_function(wrap_pyfunction!(seekable::seekable_unpack, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

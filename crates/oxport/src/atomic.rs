@@ -11,7 +11,7 @@ use crate::{Error, Result};
 ///
 /// A `path` that exists and is not a regular file (`/dev/null`, a FIFO, a
 /// terminal) is written directly: it cannot be replaced, only written to.
-pub(crate) fn write_file<T>(path: &Path, fill: impl FnOnce(&mut File) -> Result<T>) -> Result<T> {
+pub fn write_file<T>(path: &Path, fill: impl FnOnce(&mut File) -> Result<T>) -> Result<T> {
     let (pending, mut file, _) = Pending::open(path, false)?;
     let value = fill(&mut file).map_err(|e| pending.name(e))?;
     drop(file);

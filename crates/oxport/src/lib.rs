@@ -32,7 +32,7 @@
 //! written whole or not at all. `docs/layout.md` in the repository maps the
 //! files.
 //!
-mod atomic;
+pub mod atomic;
 pub mod blender;
 mod direct;
 mod error;

@@ -1,2 +1,3 @@
 pub mod demo;
 pub mod obj;
+pub mod zst;

@@ -38,5 +38,6 @@ mod write;
 pub use frame::levels;
 pub use read::{Index, ReadOptions, Reader, unpack_file};
 pub use source::Source;
+pub use stream::unpack_stream;
 pub use table::Frame;
-pub use write::{Packed, WriteOptions, Writer, pack, pack_file};
+pub use write::{FileWriter, Packed, WriteOptions, Writer, pack, pack_file};

@@ -147,3 +147,75 @@ impl Stream {
         Ok(())
     }
 }
+
+/// Decompresses everything `input` yields (zstd frames, skippable frames
+/// stepped over) into `output` in one pass, for inputs that cannot be
+/// read at an offset (a pipe). The seek table, when there is one, is a
+/// skippable frame: its checksums are not verified on this path.
+pub fn unpack_stream(
+    mut input: impl std::io::Read,
+    mut output: impl std::io::Write,
+    mut progress: impl FnMut(u64),
+) -> Result<u64> {
+    let mut context = DCtx::create();
+    let mut compressed = vec![0u8; DCtx::in_size()];
+    let mut decompressed = vec![0u8; DCtx::out_size()];
+    let (mut done, mut read, mut pending) = (0u64, 0u64, 0usize);
+    loop {
+        let n = loop {
+            match input.read(&mut compressed) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                other => break other?,
+            }
+        };
+        if n == 0 {
+            break;
+        }
+        let mut chunk = InBuffer::around(&compressed[..n]);
+        while chunk.pos() < n {
+            let mut out = OutBuffer::around(&mut decompressed[..]);
+            pending = context
+                .decompress_stream(&mut out, &mut chunk)
+                .map_err(|_| Error::Corrupt {
+                    what: "frame does not decompress (damaged data or not zstd)",
+                    offset: Some(read),
+                })?;
+            let produced = out.pos();
+            output.write_all(&decompressed[..produced])?;
+            done += produced as u64;
+        }
+        read += n as u64;
+        progress(done);
+        // What zstd holds back once the input is used up.
+        while pending != 0 {
+            let mut empty = InBuffer::around(&[]);
+            let mut out = OutBuffer::around(&mut decompressed[..]);
+            pending = context
+                .decompress_stream(&mut out, &mut empty)
+                .map_err(|_| Error::Corrupt {
+                    what: "frame does not decompress (damaged data)",
+                    offset: Some(read),
+                })?;
+            let produced = out.pos();
+            output.write_all(&decompressed[..produced])?;
+            done += produced as u64;
+            if produced == 0 {
+                break;
+            }
+        }
+    }
+    if pending != 0 {
+        return Err(Error::Corrupt {
+            what: "input ends in the middle of a frame (truncated)",
+            offset: Some(read),
+        });
+    }
+    if read == 0 {
+        return Err(Error::Corrupt {
+            what: "empty input: not a zstd archive",
+            offset: None,
+        });
+    }
+    output.flush()?;
+    Ok(done)
+}

@@ -341,3 +341,44 @@ impl<W: Write + Send + 'static> Drop for Writer<W> {
         }
     }
 }
+
+/// A [`Writer`] of a file that appears whole at [`FileWriter::finish`], or
+/// not at all: dropped unfinished (or failed), it leaves nothing behind.
+pub struct FileWriter {
+    writer: Writer<io::BufWriter<File>>,
+    pending: crate::atomic::Pending,
+}
+
+impl FileWriter {
+    /// Opens a temporary file beside `path` for the archive.
+    pub fn create(path: &Path, options: &WriteOptions) -> Result<Self> {
+        options.check()?;
+        let (pending, file, _) = crate::atomic::Pending::open(path, false)?;
+        let output = io::BufWriter::with_capacity(1 << 20, file);
+        let writer = Writer::new(output, options).map_err(|e| pending.name(e))?;
+        Ok(FileWriter { writer, pending })
+    }
+
+    /// Compresses what is left, writes the seek table and puts the file in
+    /// place.
+    pub fn finish(self) -> Result<Packed> {
+        let FileWriter { writer, pending } = self;
+        let (output, packed) = writer.finish().map_err(|e| pending.name(e))?;
+        let file = output
+            .into_inner()
+            .map_err(|e| pending.name(e.into_error().into()))?;
+        drop(file);
+        pending.commit()?;
+        Ok(packed)
+    }
+}
+
+impl Write for FileWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.writer.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.writer.flush()
+    }
+}

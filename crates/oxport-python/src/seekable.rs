@@ -1,0 +1,344 @@
+//! `oxport.seekable`: seekable archives from Python. Readers take a path or
+//! a readable, seekable binary file object (an `fsspec` file over HTTP or
+//! S3: only the seek table and the frames a read needs are fetched).
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use oxport::seekable::{self, Index, ReadOptions, Reader, Source, WriteOptions};
+use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::errors::to_py_err;
+
+/// A Python binary file object as a source: `seek` then `read`, under the
+/// GIL, one read at a time.
+struct PyFile {
+    file: Py<PyAny>,
+    size: u64,
+    /// A seek and its read must not be split by another thread's.
+    lock: Mutex<()>,
+}
+
+impl PyFile {
+    fn new(file: &Bound<'_, PyAny>) -> PyResult<Self> {
+        for method in ["read", "seek"] {
+            if !file.hasattr(method)? {
+                return Err(PyTypeError::new_err(format!(
+                    "file: expected a path or a readable, seekable binary file object, got {} \
+                     (no {method}())",
+                    file.get_type().name()?
+                )));
+            }
+        }
+        let size = file.call_method1("seek", (0, 2))?.extract::<u64>()?;
+        Ok(PyFile {
+            file: file.clone().unbind(),
+            size,
+            lock: Mutex::new(()),
+        })
+    }
+}
+
+impl Source for PyFile {
+    fn size(&self) -> io::Result<u64> {
+        Ok(self.size)
+    }
+
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        let _turn = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        Python::attach(|py| -> PyResult<io::Result<()>> {
+            let file = self.file.bind(py);
+            file.call_method1("seek", (offset,))?;
+            let mut filled = 0;
+            while filled < buf.len() {
+                let chunk = file.call_method1("read", (buf.len() - filled,))?;
+                let chunk = chunk.cast::<PyBytes>().map_err(|_| {
+                    PyTypeError::new_err("file: read() returned something other than bytes")
+                })?;
+                let bytes = chunk.as_bytes();
+                if bytes.is_empty() {
+                    return Ok(Err(io::ErrorKind::UnexpectedEof.into()));
+                }
+                let take = bytes.len().min(buf.len() - filled);
+                buf[filled..filled + take].copy_from_slice(&bytes[..take]);
+                filled += take;
+            }
+            Ok(Ok(()))
+        })
+        .unwrap_or_else(|error| Err(io::Error::other(format!("file: {error}"))))
+    }
+}
+
+/// An archive open for reading (`oxport.seekable.open(..., "rb")` wraps it).
+#[pyclass(module = "oxport._native", frozen)]
+pub struct SeekableReader {
+    reader: Reader<Box<dyn Source>>,
+}
+
+#[pymethods]
+impl SeekableReader {
+    /// Opens `file`: a path, or a readable, seekable binary file object.
+    #[new]
+    #[pyo3(signature = (file, *, threads = None))]
+    fn new(py: Python<'_>, file: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<Self> {
+        let options = ReadOptions { threads };
+        let reader = match file.extract::<PathBuf>() {
+            Ok(path) => py
+                .detach(|| {
+                    let source = std::fs::File::open(&path).map_err(|e| oxport::Error::Io {
+                        path: Some(path.clone()),
+                        source: e,
+                    })?;
+                    Reader::new(Box::new(source) as Box<dyn Source>, &options)
+                })
+                .map_err(to_py_err)?,
+            Err(_) => {
+                let source = Box::new(PyFile::new(file)?) as Box<dyn Source>;
+                py.detach(|| Reader::new(source, &options))
+                    .map_err(to_py_err)?
+            }
+        };
+        Ok(SeekableReader { reader })
+    }
+
+    /// The decompressed size; `None` for an archive whose frames do not
+    /// record their sizes until it has been read to the end.
+    #[getter]
+    fn size(&self) -> Option<u64> {
+        self.reader.size()
+    }
+
+    /// The decompressed size, decompressing the archive to find it if need be.
+    fn find_size(&self, py: Python<'_>) -> PyResult<u64> {
+        py.detach(|| self.reader.find_size()).map_err(to_py_err)
+    }
+
+    /// The size of the archive itself.
+    #[getter]
+    fn archive_size(&self) -> u64 {
+        self.reader.archive_size()
+    }
+
+    /// Where the index came from: `"seek table"`, `"frame headers"` or `"none"`.
+    #[getter]
+    fn index(&self) -> &'static str {
+        match self.reader.index() {
+            Index::SeekTable { .. } => "seek table",
+            Index::FrameHeaders => "frame headers",
+            Index::None => "none",
+        }
+    }
+
+    /// Whether the seek table has checksums (verified as frames are read).
+    #[getter]
+    fn checksums(&self) -> bool {
+        matches!(self.reader.index(), Index::SeekTable { checksums: true })
+    }
+
+    /// The frames: `(compressed_offset, compressed_size, offset, size, checksum)`.
+    fn frames(&self) -> Vec<(u64, u64, u64, u64, Option<u32>)> {
+        self.reader
+            .frames()
+            .iter()
+            .map(|f| {
+                (
+                    f.compressed_offset,
+                    f.compressed_size,
+                    f.offset,
+                    f.size,
+                    f.checksum,
+                )
+            })
+            .collect()
+    }
+
+    /// Up to `size` decompressed bytes at `offset` (fewer only at the end).
+    fn read_at<'py>(
+        &self,
+        py: Python<'py>,
+        offset: u64,
+        size: usize,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        if let Some(total) = self.reader.size() {
+            let size = size.min(total.saturating_sub(offset) as usize);
+            return PyBytes::new_with(py, size, |buf| {
+                let n = py
+                    .detach(|| self.reader.read_at(offset, buf))
+                    .map_err(to_py_err)?;
+                if n != buf.len() {
+                    return Err(crate::errors::Error::new_err(
+                        "internal error: a read stopped short of the archive's size",
+                    ));
+                }
+                Ok(())
+            });
+        }
+        // Size unknown (streamed archive): read, then copy what came.
+        let mut buf = vec![0u8; size.min(64 << 20)];
+        let mut filled = 0;
+        while filled < size {
+            if filled == buf.len() {
+                buf.resize((buf.len() * 2).min(size), 0);
+            }
+            let n = py
+                .detach(|| {
+                    self.reader
+                        .read_at(offset + filled as u64, &mut buf[filled..])
+                })
+                .map_err(to_py_err)?;
+            if n == 0 {
+                break;
+            }
+            filled += n;
+        }
+        Ok(PyBytes::new(py, &buf[..filled]))
+    }
+
+    /// Reads decompressed bytes at `offset` into `buffer` (a writable,
+    /// contiguous bytes-like object); returns the count.
+    fn readinto_at(&self, py: Python<'_>, offset: u64, buffer: PyBuffer<u8>) -> PyResult<usize> {
+        if buffer.readonly() || !buffer.is_c_contiguous() {
+            return Err(PyValueError::new_err(
+                "buffer: expected a writable, contiguous bytes-like object",
+            ));
+        }
+        let len = buffer.item_count();
+        let pointer = buffer.buf_ptr() as usize;
+        py.detach(|| {
+            // SAFETY: the buffer is writable, C-contiguous bytes of `len`
+            // items; holding `buffer` keeps the export (and the memory) alive
+            // and unresizable until this call returns.
+            let out = unsafe { std::slice::from_raw_parts_mut(pointer as *mut u8, len) };
+            self.reader.read_at(offset, out)
+        })
+        .map_err(to_py_err)
+    }
+}
+
+/// An archive being written (`oxport.seekable.open(..., "wb")` wraps it).
+#[pyclass(module = "oxport._native", frozen)]
+pub struct SeekableWriter {
+    writer: Mutex<Option<seekable::FileWriter>>,
+}
+
+fn write_options(
+    level: i32,
+    frame_size: usize,
+    checksums: bool,
+    threads: Option<usize>,
+) -> WriteOptions {
+    WriteOptions {
+        level,
+        frame_size,
+        checksums,
+        threads,
+    }
+}
+
+#[pymethods]
+impl SeekableWriter {
+    #[new]
+    #[pyo3(signature = (path, *, level = 3, frame_size = 2097152, checksums = true, threads = None))]
+    fn new(
+        py: Python<'_>,
+        path: PathBuf,
+        level: i32,
+        frame_size: usize,
+        checksums: bool,
+        threads: Option<usize>,
+    ) -> PyResult<Self> {
+        let options = write_options(level, frame_size, checksums, threads);
+        let writer = py
+            .detach(|| seekable::FileWriter::create(&path, &options))
+            .map_err(to_py_err)?;
+        Ok(SeekableWriter {
+            writer: Mutex::new(Some(writer)),
+        })
+    }
+
+    /// Appends the bytes of `data` (any contiguous bytes-like object).
+    fn write(&self, py: Python<'_>, data: PyBuffer<u8>) -> PyResult<usize> {
+        if !data.is_c_contiguous() {
+            return Err(PyValueError::new_err(
+                "data: expected a contiguous bytes-like object",
+            ));
+        }
+        let len = data.item_count();
+        let pointer = data.buf_ptr() as usize;
+        py.detach(|| {
+            // SAFETY: C-contiguous bytes of `len` items, kept alive by `data`.
+            let bytes = unsafe { std::slice::from_raw_parts(pointer as *const u8, len) };
+            let mut guard = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+            let writer = guard
+                .as_mut()
+                .ok_or_else(|| PyValueError::new_err("write to a closed file"))?;
+            writer.write_all(bytes).map_err(|e| to_py_err(e.into()))?;
+            Ok(len)
+        })
+    }
+
+    /// Compresses the rest, writes the seek table and puts the file in
+    /// place: `(frames, input_bytes, output_bytes)`. Closing twice does
+    /// nothing the second time (and returns `None`).
+    fn close(&self, py: Python<'_>) -> PyResult<Option<(u64, u64, u64)>> {
+        py.detach(|| {
+            let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
+            match writer {
+                None => Ok(None),
+                Some(writer) => writer
+                    .finish()
+                    .map(|p| Some((p.frames, p.input_bytes, p.output_bytes)))
+                    .map_err(to_py_err),
+            }
+        })
+    }
+
+    /// Drops what was written without putting a file in place.
+    fn discard(&self) {
+        self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
+    }
+
+    #[getter]
+    fn closed(&self) -> bool {
+        self.writer
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_none()
+    }
+}
+
+/// Compresses the file `src` into the archive `dst`:
+/// `(frames, input_bytes, output_bytes)`.
+#[pyfunction]
+#[pyo3(signature = (src, dst, *, level = 3, frame_size = 2097152, checksums = true, threads = None))]
+pub fn seekable_pack(
+    py: Python<'_>,
+    src: PathBuf,
+    dst: PathBuf,
+    level: i32,
+    frame_size: usize,
+    checksums: bool,
+    threads: Option<usize>,
+) -> PyResult<(u64, u64, u64)> {
+    let options = write_options(level, frame_size, checksums, threads);
+    py.detach(|| seekable::pack_file(&src, &dst, &options, |_| {}))
+        .map(|p| (p.frames, p.input_bytes, p.output_bytes))
+        .map_err(to_py_err)
+}
+
+/// Decompresses the archive `src` into the file `dst`; returns its size.
+#[pyfunction]
+#[pyo3(signature = (src, dst, *, threads = None))]
+pub fn seekable_unpack(
+    py: Python<'_>,
+    src: PathBuf,
+    dst: PathBuf,
+    threads: Option<usize>,
+) -> PyResult<u64> {
+    py.detach(|| seekable::unpack_file(&src, &dst, &ReadOptions { threads }, |_| {}))
+        .map_err(to_py_err)
+}
