@@ -6,7 +6,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 CARGO ?= cargo
 
-.PHONY: blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
+.PHONY: bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli -- demo
@@ -37,7 +37,7 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install --quiet --upgrade pip
-	$(VPY) -m pip install --quiet "maturin>=1.9.4,<2" numpy pytest hypothesis mypy
+	$(VPY) -m pip install --quiet "maturin>=1.9.4,<2" numpy pytest hypothesis mypy pyzstd fsspec aiohttp
 	touch $@
 
 # Builds the extension in release mode and installs the package into the venv (editable).
@@ -53,7 +53,7 @@ test-python: build
 exhaustive:
 	$(CARGO) test --release -p oxport --features exhaustive --test numfmt_exhaustive
 
-bench: bench-numfmt bench-obj bench-read bench-blender
+bench: bench-numfmt bench-obj bench-read bench-blender bench-seekable
 
 bench-numfmt: venv
 	$(VPY) -m pip install --quiet matplotlib
@@ -72,6 +72,11 @@ bench-read: build
 clean:
 	$(CARGO) clean
 	rm -rf $(VENV)
+
+# Seekable archives against zstd, Blender's compressed save, pyzstd and indexed_zstd.
+bench-seekable: build
+	$(VPY) -m pip install --quiet pyzstd indexed_zstd
+	$(VPY) bench/seekable.py
 
 # The installable add-on: dist/oxport_obj.zip (Preferences > Add-ons > Install...).
 blender-addon: venv

@@ -1,41 +1,45 @@
-//! The few most recently decompressed frames, so that small reads in a row
-//! (a file object read in 4 KiB steps) decompress each frame once.
+//! The few most recently read frames, so that small reads in a row (a file
+//! object read in 4 KiB steps) decompress each frame once.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Frames kept: enough for reads that alternate between neighbours.
 const FRAMES: usize = 4;
 
-/// Decompressed frames by their decompressed offset, most recent last.
-#[derive(Default)]
-pub struct Cache {
-    frames: Mutex<Vec<(u64, Arc<Vec<u8>>)>>,
+/// Values by frame (their decompressed offset), most recently used last.
+pub struct Cache<T> {
+    entries: Mutex<Vec<(u64, Arc<T>)>>,
 }
 
-impl Cache {
-    /// The frame at `offset`, if it is held.
-    pub fn get(&self, offset: u64) -> Option<Arc<Vec<u8>>> {
-        let mut frames = self.lock();
-        let at = frames.iter().position(|(o, _)| *o == offset)?;
-        let entry = frames.remove(at);
-        let data = Arc::clone(&entry.1);
-        frames.push(entry);
-        Some(data)
-    }
-
-    /// Keeps the frame at `offset`, dropping the least recently used.
-    pub fn insert(&self, offset: u64, data: Arc<Vec<u8>>) {
-        let mut frames = self.lock();
-        frames.retain(|(o, _)| *o != offset);
-        if frames.len() == FRAMES {
-            frames.remove(0);
+impl<T> Default for Cache<T> {
+    fn default() -> Self {
+        Cache {
+            entries: Mutex::new(Vec::new()),
         }
-        frames.push((offset, data));
+    }
+}
+
+impl<T> Cache<T> {
+    /// The value of the frame at `offset`, made by `make` when it is not
+    /// held; with it, the least recently used value if one was dropped to
+    /// make room and nothing else holds it (to reuse its memory).
+    pub fn get_or_insert_with(&self, offset: u64, make: impl FnOnce() -> T) -> (Arc<T>, Option<T>) {
+        let mut entries = self.lock();
+        if let Some(at) = entries.iter().position(|(o, _)| *o == offset) {
+            let entry = entries.remove(at);
+            let value = Arc::clone(&entry.1);
+            entries.push(entry);
+            return (value, None);
+        }
+        let dropped = (entries.len() == FRAMES).then(|| entries.remove(0).1);
+        let value = Arc::new(make());
+        entries.push((offset, Arc::clone(&value)));
+        (value, dropped.and_then(|value| Arc::try_unwrap(value).ok()))
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(u64, Arc<Vec<u8>>)>> {
+    fn lock(&self) -> MutexGuard<'_, Vec<(u64, Arc<T>)>> {
         // Each change is complete before the lock is released.
-        self.frames.lock().unwrap_or_else(|p| p.into_inner())
+        self.entries.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
@@ -47,12 +51,13 @@ mod tests {
     fn the_least_recently_used_frame_goes_first() {
         let cache = Cache::default();
         for offset in 0..4 {
-            cache.insert(offset, Arc::new(vec![offset as u8]));
+            cache.get_or_insert_with(offset, || offset);
         }
-        assert!(cache.get(0).is_some()); // 0 is now the most recent
-        cache.insert(9, Arc::new(vec![9]));
-        assert!(cache.get(1).is_none());
-        assert_eq!(*cache.get(0).unwrap(), vec![0]);
-        assert_eq!(*cache.get(9).unwrap(), vec![9]);
+        // 0 is now the most recent; 1 goes to make room for 9.
+        assert_eq!(*cache.get_or_insert_with(0, || 100).0, 0);
+        let (nine, dropped) = cache.get_or_insert_with(9, || 9);
+        assert_eq!((*nine, dropped), (9, Some(1)));
+        assert_eq!(*cache.get_or_insert_with(1, || 101).0, 101);
+        assert_eq!(*cache.get_or_insert_with(0, || 100).0, 0);
     }
 }

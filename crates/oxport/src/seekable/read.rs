@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard};
 
 use super::cache::Cache;
 use super::frame;
@@ -53,7 +53,10 @@ pub struct Reader<S: Source = File> {
     /// The decompressed size, once known (always, unless `Index::None`).
     size: Mutex<Option<u64>>,
     pipeline: Pipeline,
-    cache: Cache,
+    /// Frames read in part: what was decompressed, and the stream to go on.
+    cache: Cache<Mutex<Partial>>,
+    /// What the cache let go of last, reused for the next frame it takes.
+    spare: Mutex<Option<Partial>>,
     stream: Mutex<Option<Stream>>,
     /// Where `Read` reads next.
     position: u64,
@@ -99,6 +102,7 @@ impl<S: Source> Reader<S> {
             size: Mutex::new(size),
             pipeline,
             cache: Cache::default(),
+            spare: Mutex::new(None),
             stream: Mutex::new(None),
             position: 0,
         })
@@ -215,8 +219,9 @@ impl<S: Source> Reader<S> {
                     return Ok(Decoded::Large(frame));
                 }
                 let mut data = lock(&spare).pop().unwrap_or_default();
-                data.resize(frame.size as usize, 0);
-                self.decompress_into(frame, &mut data)?;
+                self.read_compressed(frame, |compressed| {
+                    frame::decompress_to_vec(frame, compressed, &mut data)
+                })?;
                 Ok(Decoded::Bytes(data))
             },
             |decoded| {
@@ -259,6 +264,18 @@ impl<S: Source> Reader<S> {
                 false => Err(short(frame)),
             };
         }
+        self.read_compressed(frame, |compressed| {
+            frame::decompress(frame, compressed, out)
+        })
+    }
+
+    /// Runs `work` on the compressed bytes of `frame`, read into a buffer
+    /// each thread keeps.
+    fn read_compressed<R>(
+        &self,
+        frame: &Frame,
+        work: impl FnOnce(&[u8]) -> Result<R>,
+    ) -> Result<R> {
         thread_local! {
             static COMPRESSED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
         }
@@ -267,7 +284,7 @@ impl<S: Source> Reader<S> {
             compressed.resize(frame.compressed_size as usize, 0);
             self.source
                 .read_exact_at(compressed, frame.compressed_offset)?;
-            frame::decompress(frame, compressed, out)
+            work(compressed)
         })
     }
 
@@ -284,18 +301,29 @@ impl<S: Source> Reader<S> {
                 false => Err(short(frame)),
             };
         }
-        let data = match self.cache.get(frame.offset) {
-            Some(data) => data,
-            None => {
-                let mut data = vec![0u8; frame.size as usize];
-                self.decompress_into(frame, &mut data)?;
-                let data = Arc::new(data);
-                self.cache.insert(frame.offset, Arc::clone(&data));
-                data
+        let make = || match lock(&self.spare).take() {
+            Some(mut partial) => {
+                partial.data.clear();
+                let end = frame.compressed_offset + frame.compressed_size;
+                let stream = &mut partial.stream;
+                stream.retarget(frame.compressed_offset, end, frame.offset, frame.checksum);
+                partial
             }
+            None => Partial {
+                data: Vec::new(),
+                stream: self.frame_stream(frame),
+            },
         };
-        let from = from as usize;
-        out.copy_from_slice(&data[from..from + out.len()]);
+        let (entry, dropped) = self
+            .cache
+            .get_or_insert_with(frame.offset, || Mutex::new(make()));
+        if let Some(dropped) = dropped {
+            *lock(&self.spare) = Some(dropped.into_inner().unwrap_or_else(|e| e.into_inner()));
+        }
+        let mut partial = lock(&entry);
+        let (from, end) = (from as usize, from as usize + out.len());
+        partial.fill(&self.source, frame, end)?;
+        out.copy_from_slice(&partial.data[from..end]);
         Ok(())
     }
 
@@ -350,6 +378,41 @@ impl<S: Source> Reader<S> {
             }
             stream.read(source, buf)
         })
+    }
+}
+
+/// The start of a frame decompressed so far, and the stream that goes on
+/// from there: a small read costs the frame's blocks up to its end only,
+/// and reads that follow continue where it stopped.
+struct Partial {
+    data: Vec<u8>,
+    stream: Stream,
+}
+
+impl Partial {
+    /// Decompresses the frame up to `end` bytes (at least).
+    fn fill(&mut self, source: &impl Source, frame: &Frame, end: usize) -> Result<()> {
+        let have = self.data.len();
+        if have >= end {
+            return Ok(());
+        }
+        self.data.resize(end, 0);
+        let read = match self.stream.read(source, &mut self.data[have..]) {
+            Ok(count) if count == end - have => Ok(()),
+            Ok(_) => Err(short(frame)),
+            Err(error) => Err(error),
+        };
+        if read.is_err() {
+            // Start over at the next read rather than trust a half-done step.
+            self.data.clear();
+            self.stream.restart();
+            return read;
+        }
+        if end as u64 == frame.size {
+            // The whole frame is out: nothing may follow, and the checksum holds.
+            self.stream.expect_end(source)?;
+        }
+        Ok(())
     }
 }
 

@@ -8,8 +8,9 @@ use zstd_safe::{DCtx, InBuffer, OutBuffer, ResetDirective};
 use super::source::Source;
 use crate::{Error, Result};
 
-/// Compressed bytes read from the source at a time.
-const INPUT: usize = 128 * 1024;
+/// Compressed bytes read from the source at a time: small enough that a
+/// read which stops early in a frame does not fetch much more.
+const INPUT: usize = 32 * 1024;
 
 /// Decompresses `source[start..end]` (one or more frames; skippable frames
 /// are stepped over) from decompressed offset `origin` on.
@@ -51,6 +52,12 @@ impl Stream {
             finished: false,
             context: DCtx::create(),
         }
+    }
+
+    /// Turns this stream into one of another range (keeping its buffers).
+    pub fn retarget(&mut self, start: u64, end: u64, origin: u64, checksum: Option<u32>) {
+        (self.start, self.end, self.origin, self.expected) = (start, end, origin, checksum);
+        self.restart();
     }
 
     /// Whether this stream decompresses the range that starts at `start`.
@@ -121,6 +128,19 @@ impl Stream {
         }
         self.position += filled as u64;
         Ok(filled)
+    }
+
+    /// Checks that the range has no more data (and so that the checksum,
+    /// when there is one, holds).
+    pub fn expect_end(&mut self, source: &impl Source) -> Result<()> {
+        let mut probe = [0u8; 1];
+        if self.read(source, &mut probe)? != 0 {
+            return Err(Error::Corrupt {
+                what: "frame decompresses to more than its size",
+                offset: Some(self.start),
+            });
+        }
+        Ok(())
     }
 
     /// Reads and drops bytes up to `target`; stops early at the end.
