@@ -484,6 +484,9 @@ pub fn unpack_file(
 ) -> Result<u64> {
     let reader = Reader::open(input, options)?;
     crate::atomic::write_file(output, |file| {
+        // Written in order by the calling thread: buffered writes to one
+        // file serialize in the kernel, so writing from every thread only
+        // adds contention (measured: slower, and far less steady).
         reader
             .unpack(io::BufWriter::with_capacity(1 << 20, file), progress)
             .map_err(|e| e.in_file(input))

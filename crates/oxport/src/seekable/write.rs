@@ -171,12 +171,12 @@ fn compress_frames(
     let mut packed = Packed::default();
     let chunks = chunks.map(|chunk| (chunk, spare.borrow_mut().pop().unwrap_or_default()));
     let (level, checksums) = (options.level, options.checksums);
-    let block_target = frame::block_target(options.frame_size);
+    let max_block = frame::max_block(options.frame_size);
     pipeline.stream(
         chunks,
         |(chunk, mut bytes)| {
             let data = chunk?;
-            frame::compress(&data, level, block_target, &mut bytes)?;
+            frame::compress(&data, level, max_block, &mut bytes)?;
             let frame = Frame {
                 compressed_offset: 0,
                 compressed_size: bytes.len() as u64,
@@ -206,7 +206,7 @@ fn compress_frames(
     if frames.is_empty() {
         // An empty input still makes one (empty) frame, so that every zstd
         // decoder, and Blender, sees a zstd frame first.
-        frame::compress(&[], level, block_target, &mut tail)?;
+        frame::compress(&[], level, max_block, &mut tail)?;
         frames.push(Frame {
             compressed_offset: 0,
             compressed_size: tail.len() as u64,
