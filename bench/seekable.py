@@ -157,7 +157,6 @@ def blender_section(runs: int) -> str:
         ("Blender: save compressed (level 3, its frames of about 2 MB)", f"{save_c:.3f}", f"{size_b / 1e6:.1f}"),
         ("Blender: save uncompressed", f"{save_u:.3f}", f"{saved.stat().st_size / 1e6:.1f}"),
         ("oxport zst pack -l 3 of the uncompressed save (2 MiB frames)", f"{pack_t:.3f}", f"{packed.stat().st_size / 1e6:.1f}"),
-        ("Blender: what compressing adds to its save", f"{save_c - save_u:.3f}", ""),
     ]
     return ("Blender compresses while it writes (on its other threads), so compression adds little to its save; "
             "packing a file afterwards costs the time of the pack. Scene of 4,000 objects:\n\n"

@@ -27,7 +27,9 @@
 //! thread policy: `None` is one thread per core, `0` an error), [`mesh`] (the
 //! scene model), [`obj`] (OBJ and MTL, at once or streamed; the reader's passes
 //! one file each under `obj/read/`), [`blender`] (what Blender 3.4's exporter
-//! computes before it writes, one file per algorithm), [`synth`] (procedural
+//! computes before it writes, one file per algorithm), [`seekable`]
+//! (Zstandard seekable archives: parallel packing, random access, Blender's
+//! compressed `.blend` files), [`atomic`] (whole files or none), [`synth`] (procedural
 //! scenes for demos and tests). Errors are one [`Error`] type; every file is
 //! written whole or not at all. `docs/layout.md` in the repository maps the
 //! files.

@@ -1,0 +1,113 @@
+//! `oxport zst`: pack and unpack through files and through stdin/stdout,
+//! a range with `cat`, the description of `info`, and one-line errors for a
+//! damaged archive that leave no output behind.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn oxport(args: &[&str], stdin: &[u8]) -> (bool, Vec<u8>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oxport"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("oxport runs");
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let output = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    (
+        output.status.success(),
+        output.stdout,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn pack_unpack_cat_and_info() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let data: Vec<u8> = (0..3_000_000u32).map(|i| (i / 3 % 251) as u8).collect();
+    std::fs::write(path("in"), &data).unwrap();
+
+    let (ok, _, err) = oxport(
+        &[
+            "zst",
+            "pack",
+            &path("in"),
+            &path("a.zst"),
+            "-l",
+            "-1",
+            "--frame-size",
+            "256K",
+            "-T",
+            "2",
+        ],
+        b"",
+    );
+    assert!(ok, "{err}");
+    assert!(err.contains("12 frames"), "{err}");
+    let (ok, _, err) = oxport(&["zst", "unpack", &path("a.zst"), &path("out")], b"");
+    assert!(ok, "{err}");
+    assert!(std::fs::read(path("out")).unwrap() == data);
+
+    // stdin to stdout both ways.
+    let (ok, packed, err) = oxport(&["zst", "pack", "-", "-", "--no-checksums"], &data);
+    assert!(ok, "{err}");
+    let (ok, unpacked, err) = oxport(&["zst", "unpack", "-", "-"], &packed);
+    assert!(ok, "{err}");
+    assert!(unpacked == data);
+
+    let (ok, range, err) = oxport(
+        &[
+            "zst",
+            "cat",
+            &path("a.zst"),
+            "--offset",
+            "1000000",
+            "--length",
+            "4K",
+        ],
+        b"",
+    );
+    assert!(ok, "{err}");
+    assert_eq!(range, &data[1_000_000..1_004_096]);
+
+    let (ok, out, err) = oxport(&["zst", "info", &path("a.zst")], b"");
+    assert!(ok, "{err}");
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("seek table, with checksums"), "{out}");
+    assert!(out.contains("frames:        12"), "{out}");
+    assert!(out.contains("decompressed:  3000000 bytes"), "{out}");
+
+    // A damaged archive: one line naming what is wrong, no output left.
+    let mut damaged = std::fs::read(path("a.zst")).unwrap();
+    let at = damaged.len() - 30;
+    damaged[at] ^= 0xFF;
+    std::fs::write(path("bad.zst"), damaged).unwrap();
+    let (ok, _, err) = oxport(&["zst", "unpack", &path("bad.zst"), &path("bad.out")], b"");
+    assert!(!ok);
+    assert!(err.starts_with("oxport: corrupt input at byte "), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!dir.path().join("bad.out").exists());
+
+    let (ok, _, err) = oxport(
+        &[
+            "zst",
+            "pack",
+            &path("in"),
+            &path("x.zst"),
+            "--frame-size",
+            "2X",
+        ],
+        b"",
+    );
+    assert!(
+        !ok && err.contains("a size is a number with K, M or G"),
+        "{err}"
+    );
+}
