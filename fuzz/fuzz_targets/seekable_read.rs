@@ -1,7 +1,8 @@
 //! Reads arbitrary bytes as a seekable archive: never a panic, never an
 //! allocation beyond what the input can justify, and every way of reading
 //! agrees: random reads at offsets taken from the input equal the same
-//! range of the whole archive decompressed in order, on one thread and two.
+//! range of the whole archive decompressed in order, on one thread and two,
+//! and the one-pass decoder for pipes gives the same bytes.
 //! `cargo +nightly fuzz run seekable_read` in this folder (seeds:
 //! `corpus/seekable_read/`).
 
@@ -11,6 +12,8 @@ use libfuzzer_sys::fuzz_target;
 use oxport::seekable::{ReadOptions, Reader};
 
 fuzz_target!(|data: &[u8]| {
+    let mut piped = Vec::new();
+    let piped = oxport::seekable::unpack_stream(data, &mut piped, |_| {}).map(|_| piped);
     let open = |threads| Reader::new(data.to_vec(), &ReadOptions { threads: Some(threads) });
     let (Ok(one), Ok(two)) = (open(1), open(2)) else {
         return;
@@ -24,6 +27,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     assert_eq!(whole, again);
+    // A whole archive read by its index is one read in a single pass too.
+    assert_eq!(piped.as_ref().ok(), Some(&whole));
     assert_eq!(size, whole.len() as u64);
     assert_eq!(one.find_size().unwrap(), size);
     // Offsets and lengths from the input's last bytes, in and past the data.

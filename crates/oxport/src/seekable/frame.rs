@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use zstd_safe::{CCtx, CParameter, DCtx, ResetDirective};
+use zstd_safe::{CCtx, CParameter, DCtx, ResetDirective, WriteBuf};
 
 use super::table::{self, Frame};
 use crate::{Error, Result};
@@ -69,30 +69,34 @@ pub fn max_block(frame_size: usize) -> Option<u32> {
 /// checksum.
 pub fn decompress(frame: &Frame, compressed: &[u8], out: &mut [u8]) -> Result<()> {
     debug_assert_eq!(out.len() as u64, frame.size);
-    check_header(frame, compressed)?;
-    let written = DECOMPRESSOR.with_borrow_mut(|context| {
-        let context = context.get_or_insert_with(DCtx::create);
-        context
-            .decompress(out, compressed)
-            .map_err(|_| damaged(frame))
-    })?;
+    let written = decompress_checked(frame, compressed, out)?;
     check_data(frame, written, out)
 }
 
 /// [`decompress`] into a vector, replacing its contents without first
 /// zeroing them.
 pub fn decompress_to_vec(frame: &Frame, compressed: &[u8], out: &mut Vec<u8>) -> Result<()> {
-    check_header(frame, compressed)?;
     out.clear();
     // The size was checked against the compressed size (and so the input).
     out.reserve_exact(frame.size as usize);
-    let written = DECOMPRESSOR.with_borrow_mut(|context| {
+    let written = decompress_checked(frame, compressed, out)?;
+    check_data(frame, written, out)
+}
+
+/// Checks the header against the index, then decompresses with this
+/// thread's context into `out` (from its start); returns the count.
+fn decompress_checked<C: WriteBuf + ?Sized>(
+    frame: &Frame,
+    compressed: &[u8],
+    out: &mut C,
+) -> Result<usize> {
+    check_header(frame, compressed)?;
+    DECOMPRESSOR.with_borrow_mut(|context| {
         let context = context.get_or_insert_with(DCtx::create);
         context
             .decompress(out, compressed)
             .map_err(|_| damaged(frame))
-    })?;
-    check_data(frame, written, out)
+    })
 }
 
 fn corrupt(frame: &Frame, what: &'static str) -> Error {

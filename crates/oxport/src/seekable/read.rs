@@ -212,8 +212,10 @@ impl<S: Source> Reader<S> {
         let spare = Mutex::new(Vec::<Vec<u8>>::new());
         let mut done = 0;
         let mut large = Vec::new();
+        // Empty frames too: an entry of size 0 over a frame with data is a
+        // damaged table, which decoding it finds.
         self.pipeline.stream(
-            self.frames.iter().filter(|f| f.size > 0),
+            self.frames.iter(),
             |frame| {
                 if frame.size > WHOLE_FRAME_LIMIT {
                     return Ok(Decoded::Large(frame));

@@ -192,7 +192,9 @@ pub fn unpack_stream(
             break;
         }
         let mut chunk = InBuffer::around(&compressed[..n]);
-        while chunk.pos() < n {
+        // Until the chunk is used up and zstd holds nothing back (it has
+        // room left in the output).
+        loop {
             let mut out = OutBuffer::around(&mut decompressed[..]);
             pending = context
                 .decompress_stream(&mut out, &mut chunk)
@@ -203,26 +205,12 @@ pub fn unpack_stream(
             let produced = out.pos();
             output.write_all(&decompressed[..produced])?;
             done += produced as u64;
-        }
-        read += n as u64;
-        progress(done);
-        // What zstd holds back once the input is used up.
-        while pending != 0 {
-            let mut empty = InBuffer::around(&[]);
-            let mut out = OutBuffer::around(&mut decompressed[..]);
-            pending = context
-                .decompress_stream(&mut out, &mut empty)
-                .map_err(|_| Error::Corrupt {
-                    what: "frame does not decompress (damaged data)",
-                    offset: Some(read),
-                })?;
-            let produced = out.pos();
-            output.write_all(&decompressed[..produced])?;
-            done += produced as u64;
-            if produced == 0 {
+            if chunk.pos() == n && produced < decompressed.len() {
                 break;
             }
         }
+        read += n as u64;
+        progress(done);
     }
     if pending != 0 {
         return Err(Error::Corrupt {

@@ -379,3 +379,27 @@ fn frames_too_large_to_hold_are_streamed() {
     reader.unpack(&mut whole, |_| {}).unwrap();
     assert!(whole == data);
 }
+
+#[test]
+fn pipes_are_decompressed_in_one_pass() {
+    let data = data(1_500_000);
+    let archive = pack(&data, &options(100_000, 2));
+    let mut out = Vec::new();
+    let size = seekable::unpack_stream(&archive[..], &mut out, |_| {}).unwrap();
+    assert_eq!(size, data.len() as u64);
+    assert!(out == data);
+    // Cut inside a frame: an error, not a short output taken for whole.
+    let frames = Reader::new(archive.clone(), &ReadOptions::default())
+        .unwrap()
+        .frames()
+        .to_vec();
+    let cut = &archive[..frames[7].compressed_offset as usize + 100];
+    let message = seekable::unpack_stream(cut, &mut Vec::new(), |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("truncated"), "{message}");
+    let message = seekable::unpack_stream(&b"not zstd at all"[..], &mut Vec::new(), |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("corrupt"), "{message}");
+}
