@@ -245,9 +245,11 @@ fn info(args: &InfoArgs) -> oxport::Result<()> {
     Ok(())
 }
 
-/// Standard output, buffered (stdout is line-buffered otherwise).
+/// Standard output, buffered (stdout is line-buffered otherwise), in writes of
+/// at most 512 KiB as the library makes them (larger ones into the page cache
+/// are sometimes much slower).
 fn stdout() -> BufWriter<io::StdoutLock<'static>> {
-    BufWriter::with_capacity(1 << 20, io::stdout().lock())
+    BufWriter::with_capacity(512 << 10, io::stdout().lock())
 }
 
 fn io_at(path: &Path, source: io::Error) -> oxport::Error {

@@ -41,3 +41,14 @@ pub use source::Source;
 pub use stream::unpack_stream;
 pub use table::Frame;
 pub use write::{FileWriter, Packed, WriteOptions, Writer, pack, pack_file};
+
+/// The most bytes handed to one `write`. Measured on Linux 6.18 (ext4):
+/// writes of 2 MiB into the page cache took 5 to 7 times as long in about a
+/// third of the runs; writes of 512 KiB or less never did.
+pub(crate) const WRITE_PIECE: usize = 512 << 10;
+
+/// Writes `data` in pieces of at most [`WRITE_PIECE`] bytes.
+pub(crate) fn write_pieces(output: &mut impl std::io::Write, data: &[u8]) -> std::io::Result<()> {
+    data.chunks(WRITE_PIECE)
+        .try_for_each(|piece| output.write_all(piece))
+}

@@ -14,6 +14,7 @@ use super::scan::scan;
 use super::source::Source;
 use super::stream::Stream;
 use super::table::{self, FOOTER_SIZE, Frame};
+use super::{WRITE_PIECE, write_pieces};
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
 
@@ -189,7 +190,7 @@ impl<S: Source> Reader<S> {
     /// `progress(bytes)` as they are written. Returns the size.
     pub fn unpack(&self, mut output: impl Write, mut progress: impl FnMut(u64)) -> Result<u64> {
         if self.index == Index::None {
-            let mut buffer = vec![0u8; 1 << 20];
+            let mut buffer = vec![0u8; WRITE_PIECE];
             let mut done = 0;
             self.with_stream(None, Some(0), |stream, source| {
                 loop {
@@ -229,12 +230,12 @@ impl<S: Source> Reader<S> {
             |decoded| {
                 match decoded {
                     Decoded::Bytes(data) => {
-                        output.write_all(&data)?;
+                        write_pieces(&mut output, &data)?;
                         done += data.len() as u64;
                         lock(&spare).push(data);
                     }
                     Decoded::Large(frame) => {
-                        large.resize(1 << 20, 0);
+                        large.resize(WRITE_PIECE, 0);
                         let mut stream = self.frame_stream(frame);
                         loop {
                             let n = stream.read(&self.source, &mut large)?;
@@ -489,8 +490,7 @@ pub fn unpack_file(
         // Written in order by the calling thread: buffered writes to one
         // file serialize in the kernel, so writing from every thread only
         // adds contention (measured: slower, and far less steady).
-        reader
-            .unpack(io::BufWriter::with_capacity(1 << 20, file), progress)
-            .map_err(|e| e.in_file(input))
+        // Every write is a whole piece but the last: no buffer needed.
+        reader.unpack(file, progress).map_err(|e| e.in_file(input))
     })
 }

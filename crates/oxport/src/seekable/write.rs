@@ -100,7 +100,7 @@ pub fn pack_file(
         pack_named(
             source,
             Some(input),
-            io::BufWriter::with_capacity(1 << 20, file),
+            io::BufWriter::with_capacity(super::WRITE_PIECE, file),
             options,
             progress,
         )
@@ -187,7 +187,7 @@ fn compress_frames(
             Ok(Compressed { data, bytes, frame })
         },
         |compressed| {
-            output.write_all(&compressed.bytes)?;
+            super::write_pieces(&mut output, &compressed.bytes)?;
             frames.push(Frame {
                 compressed_offset: packed.output_bytes,
                 offset: packed.input_bytes,
@@ -355,7 +355,7 @@ impl FileWriter {
     pub fn create(path: &Path, options: &WriteOptions) -> Result<Self> {
         options.check()?;
         let (pending, file, _) = crate::atomic::Pending::open(path, false)?;
-        let output = io::BufWriter::with_capacity(1 << 20, file);
+        let output = io::BufWriter::with_capacity(super::WRITE_PIECE, file);
         let writer = Writer::new(output, options).map_err(|e| pending.name(e))?;
         Ok(FileWriter { writer, pending })
     }
