@@ -20,6 +20,7 @@ import random
 import shutil
 import statistics
 import subprocess
+import sys
 import tarfile
 import time
 from pathlib import Path
@@ -221,9 +222,10 @@ def main() -> None:
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "oxport-cli"], check=True, cwd=ROOT)
     tar = scenes_tar()
     from importlib.metadata import version as installed
+    command = " ".join([".venv/bin/python", "bench/seekable.py", *sys.argv[1:]])
     text = f"""## Seekable archives
 
-`make bench-seekable` ({machine()}; zstd `{version(['zstd', '--version'])}`, pyzstd {installed('pyzstd')},
+`{command}` (`make bench-seekable` runs it with the defaults; {machine()}; zstd `{version(['zstd', '--version'])}`, pyzstd {installed('pyzstd')},
 indexed_zstd {installed('indexed_zstd')}). Input: a {tar.stat().st_size / 1e6:.0f} MB tar of scene files
 Blender wrote (OBJ and an uncompressed `.blend`). Contenders alternate, first round not counted, outputs
 removed and the disk synced before each run; medians of {args.runs} runs. oxport's frames are 2 MiB by default.
@@ -231,6 +233,9 @@ removed and the disk synced before each run; medians of {args.runs} runs. oxport
 {pack_section(tar, args.runs)}
 
 {unpack_section(args.runs)}
+
+Unpacking into a file includes the kernel's copy into the page cache, whose time varies from run to
+run on these virtual machines; the `/dev/null` rows show the decompression alone.
 
 {blender_section(args.runs)}
 
