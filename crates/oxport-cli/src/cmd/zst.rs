@@ -171,7 +171,7 @@ fn unpack(args: &UnpackArgs) -> oxport::Result<()> {
         if is_stdio(&args.output) {
             reader.unpack(stdout(), report)
         } else {
-            seekable::unpack_file(&args.input, &args.output, &options, report)
+            reader.unpack_to_file(&args.output, report)
         }
     };
     progress.finish_and_clear();

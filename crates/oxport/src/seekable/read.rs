@@ -189,22 +189,18 @@ impl<S: Source> Reader<S> {
     /// (streamed in order when the index has no sizes), calling
     /// `progress(bytes)` as they are written. Returns the size.
     pub fn unpack(&self, mut output: impl Write, mut progress: impl FnMut(u64)) -> Result<u64> {
+        let mut buffer = Vec::new();
         if self.index == Index::None {
-            let mut buffer = vec![0u8; WRITE_PIECE];
+            buffer.resize(WRITE_PIECE, 0);
             let mut done = 0;
-            self.with_stream(None, Some(0), |stream, source| {
-                loop {
-                    let n = stream.read(source, &mut buffer)?;
-                    if n == 0 {
-                        return Ok(());
-                    }
-                    output.write_all(&buffer[..n])?;
-                    done += n as u64;
+            let size = self.with_stream(None, Some(0), |stream, source| {
+                stream.copy_to(source, &mut output, &mut buffer, |n| {
+                    done += n;
                     progress(done);
-                }
+                })
             })?;
             output.flush()?;
-            return Ok(done);
+            return Ok(size);
         }
         enum Decoded<'a> {
             Bytes(Vec<u8>),
@@ -212,7 +208,6 @@ impl<S: Source> Reader<S> {
         }
         let spare = Mutex::new(Vec::<Vec<u8>>::new());
         let mut done = 0;
-        let mut large = Vec::new();
         // Empty frames too: an entry of size 0 over a frame with data is a
         // damaged table, which decoding it finds.
         self.pipeline.stream(
@@ -235,16 +230,9 @@ impl<S: Source> Reader<S> {
                         lock(&spare).push(data);
                     }
                     Decoded::Large(frame) => {
-                        large.resize(WRITE_PIECE, 0);
-                        let mut stream = self.frame_stream(frame);
-                        loop {
-                            let n = stream.read(&self.source, &mut large)?;
-                            if n == 0 {
-                                break;
-                            }
-                            output.write_all(&large[..n])?;
-                            done += n as u64;
-                        }
+                        buffer.resize(WRITE_PIECE, 0);
+                        let mut stream = Stream::of_frame(frame);
+                        done += stream.copy_to(&self.source, &mut output, &mut buffer, |_| {})?;
                         if stream.position() != frame.end() {
                             return Err(short(frame));
                         }
@@ -258,10 +246,22 @@ impl<S: Source> Reader<S> {
         Ok(done)
     }
 
+    /// [`Reader::unpack`] into the file `path`, which appears whole or not
+    /// at all. Returns the size.
+    pub fn unpack_to_file(&self, path: &Path, progress: impl FnMut(u64)) -> Result<u64> {
+        crate::atomic::write_file(path, |file| {
+            // Written in order by the calling thread: buffered writes to one
+            // file serialize in the kernel, so writing from every thread only
+            // adds contention (measured: slower, and far less steady).
+            // Every write is a whole piece but the last: no buffer needed.
+            self.unpack(file, progress)
+        })
+    }
+
     /// Decompresses `frame` whole into `out` (`frame.size` bytes).
     fn decompress_into(&self, frame: &Frame, out: &mut [u8]) -> Result<()> {
         if frame.size > WHOLE_FRAME_LIMIT {
-            let mut stream = self.frame_stream(frame);
+            let mut stream = Stream::of_frame(frame);
             return match stream.read(&self.source, out)? == out.len() {
                 true => Ok(()),
                 false => Err(short(frame)),
@@ -307,14 +307,12 @@ impl<S: Source> Reader<S> {
         let make = || match lock(&self.spare).take() {
             Some(mut partial) => {
                 partial.data.clear();
-                let end = frame.compressed_offset + frame.compressed_size;
-                let stream = &mut partial.stream;
-                stream.retarget(frame.compressed_offset, end, frame.offset, frame.checksum);
+                partial.stream.retarget(frame);
                 partial
             }
             None => Partial {
                 data: Vec::new(),
-                stream: self.frame_stream(frame),
+                stream: Stream::of_frame(frame),
             },
         };
         let (entry, dropped) = self
@@ -328,16 +326,6 @@ impl<S: Source> Reader<S> {
         partial.fill(&self.source, frame, end)?;
         out.copy_from_slice(&partial.data[from..end]);
         Ok(())
-    }
-
-    /// A stream over one frame.
-    fn frame_stream(&self, frame: &Frame) -> Stream {
-        Stream::new(
-            frame.compressed_offset,
-            frame.compressed_offset + frame.compressed_size,
-            frame.offset,
-            frame.checksum,
-        )
     }
 
     /// Runs `work` on the reader's stream of `frame` (of the whole archive
@@ -354,7 +342,7 @@ impl<S: Source> Reader<S> {
         let stream = match &mut *guard {
             Some(stream) if stream.covers(wanted) => stream,
             other => other.insert(match frame {
-                Some(frame) => self.frame_stream(frame),
+                Some(frame) => Stream::of_frame(frame),
                 None => Stream::new(0, self.archive_size, 0, None),
             }),
         };
@@ -485,12 +473,5 @@ pub fn unpack_file(
     options: &ReadOptions,
     progress: impl FnMut(u64),
 ) -> Result<u64> {
-    let reader = Reader::open(input, options)?;
-    crate::atomic::write_file(output, |file| {
-        // Written in order by the calling thread: buffered writes to one
-        // file serialize in the kernel, so writing from every thread only
-        // adds contention (measured: slower, and far less steady).
-        // Every write is a whole piece but the last: no buffer needed.
-        reader.unpack(file, progress).map_err(|e| e.in_file(input))
-    })
+    Reader::open(input, options)?.unpack_to_file(output, progress)
 }

@@ -6,6 +6,7 @@
 use zstd_safe::{DCtx, InBuffer, OutBuffer, ResetDirective};
 
 use super::source::Source;
+use super::table::Frame;
 use crate::{Error, Result};
 
 /// Compressed bytes read from the source at a time: small enough that a
@@ -54,9 +55,21 @@ impl Stream {
         }
     }
 
-    /// Turns this stream into one of another range (keeping its buffers).
-    pub fn retarget(&mut self, start: u64, end: u64, origin: u64, checksum: Option<u32>) {
-        (self.start, self.end, self.origin, self.expected) = (start, end, origin, checksum);
+    /// A stream of one frame, checked against its checksum when it has one.
+    pub fn of_frame(frame: &Frame) -> Self {
+        let (start, end) = (
+            frame.compressed_offset,
+            frame.compressed_offset + frame.compressed_size,
+        );
+        Stream::new(start, end, frame.offset, frame.checksum)
+    }
+
+    /// Turns this stream into the stream of `frame`, keeping its buffers and
+    /// its context.
+    pub fn retarget(&mut self, frame: &Frame) {
+        let end = frame.compressed_offset + frame.compressed_size;
+        (self.start, self.end) = (frame.compressed_offset, end);
+        (self.origin, self.expected) = (frame.offset, frame.checksum);
         self.restart();
     }
 
@@ -143,8 +156,34 @@ impl Stream {
         Ok(())
     }
 
+    /// Writes everything left in the range to `output` through `buffer`,
+    /// calling `written(count)` after each piece. Returns the total.
+    pub fn copy_to(
+        &mut self,
+        source: &impl Source,
+        output: &mut impl std::io::Write,
+        buffer: &mut [u8],
+        mut written: impl FnMut(u64),
+    ) -> Result<u64> {
+        let mut total = 0;
+        loop {
+            let n = self.read(source, buffer)?;
+            if n == 0 {
+                return Ok(total);
+            }
+            output.write_all(&buffer[..n])?;
+            total += n as u64;
+            written(n as u64);
+        }
+    }
+
     /// Reads and drops bytes up to `target`; stops early at the end.
     pub fn skip_to(&mut self, source: &impl Source, target: u64) -> Result<()> {
+        if self.position >= target {
+            // The common case (a read that goes on where the last stopped):
+            // no scratch buffer to make.
+            return Ok(());
+        }
         let mut scratch = vec![0u8; 64 * 1024];
         while self.position < target {
             let take = (target - self.position).min(scratch.len() as u64) as usize;
