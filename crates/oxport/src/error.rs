@@ -37,6 +37,9 @@ pub enum Error {
     InvalidArgument(Cow<'static, str>),
     /// A broken invariant inside oxport: a bug, whatever the input.
     Internal(Cow<'static, str>),
+    /// The output would be larger than the limit the caller set (a
+    /// decompression bomb, or a limit too low).
+    TooLarge { limit: u64 },
 }
 
 /// `Result<T, oxport::Error>`.
@@ -123,6 +126,9 @@ impl fmt::Display for Error {
             Error::Unsupported(what) => write!(f, "unsupported: {what}"),
             Error::InvalidArgument(what) => write!(f, "invalid argument: {what}"),
             Error::Internal(what) => write!(f, "internal error (a bug in oxport): {what}"),
+            Error::TooLarge { limit } => {
+                write!(f, "the output is larger than the limit of {limit} bytes")
+            }
         }
     }
 }

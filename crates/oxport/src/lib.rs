@@ -29,13 +29,15 @@
 //! one file each under `obj/read/`), [`blender`] (what Blender 3.4's exporter
 //! computes before it writes, one file per algorithm), [`seekable`]
 //! (Zstandard seekable archives: parallel packing, random access, Blender's
-//! compressed `.blend` files), [`atomic`] (whole files or none), [`synth`] (procedural
+//! compressed `.blend` files), [`codec`] (zstd and deflate for bytes in
+//! memory: exact-size outputs, linear multi-frame decompression, limits), [`atomic`] (whole files or none), [`synth`] (procedural
 //! scenes for demos and tests). Errors are one [`Error`] type; every file is
 //! written whole or not at all. `docs/layout.md` in the repository maps the
 //! files.
 //!
 pub mod atomic;
 pub mod blender;
+pub mod codec;
 mod direct;
 mod error;
 pub mod mesh;

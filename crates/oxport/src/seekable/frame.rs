@@ -1,19 +1,14 @@
 //! One frame in, one frame out: compression and decompression of single
-//! zstd frames with a context reused by each thread.
+//! zstd frames with the contexts each thread keeps (`codec::zstd`).
 
-use std::cell::RefCell;
+use std::mem::MaybeUninit;
 
-use zstd_safe::{CCtx, CParameter, DCtx, ResetDirective, WriteBuf};
+use zstd_safe::zstd_sys::ZSTD_cParameter;
 
 use super::table::{self, Frame};
+use crate::codec::Output;
+use crate::codec::zstd::context::{with_compressor, with_decompressor};
 use crate::{Error, Result};
-
-thread_local! {
-    /// Each thread keeps one compression and one decompression context for
-    /// its lifetime: making a context costs more than a small frame.
-    static COMPRESSOR: RefCell<Option<CCtx<'static>>> = const { RefCell::new(None) };
-    static DECOMPRESSOR: RefCell<Option<DCtx<'static>>> = const { RefCell::new(None) };
-}
 
 /// The levels zstd accepts (negative levels are the fast ones).
 pub fn levels() -> std::ops::RangeInclusive<i32> {
@@ -26,28 +21,29 @@ pub fn levels() -> std::ops::RangeInclusive<i32> {
 /// not zstd's.
 pub fn compress(data: &[u8], level: i32, max_block: Option<u32>, out: &mut Vec<u8>) -> Result<()> {
     out.clear();
-    out.reserve(zstd_safe::compress_bound(data.len()));
-    COMPRESSOR.with_borrow_mut(|context| {
-        let context = context.get_or_insert_with(CCtx::create);
-        let zstd = |code: usize| Error::Internal(zstd_safe::get_error_name(code).into());
-        context
-            .reset(ResetDirective::SessionAndParameters)
-            .map_err(zstd)?;
-        context
-            .set_parameter(CParameter::CompressionLevel(level))
-            .map_err(zstd)?;
-        context
-            .set_parameter(CParameter::ContentSizeFlag(true))
-            .map_err(zstd)?;
-        context
-            .set_parameter(CParameter::ChecksumFlag(false))
-            .map_err(zstd)?;
-        if let Some(size) = max_block {
+    with_compressor(|context| {
+        let set = |context: &mut crate::codec::zstd::context::CCtx, parameter, value| {
             context
-                .set_parameter(CParameter::MaxBlockSize(size))
-                .map_err(zstd)?;
+                .set_parameter(parameter, value)
+                .map_err(|code| Error::Internal(zstd_safe::get_error_name(code).into()))
+        };
+        set(context, ZSTD_cParameter::ZSTD_c_compressionLevel, level)?;
+        set(context, ZSTD_cParameter::ZSTD_c_contentSizeFlag, 1)?;
+        set(context, ZSTD_cParameter::ZSTD_c_checksumFlag, 0)?;
+        if let Some(size) = max_block {
+            // ZSTD_c_maxBlockSize.
+            set(
+                context,
+                ZSTD_cParameter::ZSTD_c_experimentalParam18,
+                size as i32,
+            )?;
         }
-        context.compress2(out, data).map_err(zstd)?;
+        let spare = out.spare(zstd_safe::compress_bound(data.len()))?;
+        let written = context
+            .compress2(spare, data)
+            .map_err(|code| Error::Internal(zstd_safe::get_error_name(code).into()))?;
+        // SAFETY: zstd wrote `written` bytes at the start of the spare capacity.
+        unsafe { out.commit(written) };
         Ok(())
     })
 }
@@ -69,7 +65,9 @@ pub fn max_block(frame_size: usize) -> Option<u32> {
 /// checksum.
 pub fn decompress(frame: &Frame, compressed: &[u8], out: &mut [u8]) -> Result<()> {
     debug_assert_eq!(out.len() as u64, frame.size);
-    let written = decompress_checked(frame, compressed, out)?;
+    // SAFETY: initialised bytes are valid as possibly uninitialised ones.
+    let spare = unsafe { &mut *(out as *mut [u8] as *mut [MaybeUninit<u8>]) };
+    let written = decompress_checked(frame, compressed, spare)?;
     check_data(frame, written, out)
 }
 
@@ -79,20 +77,21 @@ pub fn decompress_to_vec(frame: &Frame, compressed: &[u8], out: &mut Vec<u8>) ->
     out.clear();
     // The size was checked against the compressed size (and so the input).
     out.reserve_exact(frame.size as usize);
-    let written = decompress_checked(frame, compressed, out)?;
+    let written = decompress_checked(frame, compressed, out.spare_capacity_mut())?;
+    // SAFETY: zstd wrote `written` bytes at the start of the spare capacity.
+    unsafe { out.set_len(written) };
     check_data(frame, written, out)
 }
 
 /// Checks the header against the index, then decompresses with this
 /// thread's context into `out` (from its start); returns the count.
-fn decompress_checked<C: WriteBuf + ?Sized>(
+fn decompress_checked(
     frame: &Frame,
     compressed: &[u8],
-    out: &mut C,
+    out: &mut [MaybeUninit<u8>],
 ) -> Result<usize> {
     check_header(frame, compressed)?;
-    DECOMPRESSOR.with_borrow_mut(|context| {
-        let context = context.get_or_insert_with(DCtx::create);
+    with_decompressor(|context| {
         context
             .decompress(out, compressed)
             .map_err(|_| damaged(frame))
