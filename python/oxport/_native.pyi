@@ -2,7 +2,10 @@
 
 import os
 from pathlib import Path
-from typing import IO, Any, Literal, Optional, Sequence, Union, final
+from collections.abc import Iterable, Mapping
+from typing import IO, Any, Final, Literal, Optional, Sequence, Union, final
+
+from _typeshed import ReadableBuffer, WriteableBuffer
 
 from ._obj import Material, TextureMap
 
@@ -284,3 +287,114 @@ def seekable_pack(
 def seekable_unpack(
     src: Union[str, os.PathLike[str]], dst: Union[str, os.PathLike[str]], *, threads: Optional[int] = None
 ) -> int: ...
+
+# oxport.zstd (the facade re-exports these under compression.zstd's names)
+
+_ZstdDictArg = Union[ZstdDict, tuple[ZstdDict, int], None]
+
+ZSTD_MIN_LEVEL: int
+ZSTD_MAX_LEVEL: int
+ZSTD_DEFAULT_LEVEL: int
+ZSTD_VERSION_NUMBER: int
+
+class ZstdError(Error): ...
+
+@final
+class ZstdDict:
+    def __new__(cls, dict_content: ReadableBuffer, /, *, is_raw: bool = False) -> ZstdDict: ...
+    @property
+    def dict_content(self) -> bytes: ...
+    @property
+    def dict_id(self) -> int: ...
+    def __len__(self) -> int: ...
+    @property
+    def as_digested_dict(self) -> tuple[ZstdDict, int]: ...
+    @property
+    def as_undigested_dict(self) -> tuple[ZstdDict, int]: ...
+    @property
+    def as_prefix(self) -> tuple[ZstdDict, int]: ...
+
+@final
+class ZstdCompressor:
+    CONTINUE: Final = 0
+    FLUSH_BLOCK: Final = 1
+    FLUSH_FRAME: Final = 2
+    def __new__(
+        cls,
+        level: Optional[int] = None,
+        options: Optional[Mapping[int, int]] = None,
+        zstd_dict: _ZstdDictArg = None,
+    ) -> ZstdCompressor: ...
+    def compress(self, data: ReadableBuffer, mode: Literal[0, 1, 2] = 0) -> bytes: ...
+    def flush(self, mode: Literal[1, 2] = 2) -> bytes: ...
+    def set_pledged_input_size(self, size: Optional[int]) -> None: ...
+    @property
+    def last_mode(self) -> Literal[0, 1, 2]: ...
+
+@final
+class ZstdDecompressor:
+    def __new__(
+        cls, zstd_dict: _ZstdDictArg = None, options: Optional[Mapping[int, int]] = None
+    ) -> ZstdDecompressor: ...
+    def decompress(self, data: ReadableBuffer, max_length: int = -1) -> bytes: ...
+    @property
+    def eof(self) -> bool: ...
+    @property
+    def needs_input(self) -> bool: ...
+    @property
+    def unused_data(self) -> bytes: ...
+
+def zstd_compress(
+    data: ReadableBuffer,
+    level: Optional[int] = None,
+    options: Optional[Mapping[int, int]] = None,
+    zstd_dict: _ZstdDictArg = None,
+) -> bytes: ...
+def zstd_compress_into(
+    data: ReadableBuffer,
+    out: WriteableBuffer,
+    level: Optional[int] = None,
+    options: Optional[Mapping[int, int]] = None,
+    zstd_dict: _ZstdDictArg = None,
+) -> int: ...
+def zstd_compress_bound(size: int) -> int: ...
+def zstd_decompress(
+    data: ReadableBuffer,
+    zstd_dict: _ZstdDictArg = None,
+    options: Optional[Mapping[int, int]] = None,
+    *,
+    max_output_size: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> bytes: ...
+def zstd_decompress_into(
+    data: ReadableBuffer,
+    out: WriteableBuffer,
+    zstd_dict: _ZstdDictArg = None,
+    options: Optional[Mapping[int, int]] = None,
+    *,
+    threads: Optional[int] = None,
+) -> int: ...
+def zstd_decompressed_size(data: ReadableBuffer) -> Optional[int]: ...
+def zstd_get_frame_info(frame_buffer: ReadableBuffer) -> tuple[Optional[int], int]: ...
+def zstd_get_frame_size(frame_buffer: ReadableBuffer) -> int: ...
+def zstd_parameter_bounds(code: int, is_compress: bool) -> tuple[int, int]: ...
+def zstd_train_dict(samples: Iterable[ReadableBuffer], dict_size: int) -> ZstdDict: ...
+def zstd_finalize_dict(
+    zstd_dict: ZstdDict, samples: Iterable[ReadableBuffer], dict_size: int, level: int
+) -> ZstdDict: ...
+
+# oxport.deflate
+
+_DeflateFormat = Literal["zlib", "gzip", "raw"]
+
+class DeflateError(Error): ...
+
+def deflate_compress(data: ReadableBuffer, level: int = 6, *, format: _DeflateFormat = "zlib") -> bytes: ...
+def deflate_compress_into(
+    data: ReadableBuffer, out: WriteableBuffer, level: int = 6, *, format: _DeflateFormat = "zlib"
+) -> int: ...
+def deflate_compress_bound(size: int, *, format: _DeflateFormat = "zlib") -> int: ...
+def deflate_decompress(
+    data: ReadableBuffer, *, format: _DeflateFormat = "zlib", max_output_size: Optional[int] = None
+) -> bytes: ...
+def deflate_decompress_into(data: ReadableBuffer, out: WriteableBuffer, *, format: _DeflateFormat = "zlib") -> int: ...

@@ -4,11 +4,14 @@
 
 mod blender;
 mod buffers;
+mod bytes;
+mod deflate;
 mod errors;
 mod mesh;
 mod numfmt;
 mod obj;
 mod seekable;
+mod zstd;
 
 use pyo3::prelude::*;
 
@@ -34,6 +37,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<seekable::SeekableWriter>()?;
     m.add_function(wrap_pyfunction!(seekable::seekable_pack, m)?)?;
     m.add_function(wrap_pyfunction!(seekable::seekable_unpack, m)?)?;
+    zstd::register(m)?;
+    deflate::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

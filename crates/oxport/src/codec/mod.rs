@@ -14,4 +14,4 @@ pub mod deflate;
 mod output;
 pub mod zstd;
 
-pub use output::Output;
+pub use output::{Output, out_of_memory};

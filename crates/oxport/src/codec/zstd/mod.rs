@@ -37,6 +37,12 @@ pub use params::{
 
 use crate::Error;
 
+/// The version of the zstd library linked in, as `MAJOR * 10000 + MINOR *
+/// 100 + PATCH`.
+pub fn version_number() -> u32 {
+    zstd_safe::version_number()
+}
+
 /// No frame decompresses to more than this many times its compressed size:
 /// a block of at most 128 KiB takes at least 4 bytes (an RLE block). A size
 /// recorded in a header beyond it is a lie, and is never allocated.

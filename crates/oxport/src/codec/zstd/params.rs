@@ -5,7 +5,7 @@ use std::ops::RangeInclusive;
 
 use zstd_safe::zstd_sys::{self as sys, ZSTD_cParameter as C, ZSTD_dParameter as D};
 
-use super::context::{CCtx, DCtx};
+use super::context::{CCtx, DCtx, with_compressor, with_decompressor};
 use crate::{Error, Result};
 
 /// zstd's default level.
@@ -133,16 +133,17 @@ impl CompressParams {
         Ok(params)
     }
 
-    /// Sets `parameter` to `value`, checked against zstd's bounds.
+    /// Sets `parameter` to `value`, checked as zstd checks it (zstd
+    /// clamps levels silently; a level outside [`levels`] is refused here).
     pub fn set(&mut self, parameter: CompressionParameter, value: i32) -> Result<()> {
-        let bounds = parameter.bounds();
-        if parameter == CompressionParameter::CompressionLevel {
-            if !levels().contains(&value) {
-                return Err(illegal_level(value));
-            }
-        } else if value != 0 && !bounds.contains(&value) {
-            return Err(illegal("compression", parameter.name(), value, bounds));
+        if parameter == CompressionParameter::CompressionLevel && !levels().contains(&value) {
+            return Err(illegal_level(value));
         }
+        with_compressor(|context| {
+            context
+                .set_parameter(parameter.sys(), value)
+                .map_err(|_| illegal("compression", parameter.name(), value, parameter.bounds()))
+        })?;
         self.values.push((parameter, value));
         Ok(())
     }
@@ -179,12 +180,13 @@ pub struct DecompressParams {
 }
 
 impl DecompressParams {
-    /// Sets `parameter` to `value`, checked against zstd's bounds.
+    /// Sets `parameter` to `value`, checked as zstd checks it.
     pub fn set(&mut self, parameter: DecompressionParameter, value: i32) -> Result<()> {
-        let bounds = parameter.bounds();
-        if value != 0 && !bounds.contains(&value) {
-            return Err(illegal("decompression", parameter.name(), value, bounds));
-        }
+        with_decompressor(|context| {
+            context
+                .set_parameter(parameter.sys(), value)
+                .map_err(|_| illegal("decompression", parameter.name(), value, parameter.bounds()))
+        })?;
         self.values.push((parameter, value));
         Ok(())
     }

@@ -1,0 +1,217 @@
+//! Bytes in and out of the codecs without copies: inputs are any object
+//! with the buffer protocol, read in place; outputs are `bytes` objects
+//! allocated uninitialised and filled in place — at their exact size when
+//! it is known, grown in place (`_PyBytes_Resize`, which reallocates) when
+//! it is not, so that no list of pieces is joined at the end.
+
+use std::ffi::c_int;
+use std::mem::MaybeUninit;
+use std::ptr::{NonNull, null_mut};
+
+use oxport::codec::Output;
+use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+unsafe extern "C" {
+    // CPython's own way to grow or shrink a `bytes` object nobody else
+    // references yet (exported by every CPython; not in pyo3-ffi's public API).
+    fn _PyBytes_Resize(bytes: *mut *mut ffi::PyObject, size: ffi::Py_ssize_t) -> c_int;
+}
+
+/// A contiguous buffer borrowed from a Python object, released on drop.
+pub struct Buffer {
+    view: Box<ffi::Py_buffer>,
+}
+
+// SAFETY: the exporter keeps the memory alive and in place until the view
+// is released, which happens in `Drop` (with the GIL held: buffers are
+// dropped where they were made, never inside `detach`).
+unsafe impl Send for Buffer {}
+unsafe impl Sync for Buffer {}
+
+impl Buffer {
+    fn get(object: &Bound<'_, PyAny>, flags: c_int, what: &str) -> PyResult<Self> {
+        let mut view = Box::new(MaybeUninit::<ffi::Py_buffer>::zeroed());
+        // SAFETY: a live object and room for the view; on failure nothing
+        // is held and a Python error is set.
+        if unsafe { ffi::PyObject_GetBuffer(object.as_ptr(), view.as_mut_ptr(), flags) } != 0 {
+            let _ = PyErr::take(object.py());
+            return Err(PyTypeError::new_err(format!(
+                "{what}, not '{}'",
+                object.get_type().name()?
+            )));
+        }
+        // SAFETY: filled by the successful call above.
+        let view = unsafe { Box::from_raw(Box::into_raw(view).cast::<ffi::Py_buffer>()) };
+        Ok(Buffer { view })
+    }
+
+    /// Any bytes-like object, read only.
+    pub fn read(object: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Self::get(object, ffi::PyBUF_SIMPLE, "a bytes-like object is required")
+    }
+
+    /// A writable bytes-like object (`bytearray`, `memoryview`, numpy arrays).
+    pub fn write(object: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Self::get(
+            object,
+            ffi::PyBUF_WRITABLE,
+            "a writable bytes-like object is required",
+        )
+    }
+
+    pub fn as_slice(&self) -> &[u8] {
+        match NonNull::new(self.view.buf.cast::<u8>()) {
+            // SAFETY: a simple buffer is `len` contiguous bytes, pinned while held.
+            Some(ptr) => unsafe {
+                std::slice::from_raw_parts(ptr.as_ptr(), self.view.len as usize)
+            },
+            None => &[],
+        }
+    }
+
+    /// The bytes, for writing (only for buffers from [`Buffer::write`]).
+    #[allow(clippy::mut_from_ref)]
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        debug_assert_eq!(self.view.readonly, 0);
+        match NonNull::new(self.view.buf.cast::<u8>()) {
+            // SAFETY: a writable simple buffer, pinned while held.
+            Some(ptr) => unsafe {
+                std::slice::from_raw_parts_mut(ptr.as_ptr(), self.view.len as usize)
+            },
+            None => &mut [],
+        }
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        Python::attach(|_| {
+            // SAFETY: a view obtained by `PyObject_GetBuffer`, released once.
+            unsafe { ffi::PyBuffer_Release(&mut *self.view) }
+        });
+    }
+}
+
+/// A `bytes` object being filled.
+pub struct BytesOut {
+    object: *mut ffi::PyObject,
+    capacity: usize,
+    len: usize,
+}
+
+// SAFETY: the object is only created, resized and freed with the GIL held
+// (`Python::attach`), and nothing else references it until `finish`.
+unsafe impl Send for BytesOut {}
+
+impl Default for BytesOut {
+    fn default() -> Self {
+        BytesOut {
+            object: null_mut(),
+            capacity: 0,
+            len: 0,
+        }
+    }
+}
+
+impl BytesOut {
+    /// The filled `bytes`, shrunk to what was written.
+    pub fn finish(mut self, py: Python<'_>) -> PyResult<Bound<'_, PyBytes>> {
+        if self.object.is_null() {
+            return Ok(PyBytes::new(py, b""));
+        }
+        if self.len != self.capacity {
+            // SAFETY: our object, referenced only here; on failure CPython
+            // frees it, nulls the pointer and sets MemoryError.
+            if unsafe { _PyBytes_Resize(&mut self.object, self.len as ffi::Py_ssize_t) } != 0 {
+                self.object = null_mut();
+                return Err(PyErr::fetch(py));
+            }
+        }
+        let object = std::mem::replace(&mut self.object, null_mut());
+        // SAFETY: an owned reference to a `bytes` object.
+        Ok(unsafe { Bound::from_owned_ptr(py, object).cast_into_unchecked() })
+    }
+
+    fn grow(&mut self, capacity: usize) -> oxport::Result<()> {
+        let size = ffi::Py_ssize_t::try_from(capacity)
+            .map_err(|_| oxport::codec::out_of_memory(capacity))?;
+        Python::attach(|py| {
+            let failed = if self.object.is_null() {
+                // SAFETY: a null source asks for uninitialised contents.
+                self.object = unsafe { ffi::PyBytes_FromStringAndSize(std::ptr::null(), size) };
+                self.object.is_null()
+            } else {
+                // SAFETY: as in `finish`.
+                unsafe { _PyBytes_Resize(&mut self.object, size) != 0 }
+            };
+            if failed {
+                let _ = PyErr::take(py);
+                self.object = null_mut();
+                self.len = 0;
+                self.capacity = 0;
+                return Err(oxport::codec::out_of_memory(capacity));
+            }
+            self.capacity = capacity;
+            Ok(())
+        })
+    }
+}
+
+// SAFETY: the spare memory is the object's bytes after `len`, up to its size.
+unsafe impl Output for BytesOut {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn spare(&mut self, additional: usize) -> oxport::Result<&mut [MaybeUninit<u8>]> {
+        if self.capacity - self.len < additional {
+            let needed = self
+                .len
+                .checked_add(additional)
+                .ok_or_else(|| oxport::codec::out_of_memory(usize::MAX))?;
+            // Doubling keeps many small requests linear; the first request
+            // (the exact size, when the codec knows it) is taken as is.
+            self.grow(needed.max(self.capacity.saturating_mul(2)))?;
+        }
+        if self.object.is_null() {
+            return Ok(&mut []);
+        }
+        // SAFETY: the object has `capacity` bytes of contents.
+        unsafe {
+            let data = ffi::PyBytes_AsString(self.object).cast::<MaybeUninit<u8>>();
+            Ok(std::slice::from_raw_parts_mut(
+                data.add(self.len),
+                self.capacity - self.len,
+            ))
+        }
+    }
+
+    unsafe fn commit(&mut self, n: usize) {
+        self.len += n;
+    }
+}
+
+impl Drop for BytesOut {
+    fn drop(&mut self) {
+        if !self.object.is_null() {
+            // SAFETY: an owned reference, released once with the GIL.
+            Python::attach(|_| unsafe { ffi::Py_DECREF(self.object) });
+        }
+    }
+}
+
+/// Inputs at least this large are worked on without the GIL; smaller ones
+/// take less time than releasing and taking it back.
+pub const DETACH_MIN: usize = 1 << 14;
+
+/// Runs `work` without the GIL when `len` is large, with it otherwise.
+pub fn maybe_detach<T: Send>(py: Python<'_>, len: usize, work: impl FnOnce() -> T + Send) -> T {
+    if len >= DETACH_MIN {
+        py.detach(work)
+    } else {
+        work()
+    }
+}

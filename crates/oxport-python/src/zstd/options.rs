@@ -1,0 +1,205 @@
+//! The arguments `compression.zstd` takes — `level`, the `options` dict of
+//! zstd parameter codes, `zstd_dict` — checked with its exceptions, and
+//! the library's errors as `ZstdError`.
+
+use std::sync::Arc;
+
+use oxport::codec::zstd::{
+    CompressParams, CompressionParameter, DecompressParams, DecompressionParameter, DictUse,
+    Dictionary,
+};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyInt, PyTuple, PyType};
+
+use super::dict::ZstdDict;
+
+create_exception!(
+    _native,
+    ZstdError,
+    crate::errors::Error,
+    "An error from zstd: damaged or truncated data, or a failed operation."
+);
+
+/// A library error from (de)compression as Python sees it from
+/// `compression.zstd`: `ZstdError`, or `MemoryError`.
+pub fn zstd_error(error: oxport::Error) -> PyErr {
+    match error {
+        oxport::Error::Io { source, .. } if source.kind() == std::io::ErrorKind::OutOfMemory => {
+            PyMemoryError::new_err(source.to_string())
+        }
+        oxport::Error::Corrupt { what, offset } => ZstdError::new_err(match offset {
+            Some(offset) if offset > 0 => format!("{what} (at byte {offset})"),
+            _ => what.to_string(),
+        }),
+        oxport::Error::InvalidArgument(reason) => ZstdError::new_err(reason.into_owned()),
+        other => ZstdError::new_err(other.to_string()),
+    }
+}
+
+/// The facade's `CompressionParameter` and `DecompressionParameter` enums,
+/// which the options of the other kind must not use as keys.
+fn parameter_types(py: Python<'_>) -> PyResult<&(Py<PyType>, Py<PyType>)> {
+    static TYPES: PyOnceLock<(Py<PyType>, Py<PyType>)> = PyOnceLock::new();
+    TYPES.get_or_try_init(py, || {
+        let module = py.import("oxport.zstd")?;
+        Ok((
+            module
+                .getattr("CompressionParameter")?
+                .cast_into::<PyType>()?
+                .unbind(),
+            module
+                .getattr("DecompressionParameter")?
+                .cast_into::<PyType>()?
+                .unbind(),
+        ))
+    })
+}
+
+/// An int as a C int: `TypeError` for other types, `OverflowError` beyond.
+fn c_int(value: &Bound<'_, PyAny>) -> PyResult<i32> {
+    if !value.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "'{}' object cannot be interpreted as an integer",
+            value.get_type().name()?
+        )));
+    }
+    value
+        .extract::<i64>()
+        .ok()
+        .and_then(|v| i32::try_from(v).ok())
+        .ok_or_else(|| PyOverflowError::new_err("Python int too large to convert to C int"))
+}
+
+fn options_dict<'a, 'py>(
+    options: &'a Bound<'py, PyAny>,
+    owner: &str,
+) -> PyResult<&'a Bound<'py, PyDict>> {
+    options.cast::<PyDict>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{owner}() argument 'options' must be dict, not {}",
+            options
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))
+    })
+}
+
+/// `level` and `options` as compression parameters (at most one of them).
+pub fn compress_params(
+    level: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyAny>>,
+) -> PyResult<CompressParams> {
+    let level = level.filter(|l| !l.is_none());
+    let options = options.filter(|o| !o.is_none());
+    let mut params = CompressParams::default();
+    match (level, options) {
+        (Some(_), Some(_)) => Err(PyTypeError::new_err(
+            "Only one of level or options should be used.",
+        )),
+        (Some(level), None) => {
+            if !level.is_instance_of::<PyInt>() {
+                return Err(PyTypeError::new_err("invalid type for level, expected int"));
+            }
+            let levels = oxport::codec::zstd::levels();
+            let value = level
+                .extract::<i64>()
+                .ok()
+                .and_then(|v| i32::try_from(v).ok())
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "illegal compression level; the valid range is [{}, {}]",
+                        levels.start(),
+                        levels.end()
+                    ))
+                })?;
+            params
+                .set(CompressionParameter::CompressionLevel, value)
+                .map_err(crate::errors::to_py_err)?;
+            Ok(params)
+        }
+        (None, Some(options)) => {
+            let dict = options_dict(options, "ZstdCompressor")?;
+            let forbidden = parameter_types(options.py())?.1.bind(options.py());
+            for (key, value) in dict.iter() {
+                if key.is_instance(forbidden)? {
+                    return Err(PyTypeError::new_err(
+                        "compression options dictionary key must not be a \
+                         DecompressionParameter attribute",
+                    ));
+                }
+                let code = c_int(&key)?;
+                let value = c_int(&value)?;
+                let parameter = CompressionParameter::from_code(code).ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "invalid compression parameter 'unknown parameter (key {code})'"
+                    ))
+                })?;
+                params
+                    .set(parameter, value)
+                    .map_err(crate::errors::to_py_err)?;
+            }
+            Ok(params)
+        }
+        (None, None) => Ok(params),
+    }
+}
+
+/// `options` as decompression parameters.
+pub fn decompress_params(options: Option<&Bound<'_, PyAny>>) -> PyResult<DecompressParams> {
+    let mut params = DecompressParams::default();
+    let Some(options) = options.filter(|o| !o.is_none()) else {
+        return Ok(params);
+    };
+    let dict = options_dict(options, "ZstdDecompressor")?;
+    let forbidden = parameter_types(options.py())?.0.bind(options.py());
+    for (key, value) in dict.iter() {
+        if key.is_instance(forbidden)? {
+            return Err(PyTypeError::new_err(
+                "decompression options dictionary key must not be a \
+                 CompressionParameter attribute",
+            ));
+        }
+        let code = c_int(&key)?;
+        let value = c_int(&value)?;
+        let parameter = DecompressionParameter::from_code(code).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "invalid decompression parameter 'unknown parameter (key {code})'"
+            ))
+        })?;
+        params
+            .set(parameter, value)
+            .map_err(crate::errors::to_py_err)?;
+    }
+    Ok(params)
+}
+
+/// `zstd_dict`: a `ZstdDict` (digested), or a `(ZstdDict, use)` pair from
+/// its `as_*` properties.
+pub fn dictionary(
+    zstd_dict: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<(Arc<Dictionary>, DictUse)>> {
+    let Some(zstd_dict) = zstd_dict.filter(|d| !d.is_none()) else {
+        return Ok(None);
+    };
+    let wrong = || PyTypeError::new_err("zstd_dict argument should be a ZstdDict object.");
+    if let Ok(dict) = zstd_dict.cast::<ZstdDict>() {
+        return Ok(Some((dict.get().dictionary().clone(), DictUse::Digested)));
+    }
+    let pair = zstd_dict.cast::<PyTuple>().map_err(|_| wrong())?;
+    if pair.len() != 2 {
+        return Err(wrong());
+    }
+    let dict = pair.get_item(0)?;
+    let dict = dict.cast::<ZstdDict>().map_err(|_| wrong())?;
+    let usage = match pair.get_item(1)?.extract::<i64>() {
+        Ok(0) => DictUse::Digested,
+        Ok(1) => DictUse::Undigested,
+        Ok(2) => DictUse::Prefix,
+        _ => return Err(wrong()),
+    };
+    Ok(Some((dict.get().dictionary().clone(), usage)))
+}
