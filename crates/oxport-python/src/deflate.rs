@@ -96,21 +96,23 @@ fn deflate_compress_bound(size: usize, format: &str) -> PyResult<usize> {
     Ok(deflate::compress_bound(size, self::format(format)?))
 }
 
-/// `data` decompressed (gzip: every member).
+/// `data` decompressed (gzip: every member). `bufsize`: the expected size,
+/// when known (the first allocation, as for `zlib.decompress`).
 #[pyfunction]
-#[pyo3(signature = (data, *, format = "zlib", max_output_size = None))]
+#[pyo3(signature = (data, *, format = "zlib", max_output_size = None, bufsize = None))]
 fn deflate_decompress<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     format: &str,
     max_output_size: Option<u64>,
+    bufsize: Option<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let format = self::format(format)?;
     let data = Buffer::read(data)?;
     let data = data.as_slice();
     let mut out = BytesOut::default();
     maybe_detach(py, data.len(), || {
-        deflate::decompress(data, format, max_output_size, &mut out)
+        deflate::decompress(data, format, max_output_size, bufsize, &mut out)
     })
     .map_err(deflate_error)?;
     out.finish(py)

@@ -32,8 +32,15 @@ pub fn thread_count(threads: Option<usize>) -> Result<usize> {
             "threads must be at least 1 (or None for one per core)",
         )),
         Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        None => Ok(cores()),
     }
+}
+
+/// The number of cores, asked once: the answer takes system calls (the
+/// affinity mask, cgroup quotas) that cost more than a small call's work.
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// The pool of `threads` threads, started on first use and shared by every

@@ -88,6 +88,41 @@ fn options_dict<'a, 'py>(
     })
 }
 
+/// Calls `set` with each `(code, value)` of an `options` dict of
+/// compression (`compress`) or decompression parameters, in order, checking
+/// each pair as the standard library does before the next (keys of the
+/// other kind's enum are refused).
+fn for_each_option(
+    options: &Bound<'_, PyAny>,
+    compress: bool,
+    mut set: impl FnMut(i32, i32) -> PyResult<()>,
+) -> PyResult<()> {
+    let (owner, kind, other) = if compress {
+        ("ZstdCompressor", "compression", "DecompressionParameter")
+    } else {
+        ("ZstdDecompressor", "decompression", "CompressionParameter")
+    };
+    let dict = options_dict(options, owner)?;
+    let py = options.py();
+    let types = parameter_types(py)?;
+    let forbidden = if compress { &types.1 } else { &types.0 }.bind(py);
+    for (key, value) in dict.iter() {
+        if key.is_instance(forbidden)? {
+            return Err(PyTypeError::new_err(format!(
+                "{kind} options dictionary key must not be a {other} attribute"
+            )));
+        }
+        set(c_int(&key)?, c_int(&value)?)?;
+    }
+    Ok(())
+}
+
+fn unknown(kind: &str, code: i32) -> PyErr {
+    PyValueError::new_err(format!(
+        "invalid {kind} parameter 'unknown parameter (key {code})'"
+    ))
+}
+
 /// `level` and `options` as compression parameters (at most one of them).
 pub fn compress_params(
     level: Option<&Bound<'_, PyAny>>,
@@ -122,26 +157,13 @@ pub fn compress_params(
             Ok(params)
         }
         (None, Some(options)) => {
-            let dict = options_dict(options, "ZstdCompressor")?;
-            let forbidden = parameter_types(options.py())?.1.bind(options.py());
-            for (key, value) in dict.iter() {
-                if key.is_instance(forbidden)? {
-                    return Err(PyTypeError::new_err(
-                        "compression options dictionary key must not be a \
-                         DecompressionParameter attribute",
-                    ));
-                }
-                let code = c_int(&key)?;
-                let value = c_int(&value)?;
-                let parameter = CompressionParameter::from_code(code).ok_or_else(|| {
-                    PyValueError::new_err(format!(
-                        "invalid compression parameter 'unknown parameter (key {code})'"
-                    ))
-                })?;
+            for_each_option(options, true, |code, value| {
+                let parameter = CompressionParameter::from_code(code)
+                    .ok_or_else(|| unknown("compression", code))?;
                 params
                     .set(parameter, value)
-                    .map_err(crate::errors::to_py_err)?;
-            }
+                    .map_err(crate::errors::to_py_err)
+            })?;
             Ok(params)
         }
         (None, None) => Ok(params),
@@ -154,26 +176,13 @@ pub fn decompress_params(options: Option<&Bound<'_, PyAny>>) -> PyResult<Decompr
     let Some(options) = options.filter(|o| !o.is_none()) else {
         return Ok(params);
     };
-    let dict = options_dict(options, "ZstdDecompressor")?;
-    let forbidden = parameter_types(options.py())?.0.bind(options.py());
-    for (key, value) in dict.iter() {
-        if key.is_instance(forbidden)? {
-            return Err(PyTypeError::new_err(
-                "decompression options dictionary key must not be a \
-                 CompressionParameter attribute",
-            ));
-        }
-        let code = c_int(&key)?;
-        let value = c_int(&value)?;
-        let parameter = DecompressionParameter::from_code(code).ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "invalid decompression parameter 'unknown parameter (key {code})'"
-            ))
-        })?;
+    for_each_option(options, false, |code, value| {
+        let parameter = DecompressionParameter::from_code(code)
+            .ok_or_else(|| unknown("decompression", code))?;
         params
             .set(parameter, value)
-            .map_err(crate::errors::to_py_err)?;
-    }
+            .map_err(crate::errors::to_py_err)
+    })?;
     Ok(params)
 }
 

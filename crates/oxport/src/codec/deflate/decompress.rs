@@ -83,11 +83,13 @@ fn inflate(data: &[u8], format: Format, out: &mut [MaybeUninit<u8>]) -> Result<O
 /// Decompresses `data` (a deflate, zlib or gzip stream; gzip: every member,
 /// with zero padding between and after them allowed as `gzip.decompress`
 /// allows it) and appends the result to `out`. `max_output`: the most
-/// bytes the output may have.
+/// bytes the output may have. `size_hint`: the expected size, when the
+/// caller knows it (the first allocation; zlib's `bufsize`).
 pub fn decompress(
     data: &[u8],
     format: Format,
     max_output: Option<u64>,
+    size_hint: Option<usize>,
     out: &mut (impl Output + ?Sized),
 ) -> Result<()> {
     if format == Format::Gzip && data.is_empty() {
@@ -105,7 +107,11 @@ pub fn decompress(
             .saturating_add(1024);
         let allowed = max_output.map_or(u64::MAX, |limit| limit.saturating_sub(produced));
         let cap = usize::try_from(possible.min(allowed.saturating_add(1))).unwrap_or(usize::MAX);
-        let mut want = first_guess(member, format).min(cap);
+        let guess = match size_hint {
+            Some(hint) if at == 0 => hint.max(1),
+            _ => first_guess(member, format),
+        };
+        let mut want = guess.min(cap);
         loop {
             let spare = out.spare(want)?;
             let room = spare.len().min(cap);
@@ -168,7 +174,7 @@ fn first_guess(member: &[u8], format: Format) -> usize {
 /// Decompresses `data` into `buf`; the size written.
 pub fn decompress_into(data: &[u8], format: Format, buf: &mut [u8]) -> Result<usize> {
     let mut fixed = Fixed::new(buf);
-    decompress(data, format, None, &mut fixed)?;
+    decompress(data, format, None, None, &mut fixed)?;
     Ok(fixed.len())
 }
 
@@ -193,7 +199,7 @@ mod tests {
                     compress(&data, level, format, &mut packed).unwrap();
                     assert!(packed.len() <= compress_bound(n, format));
                     let mut back = Vec::new();
-                    decompress(&packed, format, None, &mut back).unwrap();
+                    decompress(&packed, format, None, None, &mut back).unwrap();
                     assert_eq!(back, data, "{format:?} {level} {n}");
                     let mut buf = vec![0u8; n];
                     assert_eq!(decompress_into(&packed, format, &mut buf).unwrap(), n);
@@ -215,10 +221,10 @@ mod tests {
         compress(&b, 1, Format::Gzip, &mut packed).unwrap();
         packed.extend_from_slice(&[0; 3]);
         let mut back = Vec::new();
-        decompress(&packed, Format::Gzip, None, &mut back).unwrap();
+        decompress(&packed, Format::Gzip, None, None, &mut back).unwrap();
         assert_eq!(back, [a.clone(), b].concat());
         packed.push(1);
-        assert!(decompress(&packed, Format::Gzip, None, &mut Vec::new()).is_err());
+        assert!(decompress(&packed, Format::Gzip, None, None, &mut Vec::new()).is_err());
     }
 
     #[test]
@@ -228,27 +234,27 @@ mod tests {
             let mut packed = Vec::new();
             compress(&data, 6, format, &mut packed).unwrap();
             let mut out = Vec::new();
-            let error = decompress(&packed, format, Some(1 << 20), &mut out).unwrap_err();
+            let error = decompress(&packed, format, Some(1 << 20), None, &mut out).unwrap_err();
             assert!(
                 matches!(error, Error::TooLarge { .. }),
                 "{format:?}: {error}"
             );
             assert!(out.capacity() <= 2 << 20);
-            decompress(&packed, format, Some(5 << 20), &mut out).unwrap();
+            decompress(&packed, format, Some(5 << 20), None, &mut out).unwrap();
             assert_eq!(out.len(), 5 << 20);
             let cut = &packed[..packed.len() - 5];
             assert!(matches!(
-                decompress(cut, format, None, &mut Vec::new()),
+                decompress(cut, format, None, None, &mut Vec::new()),
                 Err(Error::Corrupt { .. })
             ));
             let mut small = vec![0u8; 1000];
             assert!(decompress_into(&packed, format, &mut small).is_err());
         }
-        assert!(decompress(b"", Format::Zlib, None, &mut Vec::new()).is_err());
-        decompress(b"", Format::Gzip, None, &mut Vec::new()).unwrap();
+        assert!(decompress(b"", Format::Zlib, None, None, &mut Vec::new()).is_err());
+        decompress(b"", Format::Gzip, None, None, &mut Vec::new()).unwrap();
         let mut zlib = Vec::new();
         compress(b"abc", 6, Format::Zlib, &mut zlib).unwrap();
         zlib.push(0);
-        assert!(decompress(&zlib, Format::Zlib, None, &mut Vec::new()).is_err());
+        assert!(decompress(&zlib, Format::Zlib, None, None, &mut Vec::new()).is_err());
     }
 }

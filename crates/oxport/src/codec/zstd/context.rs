@@ -34,8 +34,38 @@ fn allocation_failed(what: &str) -> Error {
     ))
 }
 
-/// A compression context.
-pub(crate) struct CCtx(NonNull<sys::ZSTD_CCtx>);
+fn directive(parameters: bool) -> ZSTD_ResetDirective {
+    if parameters {
+        ZSTD_ResetDirective::ZSTD_reset_session_and_parameters
+    } else {
+        ZSTD_ResetDirective::ZSTD_reset_session_only
+    }
+}
+
+/// zstd's view of a streaming call's buffers, from `written` and `read` on.
+fn stream_buffers(
+    dst: &mut [MaybeUninit<u8>],
+    written: usize,
+    src: &[u8],
+    read: usize,
+) -> (sys::ZSTD_outBuffer, sys::ZSTD_inBuffer) {
+    (
+        sys::ZSTD_outBuffer {
+            dst: dst.as_mut_ptr().cast(),
+            size: dst.len(),
+            pos: written,
+        },
+        sys::ZSTD_inBuffer {
+            src: src.as_ptr().cast(),
+            size: src.len(),
+            pos: read,
+        },
+    )
+}
+
+/// A compression context. `attached`: a dictionary was given since the
+/// last reset of the parameters.
+pub(crate) struct CCtx(NonNull<sys::ZSTD_CCtx>, bool);
 
 // SAFETY: a context is used by one thread at a time (`&mut self`), and
 // zstd contexts hold no thread affinity.
@@ -45,7 +75,7 @@ impl CCtx {
     pub(crate) fn new() -> Result<Self> {
         // SAFETY: no arguments; null means no memory.
         NonNull::new(unsafe { sys::ZSTD_createCCtx() })
-            .map(CCtx)
+            .map(|ptr| CCtx(ptr, false))
             .ok_or_else(|| allocation_failed("compression context"))
     }
 
@@ -56,13 +86,9 @@ impl CCtx {
     /// Forgets the frame in progress and, with `parameters`, every
     /// parameter and dictionary reference.
     pub(crate) fn reset(&mut self, parameters: bool) {
-        let directive = if parameters {
-            ZSTD_ResetDirective::ZSTD_reset_session_and_parameters
-        } else {
-            ZSTD_ResetDirective::ZSTD_reset_session_only
-        };
         // SAFETY: a live context. Resetting between frames never fails.
-        unsafe { sys::ZSTD_CCtx_reset(self.ptr(), directive) };
+        unsafe { sys::ZSTD_CCtx_reset(self.ptr(), directive(parameters)) };
+        self.1 &= !parameters;
     }
 
     pub(crate) fn set_parameter(
@@ -84,6 +110,7 @@ impl CCtx {
     /// Copies `content` into the context as the dictionary of the next
     /// frames.
     pub(crate) fn load_dictionary(&mut self, content: &[u8]) -> std::result::Result<(), usize> {
+        self.1 = true;
         // SAFETY: zstd copies the bytes before returning.
         check(unsafe {
             sys::ZSTD_CCtx_loadDictionary(self.ptr(), content.as_ptr().cast(), content.len())
@@ -96,6 +123,7 @@ impl CCtx {
     /// `cdict` must outlive its use: until the context is reset with its
     /// parameters, or dropped.
     pub(crate) unsafe fn ref_cdict(&mut self, cdict: &CDict) -> std::result::Result<(), usize> {
+        self.1 = true;
         // SAFETY: both live; the caller keeps the dictionary alive.
         check(unsafe { sys::ZSTD_CCtx_refCDict(self.ptr(), cdict.0.as_ptr()) }).map(drop)
     }
@@ -104,6 +132,7 @@ impl CCtx {
     ///
     /// `prefix` must outlive the next frame.
     pub(crate) unsafe fn ref_prefix(&mut self, prefix: &[u8]) -> std::result::Result<(), usize> {
+        self.1 = true;
         // SAFETY: the caller keeps the bytes alive.
         check(unsafe { sys::ZSTD_CCtx_refPrefix(self.ptr(), prefix.as_ptr().cast(), prefix.len()) })
             .map(drop)
@@ -138,16 +167,7 @@ impl CCtx {
         read: &mut usize,
         directive: ZSTD_EndDirective,
     ) -> std::result::Result<usize, usize> {
-        let mut output = sys::ZSTD_outBuffer {
-            dst: dst.as_mut_ptr().cast(),
-            size: dst.len(),
-            pos: *written,
-        };
-        let mut input = sys::ZSTD_inBuffer {
-            src: src.as_ptr().cast(),
-            size: src.len(),
-            pos: *read,
-        };
+        let (mut output, mut input) = stream_buffers(dst, *written, src, *read);
         // SAFETY: the buffers describe valid memory; zstd only advances `pos`.
         let result = check(unsafe {
             sys::ZSTD_compressStream2(self.ptr(), &mut output, &mut input, directive)
@@ -165,8 +185,8 @@ impl Drop for CCtx {
     }
 }
 
-/// A decompression context.
-pub(crate) struct DCtx(NonNull<sys::ZSTD_DCtx>);
+/// A decompression context, as [`CCtx`].
+pub(crate) struct DCtx(NonNull<sys::ZSTD_DCtx>, bool);
 
 // SAFETY: as for `CCtx`.
 unsafe impl Send for DCtx {}
@@ -175,7 +195,7 @@ impl DCtx {
     pub(crate) fn new() -> Result<Self> {
         // SAFETY: no arguments; null means no memory.
         NonNull::new(unsafe { sys::ZSTD_createDCtx() })
-            .map(DCtx)
+            .map(|ptr| DCtx(ptr, false))
             .ok_or_else(|| allocation_failed("decompression context"))
     }
 
@@ -185,13 +205,9 @@ impl DCtx {
 
     /// See [`CCtx::reset`].
     pub(crate) fn reset(&mut self, parameters: bool) {
-        let directive = if parameters {
-            ZSTD_ResetDirective::ZSTD_reset_session_and_parameters
-        } else {
-            ZSTD_ResetDirective::ZSTD_reset_session_only
-        };
         // SAFETY: a live context.
-        unsafe { sys::ZSTD_DCtx_reset(self.ptr(), directive) };
+        unsafe { sys::ZSTD_DCtx_reset(self.ptr(), directive(parameters)) };
+        self.1 &= !parameters;
     }
 
     pub(crate) fn set_parameter(
@@ -204,6 +220,7 @@ impl DCtx {
     }
 
     pub(crate) fn load_dictionary(&mut self, content: &[u8]) -> std::result::Result<(), usize> {
+        self.1 = true;
         // SAFETY: zstd copies the bytes before returning.
         check(unsafe {
             sys::ZSTD_DCtx_loadDictionary(self.ptr(), content.as_ptr().cast(), content.len())
@@ -215,6 +232,7 @@ impl DCtx {
     ///
     /// As [`CCtx::ref_cdict`].
     pub(crate) unsafe fn ref_ddict(&mut self, ddict: &DDict) -> std::result::Result<(), usize> {
+        self.1 = true;
         // SAFETY: both live; the caller keeps the dictionary alive.
         check(unsafe { sys::ZSTD_DCtx_refDDict(self.ptr(), ddict.0.as_ptr()) }).map(drop)
     }
@@ -223,6 +241,7 @@ impl DCtx {
     ///
     /// As [`CCtx::ref_prefix`].
     pub(crate) unsafe fn ref_prefix(&mut self, prefix: &[u8]) -> std::result::Result<(), usize> {
+        self.1 = true;
         // SAFETY: the caller keeps the bytes alive.
         check(unsafe { sys::ZSTD_DCtx_refPrefix(self.ptr(), prefix.as_ptr().cast(), prefix.len()) })
             .map(drop)
@@ -256,16 +275,7 @@ impl DCtx {
         src: &[u8],
         read: &mut usize,
     ) -> std::result::Result<usize, usize> {
-        let mut output = sys::ZSTD_outBuffer {
-            dst: dst.as_mut_ptr().cast(),
-            size: dst.len(),
-            pos: *written,
-        };
-        let mut input = sys::ZSTD_inBuffer {
-            src: src.as_ptr().cast(),
-            size: src.len(),
-            pos: *read,
-        };
+        let (mut output, mut input) = stream_buffers(dst, *written, src, *read);
         // SAFETY: the buffers describe valid memory; zstd only advances `pos`.
         let result =
             check(unsafe { sys::ZSTD_decompressStream(self.ptr(), &mut output, &mut input) });
@@ -340,8 +350,8 @@ fn busy() -> Error {
 }
 
 /// Runs `work` with this thread's compression context at zstd's defaults.
-/// It is reset again afterwards, so that no reference to a caller's
-/// dictionary outlives the call.
+/// When `work` gave it a dictionary it is reset again afterwards, so that no
+/// reference to a caller's dictionary outlives the call.
 pub(crate) fn with_compressor<R>(work: impl FnOnce(&mut CCtx) -> Result<R>) -> Result<R> {
     COMPRESSOR.with(|cell| {
         let mut slot = cell.try_borrow_mut().map_err(|_| busy())?;
@@ -351,7 +361,9 @@ pub(crate) fn with_compressor<R>(work: impl FnOnce(&mut CCtx) -> Result<R>) -> R
         let context = slot.as_mut().expect("made above");
         context.reset(true);
         let result = work(context);
-        context.reset(true);
+        if context.1 {
+            context.reset(true);
+        }
         result
     })
 }
@@ -367,7 +379,9 @@ pub(crate) fn with_decompressor<R>(work: impl FnOnce(&mut DCtx) -> Result<R>) ->
         let context = slot.as_mut().expect("made above");
         context.reset(true);
         let result = work(context);
-        context.reset(true);
+        if context.1 {
+            context.reset(true);
+        }
         result
     })
 }

@@ -129,8 +129,8 @@ fn decompress_known(
         pieces.push((span, piece));
         out = rest;
     }
-    let pipeline = Pipeline::new(options.threads)?;
-    if pieces.len() < 2 || total < PARALLEL_MIN || pipeline.threads() == 1 {
+    let threads = crate::pipeline::thread_count(options.threads)?;
+    if pieces.len() < 2 || total < PARALLEL_MIN || threads == 1 {
         return with_decompressor(|context| {
             options.prepare(context)?;
             for (span, piece) in pieces {
@@ -139,7 +139,7 @@ fn decompress_known(
             Ok(())
         });
     }
-    pipeline
+    Pipeline::new(Some(threads))?
         .map(pieces, |(span, piece)| {
             with_decompressor(|context| {
                 options.prepare(context)?;
@@ -198,10 +198,11 @@ fn decompress_streaming(
             let mut read = 0;
             loop {
                 let produced = (out.len() - start) as u64;
+                // A caller's buffer may be full with the frame's end still to
+                // read (its last block header, its checksum): zstd gets the
+                // chance to finish without room, and only no progress at all
+                // means the buffer is too small.
                 let spare = out.spare(want)?;
-                if spare.is_empty() {
-                    return Err(too_small("more", out.len()));
-                }
                 let room = match options.max_output {
                     // One byte past the limit shows whether there is more.
                     Some(limit) => spare
@@ -210,16 +211,20 @@ fn decompress_streaming(
                     None => spare.len(),
                 };
                 let spare = &mut spare[..room];
-                let mut written = 0;
+                let (mut written, before) = (0, read);
                 let remaining = context
                     .decompress_stream(spare, &mut written, input, &mut read)
                     .map_err(|code| corrupt(code, offset))?;
                 let full = written == spare.len();
+                let stuck = spare.is_empty() && read == before;
                 // SAFETY: zstd wrote `written` bytes at the start of `spare`.
                 unsafe { out.commit(written) };
                 options.check_limit((out.len() - start) as u64)?;
                 if remaining == 0 {
                     break;
+                }
+                if stuck {
+                    return Err(too_small("more", out.len()));
                 }
                 if read == input.len() && !full {
                     return Err(Error::Corrupt {
@@ -382,5 +387,13 @@ mod tests {
         );
         assert_eq!(&buf[..70_000], &data[..]);
         assert!(decompress_into(&streamed, &DecompressOptions::default(), &mut small).is_err());
+        // Exactly its size: the frame's end is read with the buffer full.
+        let mut exact = vec![0u8; 70_000];
+        let options = DecompressOptions::default();
+        assert_eq!(
+            decompress_into(&streamed, &options, &mut exact).unwrap(),
+            70_000
+        );
+        assert_eq!(exact, data);
     }
 }

@@ -102,12 +102,7 @@ impl Dictionary {
             // SAFETY: the content lives as long as `self` (the caller's promise).
             DictUse::Prefix => unsafe { context.ref_prefix(&self.content) },
         };
-        result.map_err(|code| {
-            Error::invalid(format!(
-                "zstd: cannot load the dictionary: {}",
-                zstd_safe::get_error_name(code)
-            ))
-        })
+        result.map_err(load_failed)
     }
 
     /// Attaches the dictionary to a decompression context.
@@ -137,13 +132,15 @@ impl Dictionary {
             // SAFETY: as above.
             DictUse::Prefix => unsafe { context.ref_prefix(&self.content) },
         };
-        result.map_err(|code| {
-            Error::invalid(format!(
-                "zstd: cannot load the dictionary: {}",
-                zstd_safe::get_error_name(code)
-            ))
-        })
+        result.map_err(load_failed)
     }
+}
+
+fn load_failed(code: usize) -> Error {
+    Error::invalid(format!(
+        "zstd: cannot load the dictionary: {}",
+        zstd_safe::get_error_name(code)
+    ))
 }
 
 /// Checks that `sizes` split `samples` exactly, and returns their count.
