@@ -34,15 +34,14 @@ fn compress_raw(
             out.as_mut_ptr().cast(),
             out.len(),
         );
+        let compress = match format {
+            Format::Raw => sys::libdeflate_deflate_compress,
+            Format::Zlib => sys::libdeflate_zlib_compress,
+            Format::Gzip => sys::libdeflate_gzip_compress,
+        };
         // SAFETY: both buffers are valid for their lengths; libdeflate
         // writes at most `room` bytes and returns 0 when they do not suffice.
-        let written = unsafe {
-            match format {
-                Format::Raw => sys::libdeflate_deflate_compress(compressor, input, n, output, room),
-                Format::Zlib => sys::libdeflate_zlib_compress(compressor, input, n, output, room),
-                Format::Gzip => sys::libdeflate_gzip_compress(compressor, input, n, output, room),
-            }
-        };
+        let written = unsafe { compress(compressor, input, n, output, room) };
         if written == 0 {
             return Err(Error::invalid(format!(
                 "the output buffer is too small: {room} bytes available, up to {} needed",

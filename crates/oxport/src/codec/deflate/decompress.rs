@@ -39,38 +39,23 @@ fn inflate(data: &[u8], format: Format, out: &mut [MaybeUninit<u8>]) -> Result<O
             out.len(),
         );
         let (mut read, mut written) = (0usize, 0usize);
+        let decompress = match format {
+            Format::Raw => sys::libdeflate_deflate_decompress_ex,
+            Format::Zlib => sys::libdeflate_zlib_decompress_ex,
+            Format::Gzip => sys::libdeflate_gzip_decompress_ex,
+        };
         // SAFETY: both buffers are valid for their lengths; libdeflate
         // writes at most `room` bytes.
         let result = unsafe {
-            match format {
-                Format::Raw => sys::libdeflate_deflate_decompress_ex(
-                    decompressor,
-                    input,
-                    n,
-                    output,
-                    room,
-                    &mut read,
-                    &mut written,
-                ),
-                Format::Zlib => sys::libdeflate_zlib_decompress_ex(
-                    decompressor,
-                    input,
-                    n,
-                    output,
-                    room,
-                    &mut read,
-                    &mut written,
-                ),
-                Format::Gzip => sys::libdeflate_gzip_decompress_ex(
-                    decompressor,
-                    input,
-                    n,
-                    output,
-                    room,
-                    &mut read,
-                    &mut written,
-                ),
-            }
+            decompress(
+                decompressor,
+                input,
+                n,
+                output,
+                room,
+                &mut read,
+                &mut written,
+            )
         };
         Ok(match result {
             sys::libdeflate_result_LIBDEFLATE_SUCCESS => Some(Outcome::Done(read, written)),

@@ -6,6 +6,7 @@ use super::dict::{DictUse, Dictionary};
 use super::params::CompressParams;
 use super::refused;
 use crate::codec::Output;
+use crate::codec::output::Fixed;
 use crate::{Error, Result};
 
 /// The most bytes compressing `len` bytes can take.
@@ -54,31 +55,10 @@ pub fn compress_into(
     dict: Option<(&Dictionary, DictUse)>,
     buf: &mut [u8],
 ) -> Result<usize> {
-    let mut written = 0;
-    with_compressor(|context| {
-        params.apply(context)?;
-        if let Some((dict, usage)) = dict {
-            // SAFETY: as in `compress`.
-            unsafe { dict.attach_compressor(context, usage, params.level())? };
-        }
-        // SAFETY: initialised bytes are valid as possibly uninitialised ones.
-        let spare = unsafe { &mut *(buf as *mut [u8] as *mut [std::mem::MaybeUninit<u8>]) };
-        written = context.compress2(spare, data).map_err(|code| {
-            if zstd_safe::get_error_name(code).contains("Destination buffer") {
-                Error::invalid(format!(
-                    "the output buffer is too small: {} bytes available, up to {} needed",
-                    spare.len(),
-                    compress_bound(data.len())
-                ))
-            } else {
-                refused(code)
-            }
-        })?;
-        Ok(())
-    })?;
-    Ok(written)
+    let mut fixed = Fixed::new(buf);
+    compress(data, params, dict, &mut fixed)?;
+    Ok(fixed.len())
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
