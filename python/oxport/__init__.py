@@ -23,7 +23,7 @@ of oxport's own memory, without copies.
 
 from __future__ import annotations
 
-from . import deflate, seekable, zstd
+from . import deflate, exr, seekable, zstd
 from ._native import CorruptError, Error, ParseError, UnsupportedError, __version__
 from ._obj import (
     Material,

@@ -1,6 +1,9 @@
 """Stubs of the native module; checked against it with ``mypy.stubtest``."""
 
 import os
+
+import numpy
+import numpy.typing as npt
 from pathlib import Path
 from collections.abc import Iterable, Mapping
 from typing import IO, Any, Final, Literal, Optional, Sequence, Union, final
@@ -402,3 +405,15 @@ def deflate_decompress(
     bufsize: Optional[int] = None,
 ) -> bytes: ...
 def deflate_decompress_into(data: ReadableBuffer, out: WriteableBuffer, *, format: _DeflateFormat = "zlib") -> int: ...
+
+def exr_read(
+    path: Union[str, os.PathLike[str]], *, threads: Optional[int] = None
+) -> tuple[list[tuple[str, str, Any]], tuple[int, int], list[tuple[str, str, npt.NDArray[numpy.uint8]]]]: ...
+def exr_write(
+    path: Union[str, os.PathLike[str]],
+    attributes: list[tuple[str, str, Any]],
+    planes: list[Any],
+    *,
+    level: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> None: ...

@@ -7,6 +7,7 @@ mod buffers;
 mod bytes;
 mod deflate;
 mod errors;
+mod exr;
 mod mesh;
 mod numfmt;
 mod obj;
@@ -36,6 +37,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<seekable::SeekableReader>()?;
     m.add_class::<seekable::SeekableWriter>()?;
     m.add_function(wrap_pyfunction!(seekable::seekable_pack, m)?)?;
+    m.add_function(wrap_pyfunction!(exr::exr_read, m)?)?;
+    m.add_function(wrap_pyfunction!(exr::exr_write, m)?)?;
     m.add_function(wrap_pyfunction!(seekable::seekable_unpack, m)?)?;
     zstd::register(m)?;
     deflate::register(m)?;

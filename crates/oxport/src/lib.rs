@@ -29,7 +29,8 @@
 //! one file each under `obj/read/`), [`blender`] (what Blender 3.4's exporter
 //! computes before it writes, one file per algorithm), [`seekable`]
 //! (Zstandard seekable archives: parallel packing, random access, Blender's
-//! compressed `.blend` files), [`codec`] (zstd and deflate for bytes in
+//! compressed `.blend` files), [`exr`] (OpenEXR scan line images, the bytes
+//! OpenEXR 3.5 writes, chunks in parallel), [`codec`] (zstd and deflate for bytes in
 //! memory: exact-size outputs, linear multi-frame decompression, limits), [`atomic`] (whole files or none), [`synth`] (procedural
 //! scenes for demos and tests). Errors are one [`Error`] type; every file is
 //! written whole or not at all. `docs/layout.md` in the repository maps the
@@ -40,6 +41,7 @@ pub mod blender;
 pub mod codec;
 mod direct;
 mod error;
+pub mod exr;
 pub mod mesh;
 pub mod numfmt;
 pub mod obj;

@@ -1,0 +1,453 @@
+//! The header: the magic number, the version field and the attributes, in
+//! file order, every one kept.
+
+use super::attribute::{AttributeValue, Channel, LineOrder, MAX_NAME};
+use super::compression::Compression;
+use super::cursor::Cursor;
+use crate::{Error, Result};
+
+/// The first four bytes of every OpenEXR file.
+pub const MAGIC: [u8; 4] = [0x76, 0x2f, 0x31, 0x01];
+/// Version field flags.
+const TILED: u32 = 0x200;
+const LONG_NAMES: u32 = 0x400;
+const DEEP: u32 = 0x800;
+const MULTIPART: u32 = 0x1000;
+/// Names longer than this need the long-names flag.
+const SHORT_NAME: usize = 31;
+
+/// A single-part scan line image's header.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Header {
+    /// Name and value of every attribute, in the order of the file.
+    pub attributes: Vec<(String, AttributeValue)>,
+}
+
+/// The pixel rectangle: x and y, min and max, inclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub x_min: i32,
+    pub y_min: i32,
+    pub x_max: i32,
+    pub y_max: i32,
+}
+
+impl Window {
+    /// Columns (0 when max < min).
+    pub fn width(&self) -> u64 {
+        (i64::from(self.x_max) - i64::from(self.x_min) + 1).max(0) as u64
+    }
+
+    /// Rows (0 when max < min).
+    pub fn height(&self) -> u64 {
+        (i64::from(self.y_max) - i64::from(self.y_min) + 1).max(0) as u64
+    }
+
+    fn from_box(b: [i32; 4]) -> Self {
+        Window {
+            x_min: b[0],
+            y_min: b[1],
+            x_max: b[2],
+            y_max: b[3],
+        }
+    }
+}
+
+impl Header {
+    /// The header OpenEXR 3.5 writes for an image of `width` × `height`
+    /// pixels with `channels` (sorted by name here, as the format requires)
+    /// and `compression`: the eight required attributes with OpenEXR's
+    /// defaults and `type` = `scanlineimage`, sorted by name as OpenEXR
+    /// writes them.
+    pub fn new(
+        width: u32,
+        height: u32,
+        mut channels: Vec<Channel>,
+        compression: Compression,
+    ) -> Result<Self> {
+        if width == 0 || height == 0 || width > i32::MAX as u32 || height > i32::MAX as u32 {
+            return Err(Error::invalid(format!(
+                "an image of {width}×{height} pixels: both sides must be 1 to 2^31-1"
+            )));
+        }
+        channels.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+        let window = AttributeValue::Box2i([0, 0, width as i32 - 1, height as i32 - 1]);
+        Ok(Header {
+            attributes: vec![
+                ("channels".into(), AttributeValue::Channels(channels)),
+                (
+                    "compression".into(),
+                    AttributeValue::Compression(compression),
+                ),
+                ("dataWindow".into(), window.clone()),
+                ("displayWindow".into(), window),
+                (
+                    "lineOrder".into(),
+                    AttributeValue::LineOrder(LineOrder::IncreasingY),
+                ),
+                ("pixelAspectRatio".into(), AttributeValue::Float(1.0)),
+                ("screenWindowCenter".into(), AttributeValue::V2f([0.0, 0.0])),
+                ("screenWindowWidth".into(), AttributeValue::Float(1.0)),
+                (
+                    "type".into(),
+                    AttributeValue::String(b"scanlineimage".to_vec()),
+                ),
+            ],
+        })
+    }
+
+    /// The value of the attribute `name`.
+    pub fn get(&self, name: &str) -> Option<&AttributeValue> {
+        self.attributes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
+    }
+
+    /// Sets the attribute `name`, in its place if it exists, at the end if not.
+    pub fn set(&mut self, name: &str, value: AttributeValue) {
+        match self.attributes.iter_mut().find(|(n, _)| n == name) {
+            Some((_, v)) => *v = value,
+            None => self.attributes.push((name.to_owned(), value)),
+        }
+    }
+
+    fn required(&self, name: &'static str) -> Result<&AttributeValue> {
+        self.get(name).ok_or(Error::Corrupt {
+            what: match name {
+                "channels" => "the header has no channels attribute",
+                "compression" => "the header has no compression attribute",
+                "dataWindow" => "the header has no dataWindow attribute",
+                _ => "the header lacks a required attribute",
+            },
+            offset: None,
+        })
+    }
+
+    fn wrong_type(name: &'static str) -> Error {
+        Error::Corrupt {
+            what: match name {
+                "channels" => "the channels attribute is not a chlist",
+                "compression" => "the compression attribute is not a compression",
+                "dataWindow" => "the dataWindow attribute is not a box2i",
+                _ => "an attribute has the wrong type",
+            },
+            offset: None,
+        }
+    }
+
+    /// The channels, sorted by name.
+    pub fn channels(&self) -> Result<&[Channel]> {
+        match self.required("channels")? {
+            AttributeValue::Channels(channels) => Ok(channels),
+            _ => Err(Self::wrong_type("channels")),
+        }
+    }
+
+    /// The compression method.
+    pub fn compression(&self) -> Result<Compression> {
+        match self.required("compression")? {
+            AttributeValue::Compression(c) => Ok(*c),
+            AttributeValue::Opaque { bytes, .. } => Err(Error::Unsupported(
+                format!(
+                    "compression method {} (OpenEXR 3.5 defines 0 to 13)",
+                    bytes[0]
+                )
+                .into(),
+            )),
+            _ => Err(Self::wrong_type("compression")),
+        }
+    }
+
+    /// The data window: the pixels stored.
+    pub fn data_window(&self) -> Result<Window> {
+        match self.required("dataWindow")? {
+            AttributeValue::Box2i(b) => Ok(Window::from_box(*b)),
+            _ => Err(Self::wrong_type("dataWindow")),
+        }
+    }
+
+    /// The order of the chunks (increasing y when the header does not say).
+    pub fn line_order(&self) -> LineOrder {
+        match self.get("lineOrder") {
+            Some(AttributeValue::LineOrder(order)) => *order,
+            _ => LineOrder::IncreasingY,
+        }
+    }
+
+    /// Reads the header at the start of `bytes`; the header and the offset
+    /// of the first byte after it (where the offset table starts).
+    pub fn read(bytes: &[u8]) -> Result<(Header, usize)> {
+        let mut c = Cursor::new(bytes, 0);
+        if c.take(4, "not an OpenEXR file (shorter than its magic number)")? != MAGIC {
+            return Err(Error::Corrupt {
+                what: "not an OpenEXR file (the magic number is wrong)",
+                offset: Some(0),
+            });
+        }
+        let version = c.u32("the version field")?;
+        if version & 0xff != 2 {
+            return Err(Error::Unsupported(
+                format!(
+                    "OpenEXR file format version {} (oxport reads version 2)",
+                    version & 0xff
+                )
+                .into(),
+            ));
+        }
+        for (flag, what) in [
+            (MULTIPART, "multi-part files"),
+            (DEEP, "deep data"),
+            (TILED, "tiled files"),
+        ] {
+            if version & flag != 0 {
+                return Err(Error::Unsupported(
+                    format!("{what}: oxport reads single-part scan line files").into(),
+                ));
+            }
+        }
+        let max_name = if version & LONG_NAMES != 0 {
+            MAX_NAME
+        } else {
+            SHORT_NAME
+        };
+        let mut attributes: Vec<(String, AttributeValue)> = Vec::new();
+        loop {
+            match c.peek() {
+                None => return Err(c.corrupt("the header ends before its terminating NUL")),
+                Some(0) => {
+                    c.take(1, "the header's end")?;
+                    break;
+                }
+                Some(_) => {}
+            }
+            let name_at = c.offset();
+            let name = c.name(max_name, "an attribute name is too long or unterminated")?;
+            let type_name = c.name(
+                max_name,
+                "an attribute type name is too long or unterminated",
+            )?;
+            let size = c.i32("an attribute's size")?;
+            let size =
+                usize::try_from(size).map_err(|_| c.corrupt("an attribute's size is negative"))?;
+            let value_at = c.offset();
+            let value = c.take(size, "an attribute's value runs past the end of the file")?;
+            let name = String::from_utf8(name.to_vec()).map_err(|_| Error::Corrupt {
+                what: "an attribute name is not UTF-8",
+                offset: Some(name_at),
+            })?;
+            if attributes.iter().any(|(n, _)| *n == name) {
+                return Err(Error::Corrupt {
+                    what: "an attribute appears twice in the header",
+                    offset: Some(name_at),
+                });
+            }
+            let value = AttributeValue::decode(type_name, value, value_at)?;
+            attributes.push((name, value));
+        }
+        Ok((Header { attributes }, c.offset() as usize))
+    }
+
+    /// What reading needs: channels, a known compression oxport reads, a
+    /// data window that is not empty, every channel sampled at every pixel.
+    pub(crate) fn check_readable(&self) -> Result<()> {
+        self.channels()?;
+        let compression = self.compression()?;
+        if !compression.can_read() {
+            return Err(Error::Unsupported(
+                format!("{compression} compression: oxport reads none, rle, zips, zip and zstd")
+                    .into(),
+            ));
+        }
+        let window = self.data_window()?;
+        if window.width() == 0 || window.height() == 0 {
+            return Err(Error::Corrupt {
+                what: "the data window is empty",
+                offset: None,
+            });
+        }
+        self.check_sampling()
+    }
+
+    fn check_sampling(&self) -> Result<()> {
+        for channel in self.channels()? {
+            if channel.x_sampling != 1 || channel.y_sampling != 1 {
+                return Err(Error::Unsupported(
+                    format!(
+                        "channel {:?} is sampled every {}×{} pixels: oxport handles sampling 1 only",
+                        channel.name, channel.x_sampling, channel.y_sampling
+                    )
+                    .into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that the header can be written as a file oxport and OpenEXR
+    /// read: channels sorted by name without duplicates, every attribute
+    /// writable.
+    pub(crate) fn check_writable(&self) -> Result<()> {
+        let channels = self
+            .channels()
+            .map_err(|_| Error::invalid("the header needs a channels attribute (a chlist)"))?;
+        if channels.is_empty() {
+            return Err(Error::invalid("an image needs at least one channel"));
+        }
+        for pair in channels.windows(2) {
+            if pair[0].name.as_bytes() >= pair[1].name.as_bytes() {
+                return Err(Error::invalid(format!(
+                    "channels must be sorted by name without duplicates: {:?} then {:?}",
+                    pair[0].name, pair[1].name
+                )));
+            }
+        }
+        self.check_sampling()?;
+        let window = self
+            .data_window()
+            .map_err(|_| Error::invalid("the header needs a dataWindow attribute (a box2i)"))?;
+        if window.width() == 0 || window.height() == 0 {
+            return Err(Error::invalid("the data window is empty"));
+        }
+        for (name, value) in &self.attributes {
+            if name.is_empty() || name.len() > MAX_NAME || name.contains('\0') {
+                return Err(Error::invalid(format!(
+                    "attribute name {name:?}: names are 1 to 255 bytes without NUL"
+                )));
+            }
+            let type_name = value.type_name();
+            if type_name.is_empty() || type_name.len() > MAX_NAME || type_name.contains('\0') {
+                return Err(Error::invalid(format!(
+                    "attribute {name:?} has type name {type_name:?}: 1 to 255 bytes without NUL"
+                )));
+            }
+            value
+                .check()
+                .map_err(|e| e.within(&format!("attribute {name:?}")))?;
+        }
+        Ok(())
+    }
+
+    /// Appends the magic number, the version field and the attributes.
+    pub(crate) fn write(&self, out: &mut Vec<u8>) -> Result<()> {
+        let long = self.attributes.iter().any(|(name, value)| {
+            name.len() > SHORT_NAME
+                || value.type_name().len() > SHORT_NAME
+                || matches!(value, AttributeValue::Channels(channels)
+                    if channels.iter().any(|c| c.name.len() > SHORT_NAME))
+        });
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&(2 | if long { LONG_NAMES } else { 0 }).to_le_bytes());
+        let mut value_bytes = Vec::new();
+        for (name, value) in &self.attributes {
+            value_bytes.clear();
+            value.encode(&mut value_bytes);
+            let size = i32::try_from(value_bytes.len())
+                .map_err(|_| Error::invalid(format!("attribute {name:?} is larger than 2 GiB")))?;
+            out.extend_from_slice(name.as_bytes());
+            out.push(0);
+            out.extend_from_slice(value.type_name().as_bytes());
+            out.push(0);
+            out.extend_from_slice(&size.to_le_bytes());
+            out.extend_from_slice(&value_bytes);
+        }
+        out.push(0);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exr::attribute::PixelType;
+
+    fn sample() -> Header {
+        let mut header = Header::new(
+            4,
+            3,
+            vec![
+                Channel::new("G", PixelType::Half),
+                Channel::new("A", PixelType::Float),
+                Channel::new(
+                    "ViewLayer.Combined.Rrrrrrrrrrrrrrrrrrrrrrrrrrrrrr",
+                    PixelType::Uint,
+                ),
+            ],
+            Compression::Zip,
+        )
+        .unwrap();
+        header.set("owner", AttributeValue::String(b"oxport".to_vec()));
+        header.set(
+            "strange",
+            AttributeValue::Opaque {
+                type_name: "mytype".into(),
+                bytes: vec![1, 2, 3],
+            },
+        );
+        header.set(
+            "chroma",
+            AttributeValue::Chromaticities([0.64, 0.33, 0.3, 0.6, 0.15, 0.06, 0.3127, 0.329]),
+        );
+        header.set(
+            "names",
+            AttributeValue::StringVector(vec![b"a".to_vec(), Vec::new()]),
+        );
+        header.set("m", AttributeValue::M44d([1.5; 16]));
+        header.set(
+            "preview",
+            AttributeValue::Preview {
+                width: 1,
+                height: 2,
+                rgba: vec![9; 8],
+            },
+        );
+        header
+    }
+
+    #[test]
+    fn headers_round_trip_with_every_attribute_kept() {
+        let header = sample();
+        let mut bytes = Vec::new();
+        header.write(&mut bytes).unwrap();
+        let (back, end) = Header::read(&bytes).unwrap();
+        assert_eq!(end, bytes.len());
+        assert_eq!(back, header);
+        assert_eq!(back.channels().unwrap()[0].name, "A");
+        assert_eq!(back.data_window().unwrap().width(), 4);
+        // A channel name longer than 31 bytes sets the long-names flag.
+        assert_eq!(
+            u32::from_le_bytes(bytes[4..8].try_into().unwrap()),
+            2 | LONG_NAMES
+        );
+    }
+
+    #[test]
+    fn every_truncation_is_an_error_not_a_panic() {
+        let mut bytes = Vec::new();
+        sample().write(&mut bytes).unwrap();
+        for len in 0..bytes.len() {
+            assert!(Header::read(&bytes[..len]).is_err(), "{len}");
+        }
+    }
+
+    #[test]
+    fn tiled_deep_and_multipart_files_are_unsupported() {
+        let mut bytes = Vec::new();
+        sample().write(&mut bytes).unwrap();
+        for flag in [TILED, DEEP, MULTIPART] {
+            let mut b = bytes.clone();
+            b[5] |= (flag >> 8) as u8;
+            assert!(matches!(Header::read(&b), Err(Error::Unsupported(_))));
+        }
+    }
+
+    #[test]
+    fn unsorted_channels_cannot_be_written() {
+        let mut header = sample();
+        let AttributeValue::Channels(channels) = &mut header.attributes[0].1 else {
+            panic!()
+        };
+        channels.swap(0, 1);
+        assert!(header.check_writable().is_err());
+    }
+}

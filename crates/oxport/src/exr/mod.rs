@@ -1,0 +1,46 @@
+//! OpenEXR images: single-part scan line files with NONE, RLE, ZIPS, ZIP
+//! and ZSTD (OpenEXR 3.5's layout) compression, read and written with
+//! chunks compressed in parallel. `docs/formats/exr.md` has the bytes.
+//!
+//! An [`Image`] is a [`Header`] (every attribute, in file order) and one
+//! plane of pixels per channel: row after row of little-endian samples
+//! (`f16`, `f32` or `u32` bits), `width × height × size` bytes.
+//!
+//! ```
+//! use oxport::exr::{self, Channel, Compression, Header, PixelType};
+//!
+//! let header = Header::new(2, 1, vec![Channel::new("Y", PixelType::Float)], Compression::Zip)?;
+//! let plane: Vec<u8> = [0.25f32, 4.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+//! let file = exr::write_bytes(&header, &[&plane], &exr::WriteOptions::default())?;
+//! let image = exr::read_bytes(&file, &exr::ReadOptions::default())?;
+//! assert_eq!(image.planes[0], plane);
+//! # Ok::<(), oxport::Error>(())
+//! ```
+//!
+//! Tiled, multi-part and deep files, PIZ and the lossy methods are refused
+//! with [`crate::Error::Unsupported`].
+
+mod attribute;
+mod chunk;
+pub mod compress;
+mod compression;
+mod cursor;
+pub mod filter;
+mod header;
+mod offsets;
+mod read;
+mod write;
+
+pub use attribute::{AttributeValue, Channel, LineOrder, PixelType};
+pub use compression::Compression;
+pub use header::{Header, MAGIC, Window};
+pub use read::{ReadOptions, read, read_bytes};
+pub use write::{WriteOptions, write, write_bytes};
+
+/// A scan line image: its header and one plane of pixels per channel, in
+/// the order of the header's channels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Image {
+    pub header: Header,
+    pub planes: Vec<Vec<u8>>,
+}
