@@ -1,0 +1,36 @@
+//! Reads arbitrary bytes as an OpenEXR file: never a panic, never an
+//! allocation past what the file could hold; one thread and two agree; an
+//! image that reads is written again and reads back the same (pixels and
+//! header), whatever its compression.
+//! `cargo +nightly fuzz run exr_read` in this folder (seeds:
+//! `seeds/exr_read/`: files of every method oxport reads, from OpenEXR).
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use oxport::exr::{self, ReadOptions, WriteOptions};
+
+/// Bounds the work per input: a tiny file may claim a large zstd window.
+const LIMIT: usize = 64 << 20;
+
+fuzz_target!(|data: &[u8]| {
+    let one = exr::read_bytes(data, &ReadOptions { threads: Some(1) });
+    let two = exr::read_bytes(data, &ReadOptions { threads: Some(2) });
+    match (&one, &two) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        _ => panic!("one thread and two disagree: {one:?} / {two:?}"),
+    }
+    let Ok(image) = one else { return };
+    if image.planes.iter().map(Vec::len).sum::<usize>() > LIMIT {
+        return;
+    }
+    let planes: Vec<&[u8]> = image.planes.iter().map(Vec::as_slice).collect();
+    // Headers that read but cannot be written (unsorted channel names) are
+    // refused by the writer with an error, not a panic.
+    if let Ok(file) = exr::write_bytes(&image.header, &planes, &WriteOptions { level: None, threads: Some(2) }) {
+        let back = exr::read_bytes(&file, &ReadOptions { threads: Some(2) }).expect("oxport reads what it wrote");
+        assert_eq!(back.planes, image.planes);
+        assert_eq!(back.header, image.header);
+    }
+});
