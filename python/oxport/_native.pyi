@@ -417,3 +417,11 @@ def exr_write(
     level: Optional[int] = None,
     threads: Optional[int] = None,
 ) -> None: ...
+def exr_convert(
+    src: Union[str, os.PathLike[str]],
+    dst: Union[str, os.PathLike[str]],
+    *,
+    compression: str = "zstd",
+    level: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> tuple[int, int]: ...

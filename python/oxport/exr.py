@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Attribute", "Channel", "PixelType", "read", "write"]
+__all__ = ["Attribute", "Channel", "PixelType", "convert", "read", "write"]
 
 PixelType = Literal["half", "float", "uint"]
 Compression = Literal["none", "rle", "zips", "zip", "zstd"]
@@ -212,3 +212,13 @@ def write(path: Union[str, os.PathLike[str]], channels: Mapping[str, npt.ArrayLi
     full["compression"] = compression
     attributes = [(name, *_from_python(name, full[name])) for name in sorted(full)]
     _native.exr_write(path, attributes, list(arrays.values()), level=level, threads=threads)
+
+
+def convert(src: Union[str, os.PathLike[str]], dst: Union[str, os.PathLike[str]], *,
+            compression: Compression = "zstd", level: Optional[int] = None,
+            threads: Optional[int] = None) -> tuple[int, int]:
+    """Rewrites the OpenEXR file ``src`` as ``dst`` with another compression
+    (pixels and attributes unchanged; ``dst`` may be ``src``, replaced only
+    once the new file is whole). Returns the sizes of ``src`` and ``dst`` in
+    bytes."""
+    return _native.exr_convert(src, dst, compression=compression, level=level, threads=threads)

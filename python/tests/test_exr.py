@@ -256,3 +256,16 @@ def test_bad_arguments_are_errors_naming_them(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match="no OpenEXR type"):
         exr.write(path, {"R": np.zeros((2, 2), np.float32)}, header={"odd": object()})
     assert not path.exists()
+
+
+def test_convert_recompresses_in_place_with_pixels_unchanged(tmp_path: Path) -> None:
+    channels = image(64, 48)
+    path = tmp_path / "t.exr"
+    openexr_write(path, channels, "zip", {"owner": "studio"})
+    before = path.stat().st_size
+    sizes = exr.convert(path, path, compression="zstd")
+    assert sizes == (before, path.stat().st_size)
+    header, pixels = openexr_read(path)
+    same_pixels(pixels, channels)
+    assert header["owner"] == "studio"
+    assert header["compression"] == OpenEXR.ZSTD_COMPRESSION

@@ -22,6 +22,9 @@ enum Command {
     /// Wavefront OBJ
     #[command(subcommand)]
     Obj(cmd::obj::Command),
+    /// OpenEXR images: info, recompression
+    #[command(subcommand)]
+    Exr(cmd::exr::Command),
     /// Zstandard seekable archives (what Blender's compressed .blend files are)
     #[command(subcommand)]
     Zst(cmd::zst::Command),
@@ -32,6 +35,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Demo(args) => cmd::demo::run(args),
         Command::Obj(command) => cmd::obj::run(command),
+        Command::Exr(command) => cmd::exr::run(command),
         Command::Zst(command) => cmd::zst::run(command),
     };
     match result {

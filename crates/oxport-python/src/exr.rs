@@ -359,3 +359,25 @@ pub fn exr_write(
     py.detach(|| exr::write(&path, &header, &slices, &options))
         .map_err(to_py_err)
 }
+
+/// Rewrites the OpenEXR file `src` as `dst` with another compression (the
+/// pixels and other attributes unchanged); `(input bytes, output bytes)`.
+#[pyfunction]
+#[pyo3(signature = (src, dst, *, compression = "zstd", level = None, threads = None))]
+pub fn exr_convert(
+    py: Python<'_>,
+    src: PathBuf,
+    dst: PathBuf,
+    compression: &str,
+    level: Option<i32>,
+    threads: Option<usize>,
+) -> PyResult<(u64, u64)> {
+    let options = exr::ConvertOptions {
+        compression: compression.parse::<Compression>().map_err(to_py_err)?,
+        level,
+        threads,
+    };
+    py.detach(|| exr::convert(&src, &dst, &options))
+        .map(|c| (c.input_bytes, c.output_bytes))
+        .map_err(to_py_err)
+}

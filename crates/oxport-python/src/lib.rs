@@ -39,6 +39,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(seekable::seekable_pack, m)?)?;
     m.add_function(wrap_pyfunction!(exr::exr_read, m)?)?;
     m.add_function(wrap_pyfunction!(exr::exr_write, m)?)?;
+    m.add_function(wrap_pyfunction!(exr::exr_convert, m)?)?;
     m.add_function(wrap_pyfunction!(seekable::seekable_unpack, m)?)?;
     zstd::register(m)?;
     deflate::register(m)?;

@@ -1,3 +1,4 @@
 pub mod demo;
+pub mod exr;
 pub mod obj;
 pub mod zst;

@@ -496,3 +496,103 @@ fn encode_channels(channels: &[Channel], out: &mut Vec<u8>) {
     }
     out.push(0);
 }
+
+impl std::fmt::Display for PixelType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            PixelType::Uint => "uint",
+            PixelType::Half => "half",
+            PixelType::Float => "float",
+        })
+    }
+}
+
+impl std::fmt::Display for LineOrder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LineOrder::IncreasingY => "increasing y",
+            LineOrder::DecreasingY => "decreasing y",
+            LineOrder::RandomY => "random y",
+        })
+    }
+}
+
+/// One line of text for people (`oxport exr info`): numbers as Rust prints
+/// them (shortest round trip), strings quoted, long byte runs summarised.
+impl std::fmt::Display for AttributeValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        fn list<T: std::fmt::Debug>(
+            f: &mut std::fmt::Formatter<'_>,
+            values: &[T],
+        ) -> std::fmt::Result {
+            f.write_str("(")?;
+            for (i, v) in values.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{v:?}")?;
+            }
+            f.write_str(")")
+        }
+        let text = |b: &[u8]| format!("{:?}", String::from_utf8_lossy(b));
+        match self {
+            AttributeValue::Box2i(b) => write!(f, "({}, {}) to ({}, {})", b[0], b[1], b[2], b[3]),
+            AttributeValue::Box2f(b) => {
+                write!(f, "({:?}, {:?}) to ({:?}, {:?})", b[0], b[1], b[2], b[3])
+            }
+            AttributeValue::Channels(channels) => {
+                for (i, c) in channels.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{} ({}", c.name, c.pixel_type)?;
+                    if c.linear {
+                        f.write_str(", linear")?;
+                    }
+                    if (c.x_sampling, c.y_sampling) != (1, 1) {
+                        write!(f, ", sampling {}×{}", c.x_sampling, c.y_sampling)?;
+                    }
+                    f.write_str(")")?;
+                }
+                Ok(())
+            }
+            AttributeValue::Chromaticities(v) => list(f, v),
+            AttributeValue::Compression(c) => write!(f, "{c}"),
+            AttributeValue::Double(v) => write!(f, "{v:?}"),
+            AttributeValue::EnvMap(v) => f.write_str(match v {
+                0 => "latitude-longitude",
+                1 => "cube",
+                _ => "unknown",
+            }),
+            AttributeValue::Float(v) => write!(f, "{v:?}"),
+            AttributeValue::FloatVector(v) => list(f, v),
+            AttributeValue::Int(v) => write!(f, "{v}"),
+            AttributeValue::KeyCode(v) => list(f, v),
+            AttributeValue::LineOrder(order) => write!(f, "{order}"),
+            AttributeValue::M33f(v) => list(f, v),
+            AttributeValue::M33d(v) => list(f, v),
+            AttributeValue::M44f(v) => list(f, v),
+            AttributeValue::M44d(v) => list(f, v),
+            AttributeValue::Preview { width, height, .. } => write!(f, "{width}×{height} RGBA"),
+            AttributeValue::Rational(n, d) => write!(f, "{n}/{d}"),
+            AttributeValue::String(s) => f.write_str(&text(s)),
+            AttributeValue::StringVector(strings) => {
+                let items: Vec<String> = strings.iter().map(|s| text(s)).collect();
+                write!(f, "[{}]", items.join(", "))
+            }
+            AttributeValue::TileDesc {
+                x_size,
+                y_size,
+                mode,
+            } => write!(f, "{x_size}×{y_size} tiles, mode {mode}"),
+            AttributeValue::TimeCode(a, b) => write!(f, "{a:#010x} {b:#010x}"),
+            AttributeValue::V2i(v) => list(f, v),
+            AttributeValue::V2f(v) => list(f, v),
+            AttributeValue::V2d(v) => list(f, v),
+            AttributeValue::V3i(v) => list(f, v),
+            AttributeValue::V3f(v) => list(f, v),
+            AttributeValue::V3d(v) => list(f, v),
+            AttributeValue::Opaque { bytes, .. } => write!(f, "{} bytes", bytes.len()),
+        }
+    }
+}

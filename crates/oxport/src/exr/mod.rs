@@ -24,6 +24,7 @@ mod attribute;
 mod chunk;
 pub mod compress;
 mod compression;
+mod convert;
 mod cursor;
 pub mod filter;
 mod header;
@@ -33,6 +34,7 @@ mod write;
 
 pub use attribute::{AttributeValue, Channel, LineOrder, PixelType};
 pub use compression::Compression;
+pub use convert::{ConvertOptions, Converted, convert};
 pub use header::{Header, MAGIC, Window};
 pub use read::{ReadOptions, read, read_bytes};
 pub use write::{WriteOptions, write, write_bytes};

@@ -1,0 +1,203 @@
+//! `oxport exr ...`: OpenEXR images.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use oxport::exr::{self, Compression, ConvertOptions, Header};
+
+use crate::progress::{bar, megabytes};
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Describe OpenEXR files: every header attribute, channels, chunks and
+    /// the compression ratio
+    Info(InfoArgs),
+    /// Recompress OpenEXR files (pixels and attributes unchanged), chunks on
+    /// every core; each output is written whole or not at all
+    Convert(ConvertArgs),
+}
+
+#[derive(Args)]
+pub struct InfoArgs {
+    /// The files
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct ConvertArgs {
+    /// The files to convert, then the output: a file for one input, a
+    /// directory (created if missing) for several, where each output takes
+    /// its input's name
+    #[arg(required = true, num_args = 2.., value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// The compression: none, rle, zips, zip (deflate, 16 lines per chunk)
+    /// or zstd (OpenEXR 3.5)
+    #[arg(short, long, default_value = "zstd", value_parser = parse_compression)]
+    pub compression: Compression,
+    /// Level: deflate 0-12 for zip and zips (default 4), zstd's levels for
+    /// zstd (default 5): the defaults give OpenEXR's bytes
+    #[arg(short, long, allow_negative_numbers = true)]
+    pub level: Option<i32>,
+    /// Threads (default: one per core)
+    #[arg(short = 'T', long)]
+    pub threads: Option<usize>,
+}
+
+fn parse_compression(name: &str) -> Result<Compression, String> {
+    let method = name.parse::<Compression>().map_err(|e| e.to_string())?;
+    if method.can_write() {
+        Ok(method)
+    } else {
+        Err(format!(
+            "oxport does not write {method} (it writes none, rle, zips, zip, zstd)"
+        ))
+    }
+}
+
+pub fn run(command: Command) -> oxport::Result<()> {
+    match command {
+        Command::Info(args) => info(&args),
+        Command::Convert(args) => convert(&args),
+    }
+}
+
+fn info(args: &InfoArgs) -> oxport::Result<()> {
+    let mut failed = 0;
+    for (i, path) in args.inputs.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        if let Err(error) = info_one(path) {
+            eprintln!("oxport: {}", located(path, &error));
+            failed += 1;
+        }
+    }
+    finish(failed, args.inputs.len())
+}
+
+fn info_one(path: &Path) -> oxport::Result<()> {
+    let bytes = std::fs::read(path).map_err(|e| oxport::Error::Io {
+        path: Some(path.to_path_buf()),
+        source: e,
+    })?;
+    let (header, end) = Header::read(&bytes)?;
+    println!(
+        "{}: {} bytes, header {} bytes",
+        path.display(),
+        bytes.len(),
+        end
+    );
+    let width = header
+        .attributes
+        .iter()
+        .map(|(n, v)| n.len() + v.type_name().len() + 3)
+        .max()
+        .unwrap_or(0);
+    for (name, value) in &header.attributes {
+        let label = format!("{name} ({})", value.type_name());
+        println!("  {label:<width$} {value}");
+    }
+    if let (Ok(window), Ok(channels), Ok(method)) = (
+        header.data_window(),
+        header.channels(),
+        header.compression(),
+    ) {
+        let pixel_bytes: u64 = channels.iter().map(|c| c.pixel_type.size() as u64).sum();
+        let raw = window.width() * window.height() * pixel_bytes;
+        let chunks = window.height().div_ceil(method.lines_per_chunk() as u64);
+        println!(
+            "  {} × {} pixels, {} channels, {} chunks of {} lines, {:.1} MB of pixels, {:.2}:1",
+            window.width(),
+            window.height(),
+            channels.len(),
+            chunks,
+            method.lines_per_chunk(),
+            megabytes(raw),
+            raw as f64 / bytes.len().max(1) as f64
+        );
+    }
+    Ok(())
+}
+
+fn convert(args: &ConvertArgs) -> oxport::Result<()> {
+    let (output, inputs) = args.paths.split_last().expect("clap requires two paths");
+    let into_directory = inputs.len() > 1 || output.is_dir();
+    if into_directory {
+        std::fs::create_dir_all(output).map_err(|e| oxport::Error::Io {
+            path: Some(output.clone()),
+            source: e,
+        })?;
+    }
+    let options = ConvertOptions {
+        compression: args.compression,
+        level: args.level,
+        threads: args.threads,
+    };
+    let progress = bar("converting");
+    progress.set_length(
+        inputs
+            .iter()
+            .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+            .sum(),
+    );
+    let start = Instant::now();
+    let (mut failed, mut bytes_in, mut bytes_out) = (0, 0u64, 0u64);
+    for input in inputs {
+        let target = match (into_directory, input.file_name()) {
+            (true, Some(name)) => output.join(name),
+            (true, None) => {
+                progress.suspend(|| eprintln!("oxport: {}: not a file name", input.display()));
+                failed += 1;
+                continue;
+            }
+            (false, _) => output.clone(),
+        };
+        match exr::convert(input, &target, &options) {
+            Ok(done) => {
+                bytes_in += done.input_bytes;
+                bytes_out += done.output_bytes;
+                progress.inc(done.input_bytes);
+            }
+            Err(error) => {
+                progress.suspend(|| eprintln!("oxport: {}", located(input, &error)));
+                failed += 1;
+            }
+        }
+    }
+    progress.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "{} of {} files to {}: {:.1} MB to {:.1} MB ({:.1}%) in {:.2} s ({:.0} MB/s)",
+        inputs.len() - failed,
+        inputs.len(),
+        args.compression,
+        megabytes(bytes_in),
+        megabytes(bytes_out),
+        100.0 * bytes_out as f64 / bytes_in.max(1) as f64,
+        seconds,
+        megabytes(bytes_in) / seconds.max(1e-9),
+    );
+    finish(failed, inputs.len())
+}
+
+/// The error's text, prefixed with the file it is about unless it names it.
+fn located(path: &Path, error: &oxport::Error) -> String {
+    let text = error.to_string();
+    let name = path.display().to_string();
+    if text.starts_with(&name) {
+        text
+    } else {
+        format!("{name}: {text}")
+    }
+}
+
+/// An error when any file failed (each was reported on its own line).
+fn finish(failed: usize, total: usize) -> oxport::Result<()> {
+    if failed == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::other(format!("{failed} of {total} files failed")).into())
+    }
+}
