@@ -1,5 +1,5 @@
 """OpenEXR scan line images: read and write with NONE, RLE, ZIPS, ZIP and ZSTD
-(OpenEXR 3.5's layout), chunks compressed in parallel.
+(OpenEXR 3.5's layout), read PIZ; chunks compressed in parallel.
 
 ::
 
@@ -22,7 +22,7 @@ are names (``"zip"``, ``"increasing_y"``); ``channels`` a list of
 :class:`Channel`; other types (``keycode``, ``timecode``, ``tiledesc``,
 ``envmap``, ``preview`` and types oxport does not know) come as
 :class:`Attribute` with the type named. Tiled, deep and multi-part files,
-PIZ and the lossy methods raise :class:`oxport.UnsupportedError`.
+and the lossy methods raise :class:`oxport.UnsupportedError`.
 """
 
 from __future__ import annotations

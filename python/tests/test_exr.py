@@ -42,7 +42,8 @@ def image(height: int, width: int, seed: int = 1) -> dict[str, np.ndarray]:
 
 
 def openexr_write(path: Path, channels: dict[str, np.ndarray], method: str, header: dict[str, Any] | None = None) -> None:
-    full = {"compression": METHODS[method], "type": OpenEXR.scanlineimage, **(header or {})}
+    codes = {**METHODS, "piz": OpenEXR.PIZ_COMPRESSION}
+    full = {"compression": codes[method], "type": OpenEXR.scanlineimage, **(header or {})}
     with OpenEXR.File(full, dict(channels)) as f:
         f.write(str(path))
 
@@ -202,9 +203,12 @@ def test_a_broken_offset_table_is_rebuilt(tmp_path: Path) -> None:
 
 def test_damaged_files_are_refused_with_clear_errors(tmp_path: Path) -> None:
     channels = image(40, 30)
-    for method in METHODS:
+    for method in [*METHODS, "piz"]:
         path = tmp_path / f"{method}.exr"
-        exr.write(path, channels, compression=method)  # type: ignore[arg-type]
+        if method == "piz":
+            openexr_write(path, channels, method)
+        else:
+            exr.write(path, channels, compression=method)  # type: ignore[arg-type]
         data = path.read_bytes()
         cut = tmp_path / "cut.exr"
         for length in range(0, len(data), max(1, len(data) // 97)):
@@ -225,13 +229,34 @@ def test_damaged_files_are_refused_with_clear_errors(tmp_path: Path) -> None:
         exr.read(tmp_path / "text.exr")
 
 
+@pytest.mark.parametrize("shape", [(1, 1), (37, 53), (100, 17), (33, 200)])
+def test_piz_files_from_openexr_are_read_pixel_exact(tmp_path: Path, shape: tuple[int, int]) -> None:
+    channels = image(*shape)
+    path = tmp_path / "piz.exr"
+    openexr_write(path, channels, "piz")
+    header, pixels = exr.read(path)
+    assert header["compression"] == "piz"
+    same_pixels(pixels, channels)
+
+
+def test_piz_with_values_over_the_whole_16_bit_range(tmp_path: Path) -> None:
+    # Values of 2^14 and more take the wavelet's modulo variant; random bits
+    # make long Huffman codes.
+    rng = np.random.default_rng(3)
+    channels = {"R": rng.integers(0, 65535, (50, 70), dtype=np.uint16).view(np.float16),
+                "U": rng.integers(0, 2**32 - 1, (50, 70), dtype=np.uint32)}
+    path = tmp_path / "piz.exr"
+    openexr_write(path, channels, "piz")
+    same_pixels(exr.read(path)[1], channels)
+
+
 def test_what_oxport_does_not_read_is_unsupported(tmp_path: Path) -> None:
     channels = image(8, 8)
-    piz = tmp_path / "piz.exr"
-    with OpenEXR.File({"compression": OpenEXR.PIZ_COMPRESSION, "type": OpenEXR.scanlineimage}, channels) as f:
-        f.write(str(piz))
-    with pytest.raises(oxport.UnsupportedError, match="piz"):
-        exr.read(piz)
+    pxr24 = tmp_path / "pxr24.exr"
+    with OpenEXR.File({"compression": OpenEXR.PXR24_COMPRESSION, "type": OpenEXR.scanlineimage}, channels) as f:
+        f.write(str(pxr24))
+    with pytest.raises(oxport.UnsupportedError, match="pxr24"):
+        exr.read(pxr24)
     tiled = tmp_path / "tiled.exr"
     tiles = OpenEXR.TileDescription()
     tiles.xSize, tiles.ySize = 4, 4

@@ -80,6 +80,11 @@ impl Compression {
 
     /// Whether oxport reads files compressed this way.
     pub fn can_read(self) -> bool {
+        self.can_write() || self == Compression::Piz
+    }
+
+    /// Whether oxport writes files compressed this way.
+    pub fn can_write(self) -> bool {
         matches!(
             self,
             Compression::None
@@ -88,11 +93,6 @@ impl Compression {
                 | Compression::Zip
                 | Compression::Zstd
         )
-    }
-
-    /// Whether oxport writes files compressed this way.
-    pub fn can_write(self) -> bool {
-        self.can_read()
     }
 
     /// The methods oxport writes, by name, for messages.

@@ -255,8 +255,10 @@ impl Header {
         let compression = self.compression()?;
         if !compression.can_read() {
             return Err(Error::Unsupported(
-                format!("{compression} compression: oxport reads none, rle, zips, zip and zstd")
-                    .into(),
+                format!(
+                    "{compression} compression: oxport reads none, rle, zips, zip, piz and zstd"
+                )
+                .into(),
             ));
         }
         let window = self.data_window()?;

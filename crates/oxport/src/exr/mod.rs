@@ -1,6 +1,6 @@
 //! OpenEXR images: single-part scan line files with NONE, RLE, ZIPS, ZIP
 //! and ZSTD (OpenEXR 3.5's layout) compression, read and written with
-//! chunks compressed in parallel. `docs/formats/exr.md` has the bytes.
+//! chunks compressed in parallel; PIZ files read. `docs/formats/exr.md` has the bytes.
 //!
 //! An [`Image`] is a [`Header`] (every attribute, in file order) and one
 //! plane of pixels per channel: row after row of little-endian samples
@@ -17,8 +17,8 @@
 //! # Ok::<(), oxport::Error>(())
 //! ```
 //!
-//! Tiled, multi-part and deep files, PIZ and the lossy methods are refused
-//! with [`crate::Error::Unsupported`].
+//! Tiled, multi-part and deep files and the lossy methods are refused with
+//! [`crate::Error::Unsupported`].
 
 mod attribute;
 mod chunk;

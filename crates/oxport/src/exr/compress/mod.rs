@@ -2,6 +2,7 @@
 //! compressing does not make it smaller, and a reader takes a chunk whose
 //! size equals its uncompressed size as raw, as OpenEXR does.
 
+pub mod piz;
 pub mod rle;
 pub mod zip;
 pub mod zstd;
@@ -75,6 +76,7 @@ pub(crate) fn decompress(
         Compression::Rle => rle::decompress(packed, out),
         Compression::Zip | Compression::Zips => zip::decompress(packed, out),
         Compression::Zstd => zstd::decompress(packed, layout, out),
+        Compression::Piz => piz::decompress(packed, layout, out),
         other => Err(Error::Unsupported(
             format!("reading {other} compression").into(),
         )),
