@@ -6,7 +6,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 CARGO ?= cargo
 
-.PHONY: bench-codecs bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
+.PHONY: bench-codecs bench-exr bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli -- demo
@@ -53,7 +53,7 @@ test-python: build
 exhaustive:
 	$(CARGO) test --release -p oxport --features exhaustive --test numfmt_exhaustive
 
-bench: bench-numfmt bench-obj bench-read bench-blender bench-seekable bench-codecs
+bench: bench-numfmt bench-obj bench-read bench-blender bench-seekable bench-codecs bench-exr
 
 bench-numfmt: venv
 	$(VPY) -m pip install --quiet matplotlib
@@ -93,3 +93,7 @@ bench-blender: build
 bench-codecs: build
 	$(VPY) -m pip install --quiet backports.zstd zstandard pyzstd cramjam deflate isal
 	$(VPY) bench/codecs.py
+
+# OpenEXR against the openexr package (renders a 960x540 Cycles image once, about a minute).
+bench-exr: build
+	$(VPY) bench/exr.py

@@ -1,0 +1,145 @@
+"""oxport.exr against the OpenEXR library (the ``openexr`` package 3.5)
+writing and reading the same images with ZIP and ZSTD, side by side.
+
+Images: Cycles renders from the shared render script at 960×540 (the
+multilayer file: half and float passes; and the RGBA float file) and a 4K
+RGBA half image tiled from the render's pixels. Each cell times both
+libraries on the same image in the same process: they alternate (the order
+flips every round), a warm-up round is not counted, outputs are removed and
+the disk synced before each write, reads come from the page cache; medians.
+Both libraries run with their defaults (oxport: chunks on every core; the
+package: its own default threads). MB/s is of the uncompressed pixels.
+
+Run: make bench-exr  (or .venv/bin/python bench/exr.py [--runs N])
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import OpenEXR
+
+from docs import ROOT, machine, table, update_section
+
+from oxport import exr
+
+SCRIPTS = ROOT.parent / "shared" / "data" / "blender"
+WORK = ROOT / "target" / "bench-exr"
+METHODS = {"zip": OpenEXR.ZIP_COMPRESSION, "zstd": OpenEXR.ZSTD_COMPRESSION}
+
+
+def renders(seed: int = 1, width: int = 960, height: int = 540) -> tuple[Path, Path]:
+    out = ROOT / "target" / "refdata" / f"renders_{width}x{height}"
+    layers, rgba = out / f"render_{seed:03d}_layers.exr", out / f"render_{seed:03d}_rgba32.exr"
+    if not (layers.exists() and rgba.exists()):
+        partial = out / "partial"
+        partial.mkdir(parents=True, exist_ok=True)
+        print(f"rendering {width}×{height} with Cycles (about a minute)", file=sys.stderr, flush=True)
+        subprocess.run(["blender", "-b", "--factory-startup", "--python", str(SCRIPTS / "render.py"), "--",
+                        str(partial), str(seed), str(width), str(height)], check=True, capture_output=True)
+        for path in (layers, rgba):
+            (partial / path.name).replace(path)
+    return layers, rgba
+
+
+def images() -> dict[str, dict[str, np.ndarray]]:
+    layers, rgba = renders()
+    found = {"Cycles multilayer 960×540": exr.read(layers)[1], "Cycles RGBA float 960×540": exr.read(rgba)[1]}
+    _, pixels = exr.read(rgba)
+    found["4K RGBA half (tiled render)"] = {
+        c: np.tile(pixels[c], (4, 4))[:2160, :3840].astype(np.float16) for c in "RGBA"}
+    return found
+
+
+def timed(fn: Callable[[], Any], before: Callable[[], None] | None = None) -> float:
+    if before:
+        before()
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def clear(path: Path) -> Callable[[], None]:
+    def run() -> None:
+        path.unlink(missing_ok=True)
+        os.sync()
+    return run
+
+
+def openexr_write(path: Path, channels: dict[str, np.ndarray], method: str) -> None:
+    with OpenEXR.File({"compression": METHODS[method], "type": OpenEXR.scanlineimage}, channels) as f:
+        f.write(str(path))
+
+
+def openexr_read(path: Path) -> dict[str, np.ndarray]:
+    with OpenEXR.File(str(path), separate_channels=True) as f:
+        return {name: c.pixels for name, c in f.channels().items()}
+
+
+def alternate(contenders: dict[str, tuple[Callable[[], Any], Callable[[], None] | None]], runs: int) -> dict[str, float]:
+    for fn, before in contenders.values():
+        timed(fn, before)
+    times: dict[str, list[float]] = {name: [] for name in contenders}
+    names = list(contenders)
+    for run in range(runs):
+        for name in names if run % 2 == 0 else names[::-1]:
+            fn, before = contenders[name]
+            times[name].append(timed(fn, before))
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    WORK.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for label, channels in images().items():
+        raw = sum(a.nbytes for a in channels.values())
+        for method in METHODS:
+            ours, theirs = WORK / f"oxport.{method}.exr", WORK / f"openexr.{method}.exr"
+            print(f"{label}, {method}", file=sys.stderr, flush=True)
+            write = alternate({
+                "oxport": (lambda: exr.write(ours, channels, compression=method), clear(ours)),  # type: ignore[arg-type]
+                "openexr": (lambda: openexr_write(theirs, channels, method), clear(theirs)),
+            }, args.runs)
+            sizes = {"oxport": ours.stat().st_size, "openexr": theirs.stat().st_size}
+            read = alternate({
+                "oxport": (lambda: exr.read(ours), None),
+                "openexr": (lambda: openexr_read(theirs), None),
+            }, args.runs)
+            mb = raw / 1e6
+            rows.append([
+                label, method, f"{mb:.1f}",
+                f"{sizes['oxport'] / 1e6:.2f} / {sizes['openexr'] / 1e6:.2f} ({100 * (sizes['oxport'] / sizes['openexr'] - 1):+.2f}%)",
+                f"{mb / write['oxport']:.0f} / {mb / write['openexr']:.0f}",
+                f"**{write['openexr'] / write['oxport']:.2f}×**",
+                f"{mb / read['oxport']:.0f} / {mb / read['openexr']:.0f}",
+                f"**{read['openexr'] / read['oxport']:.2f}×**",
+            ])
+            ours.unlink()
+            theirs.unlink()
+    text = "\n".join([
+        "## OpenEXR: oxport.exr against the openexr package",
+        "",
+        f"`.venv/bin/python bench/exr.py --runs {args.runs}` ({machine()}; openexr {OpenEXR.__version__}). "
+        "Both write and read the same pixels; medians of alternating runs, a warm-up not counted, outputs "
+        "removed and the disk synced before each write, reads from the page cache. MB/s of uncompressed pixels.",
+        "",
+        table(["image", "method", "pixels MB", "file MB oxport / openexr", "write MB/s oxport / openexr",
+               "write speed-up", "read MB/s oxport / openexr", "read speed-up"], rows),
+    ])
+    update_section("exr", text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
