@@ -23,6 +23,27 @@ impl Layout<'_> {
     pub fn bytes(&self) -> usize {
         self.line_bytes() * self.lines
     }
+
+    /// Every channel row of the chunk as (offset, length, word width), the
+    /// 2-byte rows first (line by line, channels in order), then the 4-byte
+    /// ones; and the bytes of the 2-byte rows. OpenEXR 3.5's ZSTD order.
+    pub fn rows_by_width(&self) -> (Vec<(usize, usize, usize)>, usize) {
+        let mut rows = Vec::with_capacity(self.lines * self.sizes.len());
+        for width in [2, 4] {
+            for line in 0..self.lines {
+                let mut at = line * self.line_bytes();
+                for &size in self.sizes {
+                    let len = self.width * size;
+                    if size == width {
+                        rows.push((at, len, width));
+                    }
+                    at += len;
+                }
+            }
+        }
+        let split = rows.iter().filter(|r| r.2 == 2).map(|r| r.1).sum();
+        (rows, split)
+    }
 }
 
 /// Copies `lines` lines starting at line `first` of each channel's plane

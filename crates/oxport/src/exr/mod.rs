@@ -28,6 +28,7 @@ mod convert;
 mod cursor;
 pub mod filter;
 mod header;
+pub mod lab;
 mod offsets;
 mod read;
 mod write;

@@ -27,27 +27,6 @@ fn corrupt(what: &'static str) -> Error {
     Error::Corrupt { what, offset: None }
 }
 
-/// The rows of the chunk in sorted order: (offset in the chunk layout,
-/// length, word width), 16-bit rows first; and where the 32-bit ones start
-/// in the sorted buffer.
-fn sorted_rows(layout: &Layout) -> (Vec<(usize, usize, usize)>, usize) {
-    let mut rows = Vec::with_capacity(layout.lines * layout.sizes.len());
-    for width in [2, 4] {
-        for line in 0..layout.lines {
-            let mut at = line * layout.line_bytes();
-            for &size in layout.sizes {
-                let len = layout.width * size;
-                if size == width {
-                    rows.push((at, len, width));
-                }
-                at += len;
-            }
-        }
-    }
-    let split = rows.iter().filter(|r| r.2 == 2).map(|r| r.1).sum();
-    (rows, split)
-}
-
 /// The parts of the sorted buffer: (length, word width), as OpenEXR lays
 /// them out (one part when the chunk has one width only).
 fn parts(split: usize, total: usize) -> Vec<(usize, usize)> {
@@ -60,7 +39,7 @@ fn parts(split: usize, total: usize) -> Vec<(usize, usize)> {
 
 /// Appends `raw` (a chunk in `layout`) compressed at `level` to `out`.
 pub(crate) fn compress(raw: &[u8], layout: &Layout, level: i32, out: &mut Vec<u8>) -> Result<()> {
-    let (rows, split) = sorted_rows(layout);
+    let (rows, split) = layout.rows_by_width();
     let mut sorted = Vec::with_capacity(raw.len());
     for &(at, len, width) in &rows {
         let start = sorted.len();
@@ -108,7 +87,7 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
             "a ZSTD chunk's frame size does not match the chunk",
         ));
     }
-    let (rows, split) = sorted_rows(layout);
+    let (rows, split) = layout.rows_by_width();
     let parts = parts(split, out.len());
     let mut inner = vec![0; out.len() + 8 * parts.len()];
     let options = DecompressOptions {
@@ -196,7 +175,7 @@ mod tests {
             width: 2,
             lines: 2,
         };
-        let (rows, split) = sorted_rows(&layout);
+        let (rows, split) = layout.rows_by_width();
         assert_eq!(rows, vec![(8, 4, 2), (20, 4, 2), (0, 8, 4), (12, 8, 4)]);
         assert_eq!(split, 8);
     }

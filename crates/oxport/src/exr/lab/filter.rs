@@ -1,0 +1,192 @@
+//! The lab's filters: what a chunk's bytes become before a codec sees them.
+
+use std::fmt;
+
+use crate::exr::chunk::Layout;
+use crate::exr::filter::{delta, planes, predict, split, words};
+
+/// A byte filter, with its inverse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Filter {
+    /// The chunk as it is.
+    None,
+    /// OpenEXR's filter under RLE and ZIP: even bytes then odd bytes, then
+    /// byte delta.
+    SplitDelta,
+    /// Rows sorted by sample width, then 2 byte planes for 16-bit samples
+    /// and 4 for 32-bit ones.
+    Planes,
+    /// OpenEXR 3.5's filter under ZSTD: sorted rows, word delta along each
+    /// row, byte planes.
+    PlanesDelta,
+    /// Each channel's 2D grid through the clamped-gradient predictor
+    /// (LOCO-I), then byte planes.
+    ClampedGrad,
+}
+
+impl Filter {
+    pub const ALL: [Filter; 5] = [
+        Filter::None,
+        Filter::SplitDelta,
+        Filter::Planes,
+        Filter::PlanesDelta,
+        Filter::ClampedGrad,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Filter::None => "none",
+            Filter::SplitDelta => "split+delta",
+            Filter::Planes => "planes",
+            Filter::PlanesDelta => "planes+delta",
+            Filter::ClampedGrad => "clampedgrad",
+        }
+    }
+
+    /// The filtered bytes of `chunk` (in `layout`).
+    pub(crate) fn apply(self, chunk: &[u8], layout: &Layout) -> Vec<u8> {
+        let mut out = vec![0; chunk.len()];
+        match self {
+            Filter::None => out.copy_from_slice(chunk),
+            Filter::SplitDelta => {
+                split::split_bytes(chunk, &mut out);
+                delta::delta_encode(&mut out);
+            }
+            Filter::Planes | Filter::PlanesDelta | Filter::ClampedGrad => {
+                let (rows, split) = self.rows(layout);
+                let mut sorted = Vec::with_capacity(chunk.len());
+                for &(at, len, _) in &rows {
+                    sorted.extend_from_slice(&chunk[at..at + len]);
+                }
+                self.predict(&mut sorted, layout, &rows, true);
+                planes_by_part(&sorted, split, &mut out, planes::split_planes);
+            }
+        }
+        out
+    }
+
+    /// The inverse of [`Filter::apply`].
+    pub(crate) fn invert(self, filtered: &[u8], layout: &Layout) -> Vec<u8> {
+        let mut out = vec![0; filtered.len()];
+        match self {
+            Filter::None => out.copy_from_slice(filtered),
+            Filter::SplitDelta => {
+                let mut coded = filtered.to_vec();
+                delta::delta_decode(&mut coded);
+                split::interleave_bytes(&coded, &mut out);
+            }
+            Filter::Planes | Filter::PlanesDelta | Filter::ClampedGrad => {
+                let (rows, split) = self.rows(layout);
+                let mut sorted = vec![0; filtered.len()];
+                planes_by_part(filtered, split, &mut sorted, planes::join_planes);
+                self.predict(&mut sorted, layout, &rows, false);
+                let mut from = 0;
+                for (at, len, _) in rows {
+                    out[at..at + len].copy_from_slice(&sorted[from..from + len]);
+                    from += len;
+                }
+            }
+        }
+        out
+    }
+
+    /// The rows in the order the filter works on them: OpenEXR's (line by
+    /// line) for the plane filters, channel by channel for the predictor
+    /// (each channel's rows one grid).
+    fn rows(self, layout: &Layout) -> (Vec<(usize, usize, usize)>, usize) {
+        if self != Filter::ClampedGrad {
+            return layout.rows_by_width();
+        }
+        let mut rows = Vec::new();
+        for width in [2, 4] {
+            let mut at = 0;
+            for &size in layout.sizes {
+                let len = layout.width * size;
+                if size == width {
+                    rows.extend(
+                        (0..layout.lines).map(|line| (line * layout.line_bytes() + at, len, width)),
+                    );
+                }
+                at += len;
+            }
+        }
+        let split = rows.iter().filter(|r| r.2 == 2).map(|r| r.1).sum();
+        (rows, split)
+    }
+
+    /// The filter's prediction on the sorted rows (`encode`) or its inverse.
+    fn predict(
+        self,
+        sorted: &mut [u8],
+        layout: &Layout,
+        rows: &[(usize, usize, usize)],
+        encode: bool,
+    ) {
+        match self {
+            Filter::PlanesDelta => {
+                let mut at = 0;
+                for &(_, len, width) in rows {
+                    let row = &mut sorted[at..at + len];
+                    if encode {
+                        words::delta_encode_words(row, width);
+                    } else {
+                        words::delta_decode_words(row, width);
+                    }
+                    at += len;
+                }
+            }
+            Filter::ClampedGrad => {
+                // One grid per channel: `lines` consecutive rows.
+                let mut at = 0;
+                for grid in rows.chunks(layout.lines.max(1)) {
+                    let (len, width) = (grid[0].1 * grid.len(), grid[0].2);
+                    let cells = &mut sorted[at..at + len];
+                    if encode {
+                        predict::predict_encode(cells, layout.width, width);
+                    } else {
+                        predict::predict_decode(cells, layout.width, width);
+                    }
+                    at += len;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl fmt::Display for Filter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Byte planes of the 16-bit part (`..split`) and the 32-bit part.
+fn planes_by_part(src: &[u8], split: usize, dst: &mut [u8], planes: fn(&[u8], usize, &mut [u8])) {
+    let (a, b) = src.split_at(split);
+    let (da, db) = dst.split_at_mut(split);
+    planes(a, 2, da);
+    planes(b, 4, db);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_filter_is_inverted() {
+        let sizes = [2, 4, 2, 4, 4];
+        let layout = Layout {
+            sizes: &sizes,
+            width: 11,
+            lines: 5,
+        };
+        let chunk: Vec<u8> = (0..layout.bytes() as u32)
+            .map(|i| (i * 7 / 3 % 251) as u8)
+            .collect();
+        for filter in Filter::ALL {
+            let filtered = filter.apply(&chunk, &layout);
+            assert_eq!(filtered.len(), chunk.len());
+            assert_eq!(filter.invert(&filtered, &layout), chunk, "{filter}");
+        }
+    }
+}
