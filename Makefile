@@ -6,7 +6,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 CARGO ?= cargo
 
-.PHONY: bench-codecs bench-exr bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
+.PHONY: bench-codecs bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli -- demo
@@ -97,3 +97,7 @@ bench-codecs: build
 # OpenEXR against the openexr package (renders a 960x540 Cycles image once, about a minute).
 bench-exr: build
 	$(VPY) bench/exr.py
+
+# The filter lab on two Cycles renders: the chart and the table in docs/benchmarks.md.
+bench-exr-lab: build
+	$(VPY) bench/exr_lab.py
