@@ -1,22 +1,38 @@
-//! The lab's codecs: deflate (libdeflate, zlib format) and zstd at a level.
+//! The lab's codecs: deflate (libdeflate, zlib format) and zstd at a level;
+//! with the `zfp` feature, ZFP's reversible mode (which sees channels, not
+//! bytes, and so takes no filter).
 
 use std::fmt;
 
 use crate::Result;
 use crate::codec::deflate::{self, Format};
 use crate::codec::zstd::{self, CompressParams, DecompressOptions};
+use crate::exr::chunk::Layout;
 
 /// A codec and its level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Codec {
     Deflate(i32),
     Zstd(i32),
+    /// ZFP, reversible: per channel, after no filter.
+    #[cfg(feature = "zfp")]
+    Zfp,
 }
 
 impl Codec {
+    /// Every codec the lab compares: [`Codec::LEVELS`], and ZFP when built
+    /// with it.
+    pub fn all() -> Vec<Codec> {
+        #[allow(unused_mut)]
+        let mut all = Codec::LEVELS.to_vec();
+        #[cfg(feature = "zfp")]
+        all.push(Codec::Zfp);
+        all
+    }
+
     /// The levels the lab compares: deflate 1, 4 (OpenEXR's), 6, 9; zstd
     /// −1, 1, 3, 5 (OpenEXR's), 10.
-    pub const ALL: [Codec; 9] = [
+    pub const LEVELS: [Codec; 9] = [
         Codec::Deflate(1),
         Codec::Deflate(4),
         Codec::Deflate(6),
@@ -28,16 +44,30 @@ impl Codec {
         Codec::Zstd(10),
     ];
 
-    pub(crate) fn compress(self, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
+    /// Whether the codec takes byte filters (ZFP works on samples).
+    pub fn takes_filters(self) -> bool {
+        match self {
+            #[cfg(feature = "zfp")]
+            Codec::Zfp => false,
+            _ => true,
+        }
+    }
+
+    /// Compresses the (filtered) chunk `data`, whose layout is `layout`.
+    pub(crate) fn compress(self, data: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Result<()> {
+        let _ = layout;
         match self {
             Codec::Deflate(level) => deflate::compress(data, level, Format::Zlib, out),
             Codec::Zstd(level) => {
                 zstd::compress(data, &CompressParams::with_level(level)?, None, out)
             }
+            #[cfg(feature = "zfp")]
+            Codec::Zfp => super::zfp::compress(data, layout, out),
         }
     }
 
-    pub(crate) fn decompress(self, data: &[u8], out: &mut [u8]) -> Result<usize> {
+    pub(crate) fn decompress(self, data: &[u8], layout: &Layout, out: &mut [u8]) -> Result<usize> {
+        let _ = layout;
         match self {
             Codec::Deflate(_) => deflate::decompress_into(data, Format::Zlib, out),
             Codec::Zstd(_) => {
@@ -47,6 +77,8 @@ impl Codec {
                 };
                 zstd::decompress_into(data, &options, out)
             }
+            #[cfg(feature = "zfp")]
+            Codec::Zfp => super::zfp::decompress(data, layout, out),
         }
     }
 }
@@ -56,6 +88,8 @@ impl fmt::Display for Codec {
         match self {
             Codec::Deflate(level) => write!(f, "deflate {level}"),
             Codec::Zstd(level) => write!(f, "zstd {level}"),
+            #[cfg(feature = "zfp")]
+            Codec::Zfp => write!(f, "zfp reversible"),
         }
     }
 }

@@ -8,6 +8,8 @@
 pub mod chart;
 mod codec;
 mod filter;
+#[cfg(feature = "zfp")]
+mod zfp;
 
 use std::time::Instant;
 
@@ -31,7 +33,7 @@ impl Default for LabOptions {
     fn default() -> Self {
         LabOptions {
             filters: Filter::ALL.to_vec(),
-            codecs: Codec::ALL.to_vec(),
+            codecs: Codec::all(),
             rounds: 3,
         }
     }
@@ -69,8 +71,12 @@ impl Measure {
 
 const LINES: usize = 16;
 
-/// Every image cut into chunks of 16 lines: (layout sizes, width, chunks).
-fn chunks(image: &Image) -> Result<(Vec<usize>, usize, Vec<Vec<u8>>)> {
+/// An image cut into chunks: each channel's sample size, the width, the
+/// chunks.
+type Prepared = (Vec<usize>, usize, Vec<Vec<u8>>);
+
+/// The image cut into chunks of 16 lines.
+fn chunks(image: &Image) -> Result<Prepared> {
     let sizes: Vec<usize> = image
         .header
         .channels()?
@@ -94,86 +100,94 @@ fn chunks(image: &Image) -> Result<(Vec<usize>, usize, Vec<Vec<u8>>)> {
     Ok((sizes, width, out))
 }
 
-/// Runs every filter × codec of `options` over `images`; `progress(done,
-/// total)` after each.
+/// Runs every filter × codec of `options` over `images` (codecs that take
+/// no byte filter only after `none`); `progress(done, total)` after each.
 pub fn run(
     images: &[Image],
     options: &LabOptions,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Vec<Measure>> {
     let prepared = images.iter().map(chunks).collect::<Result<Vec<_>>>()?;
-    let raw: u64 = prepared
+    let pairs: Vec<(Filter, Codec)> = options
+        .filters
         .iter()
-        .flat_map(|(_, _, c)| c)
-        .map(|c| c.len() as u64)
-        .sum();
-    let total = options.filters.len() * options.codecs.len();
-    let mut measures = Vec::with_capacity(total);
-    for &filter in &options.filters {
-        for &codec in &options.codecs {
-            let (mut best_c, mut best_d, mut packed) = (f64::INFINITY, f64::INFINITY, 0u64);
-            for _ in 0..options.rounds.max(1) {
-                let mut compressed: Vec<Vec<u8>> = Vec::new();
-                let start = Instant::now();
-                for (sizes, width, list) in &prepared {
-                    for chunk in list {
-                        let layout = Layout {
-                            sizes,
-                            width: *width,
-                            lines: chunk.len() / (width * sizes.iter().sum::<usize>()),
-                        };
-                        let mut out = Vec::new();
-                        codec.compress(&filter.apply(chunk, &layout), &mut out)?;
-                        compressed.push(out);
-                    }
-                }
-                best_c = best_c.min(start.elapsed().as_secs_f64());
-                packed = compressed.iter().map(|c| c.len() as u64).sum();
-                let start = Instant::now();
-                let mut restored = Vec::with_capacity(compressed.len());
-                let mut packed_chunks = compressed.iter();
-                for (sizes, width, list) in &prepared {
-                    for chunk in list {
-                        let layout = Layout {
-                            sizes,
-                            width: *width,
-                            lines: chunk.len() / (width * sizes.iter().sum::<usize>()),
-                        };
-                        let mut filtered = vec![0; chunk.len()];
-                        let n = codec.decompress(
-                            packed_chunks.next().expect("one per chunk"),
-                            &mut filtered,
-                        )?;
-                        if n != chunk.len() {
-                            return Err(Error::Internal(
-                                format!(
-                                    "{filter} + {codec}: a chunk came back {n} bytes, not {}",
-                                    chunk.len()
-                                )
-                                .into(),
-                            ));
-                        }
-                        restored.push(filter.invert(&filtered, &layout));
-                    }
-                }
-                best_d = best_d.min(start.elapsed().as_secs_f64());
-                let originals = prepared.iter().flat_map(|(_, _, c)| c);
-                if !restored.iter().eq(originals) {
-                    return Err(Error::Internal(
-                        format!("{filter} + {codec} did not give the pixels back").into(),
-                    ));
-                }
-            }
-            measures.push(Measure {
-                filter,
-                codec,
-                raw,
-                packed,
-                compress_seconds: best_c,
-                decompress_seconds: best_d,
-            });
-            progress(measures.len(), total);
-        }
+        .flat_map(|&f| options.codecs.iter().map(move |&c| (f, c)))
+        .filter(|(f, c)| c.takes_filters() || *f == Filter::None)
+        .collect();
+    let mut measures = Vec::with_capacity(pairs.len());
+    for &(filter, codec) in &pairs {
+        measures.push(measure(&prepared, filter, codec, options.rounds)?);
+        progress(measures.len(), pairs.len());
     }
     Ok(measures)
+}
+
+/// Every chunk's layout, with the chunk.
+fn layouts(prepared: &[Prepared]) -> impl Iterator<Item = (Layout<'_>, &[u8])> {
+    prepared.iter().flat_map(|(sizes, width, list)| {
+        list.iter().map(move |chunk| {
+            let line = width * sizes.iter().sum::<usize>();
+            (
+                Layout {
+                    sizes,
+                    width: *width,
+                    lines: chunk.len() / line,
+                },
+                chunk.as_slice(),
+            )
+        })
+    })
+}
+
+/// One filter and codec over every chunk, the fastest of `rounds`, checked.
+fn measure(prepared: &[Prepared], filter: Filter, codec: Codec, rounds: usize) -> Result<Measure> {
+    let raw = layouts(prepared).map(|(_, c)| c.len() as u64).sum();
+    let (mut compress_seconds, mut decompress_seconds, mut packed) =
+        (f64::INFINITY, f64::INFINITY, 0);
+    for _ in 0..rounds.max(1) {
+        let start = Instant::now();
+        let mut compressed = Vec::new();
+        for (layout, chunk) in layouts(prepared) {
+            let mut out = Vec::new();
+            codec.compress(&filter.apply(chunk, &layout), &layout, &mut out)?;
+            compressed.push(out);
+        }
+        compress_seconds = compress_seconds.min(start.elapsed().as_secs_f64());
+        packed = compressed.iter().map(|c| c.len() as u64).sum();
+
+        let start = Instant::now();
+        let mut restored = Vec::with_capacity(compressed.len());
+        for ((layout, chunk), data) in layouts(prepared).zip(&compressed) {
+            let mut filtered = vec![0; chunk.len()];
+            let n = codec.decompress(data, &layout, &mut filtered)?;
+            if n != chunk.len() {
+                return Err(Error::Internal(
+                    format!(
+                        "{filter} + {codec}: a chunk came back {n} bytes, not {}",
+                        chunk.len()
+                    )
+                    .into(),
+                ));
+            }
+            restored.push(filter.invert(&filtered, &layout));
+        }
+        decompress_seconds = decompress_seconds.min(start.elapsed().as_secs_f64());
+        if !restored
+            .iter()
+            .map(Vec::as_slice)
+            .eq(layouts(prepared).map(|(_, c)| c))
+        {
+            return Err(Error::Internal(
+                format!("{filter} + {codec} did not give the pixels back").into(),
+            ));
+        }
+    }
+    Ok(Measure {
+        filter,
+        codec,
+        raw,
+        packed,
+        compress_seconds,
+        decompress_seconds,
+    })
 }
