@@ -47,15 +47,15 @@ impl Layout<'_> {
 }
 
 /// Copies `lines` lines starting at line `first` of each channel's plane
-/// (`planes[i]`: a whole image of channel i, row after row) into `chunk`, in
-/// the chunk layout.
-pub(crate) fn pack(planes: &[&[u8]], layout: &Layout, first: usize, chunk: &mut Vec<u8>) {
-    chunk.clear();
-    chunk.reserve(layout.bytes());
+/// (`planes[i]`: a whole image of channel i, row after row) into `chunk`
+/// (`layout.bytes()` long), in the chunk layout.
+pub(crate) fn pack(planes: &[&[u8]], layout: &Layout, first: usize, chunk: &mut [u8]) {
+    let mut at = 0;
     for line in first..first + layout.lines {
         for (plane, &size) in planes.iter().zip(layout.sizes) {
             let row = layout.width * size;
-            chunk.extend_from_slice(&plane[line * row..(line + 1) * row]);
+            chunk[at..at + row].copy_from_slice(&plane[line * row..(line + 1) * row]);
+            at += row;
         }
     }
 }
@@ -96,7 +96,7 @@ mod tests {
             width,
             lines: 2,
         };
-        let mut chunk = Vec::new();
+        let mut chunk = vec![0; layout.bytes()];
         pack(&refs, &layout, 3, &mut chunk);
         assert_eq!(chunk.len(), layout.bytes());
         assert_eq!(&chunk[..6], &planes[0][18..24]);

@@ -31,6 +31,7 @@ mod header;
 pub mod lab;
 mod offsets;
 mod read;
+mod scratch;
 mod write;
 
 pub use attribute::{AttributeValue, Channel, LineOrder, PixelType};

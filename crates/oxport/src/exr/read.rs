@@ -9,6 +9,7 @@ use super::compress;
 use super::compression::Compression;
 use super::header::Header;
 use super::offsets;
+use super::scratch::with_buffer;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
 
@@ -88,12 +89,13 @@ pub fn read_bytes(file: &[u8], options: &ReadOptions) -> Result<Image> {
                     width,
                     lines: lines.min(height - index * lines),
                 };
-                let mut raw = vec![0; layout.bytes()];
-                compress::decompress(method, chunk.data, &layout, &mut raw).map_err(|e| {
-                    at_chunk(e, chunk.data.as_ptr() as usize - file.as_ptr() as usize)
-                })?;
-                chunk::unpack(&raw, &layout, &mut rows);
-                Ok(())
+                let offset = chunk.data.as_ptr() as usize - file.as_ptr() as usize;
+                with_buffer(layout.bytes(), |raw| {
+                    compress::decompress(method, chunk.data, &layout, raw)
+                        .map_err(|e| at_chunk(e, offset))?;
+                    chunk::unpack(raw, &layout, &mut rows);
+                    Ok(())
+                })
             },
             |()| Ok(()),
         )?;

@@ -10,6 +10,7 @@ use super::chunk::{self, Layout};
 use super::compress;
 use super::compression::Compression;
 use super::header::Header;
+use super::scratch::with_buffer;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result, atomic};
 
@@ -132,12 +133,13 @@ impl<'a> Plan<'a> {
                     width: self.width,
                     lines: lines.min(self.height - index * lines),
                 };
-                let mut raw = Vec::new();
-                chunk::pack(self.planes, &layout, index * lines, &mut raw);
                 let y = i64::from(y_min) + (index * lines) as i64;
                 block.extend_from_slice(&(y as i32).to_le_bytes());
                 block.extend_from_slice(&[0; 4]);
-                compress::compress(self.method, self.options.level, &raw, &layout, block)?;
+                with_buffer(layout.bytes(), |raw| {
+                    chunk::pack(self.planes, &layout, index * lines, raw);
+                    compress::compress(self.method, self.options.level, raw, &layout, block)
+                })?;
                 let size = i32::try_from(block.len() - 8).map_err(|_| {
                     Error::invalid("a chunk is larger than 2 GiB: the image is too wide")
                 })?;

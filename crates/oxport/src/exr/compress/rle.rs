@@ -3,6 +3,7 @@
 //! Runs are 3 to 128 bytes; literal stretches up to 127.
 
 use crate::exr::filter::{delta, split};
+use crate::exr::scratch::with_buffer;
 use crate::{Error, Result};
 
 const MIN_RUN: usize = 3;
@@ -10,19 +11,21 @@ const MAX_RUN: usize = 127;
 
 /// Appends `raw` compressed to `out` (the same bytes OpenEXR writes).
 pub(crate) fn compress(raw: &[u8], out: &mut Vec<u8>) {
-    let mut filtered = vec![0; raw.len()];
-    split::split_bytes(raw, &mut filtered);
-    delta::delta_encode(&mut filtered);
-    encode_runs(&filtered, out);
+    with_buffer(raw.len(), |filtered| {
+        split::split_bytes(raw, filtered);
+        delta::delta_encode(filtered);
+        encode_runs(filtered, out);
+    })
 }
 
 /// Decompresses `packed` into exactly `out.len()` bytes.
 pub(crate) fn decompress(packed: &[u8], out: &mut [u8]) -> Result<()> {
-    let mut filtered = vec![0; out.len()];
-    decode_runs(packed, &mut filtered)?;
-    delta::delta_decode(&mut filtered);
-    split::interleave_bytes(&filtered, out);
-    Ok(())
+    with_buffer(out.len(), |filtered| {
+        decode_runs(packed, filtered)?;
+        delta::delta_decode(filtered);
+        split::interleave_bytes(filtered, out);
+        Ok(())
+    })
 }
 
 fn encode_runs(src: &[u8], out: &mut Vec<u8>) {

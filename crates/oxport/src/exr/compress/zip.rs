@@ -4,6 +4,7 @@
 
 use crate::codec::deflate::{self, Format};
 use crate::exr::filter::{delta, split};
+use crate::exr::scratch::with_buffer;
 use crate::{Error, Result};
 
 /// OpenEXR's default deflate level.
@@ -11,17 +12,21 @@ pub const DEFAULT_LEVEL: i32 = 4;
 
 /// Appends `raw` compressed at `level` to `out`.
 pub(crate) fn compress(raw: &[u8], level: i32, out: &mut Vec<u8>) -> Result<()> {
-    let mut filtered = vec![0; raw.len()];
-    split::split_bytes(raw, &mut filtered);
-    delta::delta_encode(&mut filtered);
-    deflate::compress(&filtered, level, Format::Zlib, out)
+    with_buffer(raw.len(), |filtered| {
+        split::split_bytes(raw, filtered);
+        delta::delta_encode(filtered);
+        deflate::compress(filtered, level, Format::Zlib, out)
+    })
 }
 
 /// Decompresses `packed` into exactly `out.len()` bytes.
 pub(crate) fn decompress(packed: &[u8], out: &mut [u8]) -> Result<()> {
-    let mut filtered = vec![0; out.len()];
+    with_buffer(out.len(), |filtered| decompress_into(packed, filtered, out))
+}
+
+fn decompress_into(packed: &[u8], filtered: &mut [u8], out: &mut [u8]) -> Result<()> {
     let written =
-        deflate::decompress_into(packed, Format::Zlib, &mut filtered).map_err(|e| match e {
+        deflate::decompress_into(packed, Format::Zlib, filtered).map_err(|e| match e {
             Error::InvalidArgument(_) => Error::Corrupt {
                 what: "a ZIP chunk decodes to more bytes than its lines hold",
                 offset: None,
@@ -34,8 +39,8 @@ pub(crate) fn decompress(packed: &[u8], out: &mut [u8]) -> Result<()> {
             offset: None,
         });
     }
-    delta::delta_decode(&mut filtered);
-    split::interleave_bytes(&filtered, out);
+    delta::delta_decode(filtered);
+    split::interleave_bytes(filtered, out);
     Ok(())
 }
 

@@ -13,6 +13,7 @@
 use crate::codec::zstd::{self as codec, CompressParams, DecompressOptions};
 use crate::exr::chunk::Layout;
 use crate::exr::filter::{planes, words};
+use crate::exr::scratch::with_buffer;
 use crate::{Error, Result};
 
 /// OpenEXR 3.5's default zstd level.
@@ -40,30 +41,34 @@ fn parts(split: usize, total: usize) -> Vec<(usize, usize)> {
 /// Appends `raw` (a chunk in `layout`) compressed at `level` to `out`.
 pub(crate) fn compress(raw: &[u8], layout: &Layout, level: i32, out: &mut Vec<u8>) -> Result<()> {
     let (rows, split) = layout.rows_by_width();
-    let mut sorted = Vec::with_capacity(raw.len());
-    for &(at, len, width) in &rows {
-        let start = sorted.len();
-        sorted.extend_from_slice(&raw[at..at + len]);
-        words::delta_encode_words(&mut sorted[start..], width);
-    }
-    let mut inner = Vec::with_capacity(raw.len() + 16);
-    let mut at = 0;
-    for (len, width) in parts(split, raw.len()) {
-        inner.extend_from_slice(&(len as u64).to_le_bytes());
-        let start = inner.len();
-        inner.resize(start + len, 0);
-        planes::split_planes(&sorted[at..at + len], width, &mut inner[start..]);
-        at += len;
-    }
-    let start = out.len();
-    out.extend_from_slice(&MAGIC.to_le_bytes());
-    out.extend_from_slice(&FORMAT_SORTED_DELTA.to_le_bytes());
-    out.extend_from_slice(&FLAG_DELTA.to_le_bytes());
-    out.extend_from_slice(&[0; 8]);
-    codec::compress(&inner, &CompressParams::with_level(level)?, None, out)?;
-    let frame = (out.len() - start - PREFIX) as u64;
-    out[start + 16..start + PREFIX].copy_from_slice(&frame.to_le_bytes());
-    Ok(())
+    let parts = parts(split, raw.len());
+    with_buffer(raw.len(), |sorted| {
+        with_buffer(raw.len() + 8 * parts.len(), |inner| {
+            let mut to = 0;
+            for &(at, len, width) in &rows {
+                sorted[to..to + len].copy_from_slice(&raw[at..at + len]);
+                words::delta_encode_words(&mut sorted[to..to + len], width);
+                to += len;
+            }
+            let (mut from, mut to) = (0, 0);
+            for &(len, width) in &parts {
+                inner[to..to + 8].copy_from_slice(&(len as u64).to_le_bytes());
+                to += 8;
+                planes::split_planes(&sorted[from..from + len], width, &mut inner[to..to + len]);
+                from += len;
+                to += len;
+            }
+            let start = out.len();
+            out.extend_from_slice(&MAGIC.to_le_bytes());
+            out.extend_from_slice(&FORMAT_SORTED_DELTA.to_le_bytes());
+            out.extend_from_slice(&FLAG_DELTA.to_le_bytes());
+            out.extend_from_slice(&[0; 8]);
+            codec::compress(inner, &CompressParams::with_level(level)?, None, out)?;
+            let frame = (out.len() - start - PREFIX) as u64;
+            out[start + 16..start + PREFIX].copy_from_slice(&frame.to_le_bytes());
+            Ok(())
+        })
+    })
 }
 
 /// Decompresses `packed` (a chunk with the 24-byte prefix) into exactly
@@ -89,48 +94,51 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
     }
     let (rows, split) = layout.rows_by_width();
     let parts = parts(split, out.len());
-    let mut inner = vec![0; out.len() + 8 * parts.len()];
-    let options = DecompressOptions {
-        max_output: Some(inner.len() as u64),
-        threads: Some(1),
-        ..DecompressOptions::default()
-    };
-    let written =
-        codec::decompress_into(&packed[PREFIX..], &options, &mut inner).map_err(|e| match e {
-            Error::TooLarge { .. } | Error::InvalidArgument(_) => {
-                corrupt("a ZSTD chunk decodes to more bytes than its lines hold")
+    with_buffer(out.len() + 8 * parts.len(), |inner| {
+        with_buffer(out.len(), |sorted| {
+            let options = DecompressOptions {
+                max_output: Some(inner.len() as u64),
+                threads: Some(1),
+                ..DecompressOptions::default()
+            };
+            let written = codec::decompress_into(&packed[PREFIX..], &options, inner).map_err(
+                |e| match e {
+                    Error::TooLarge { .. } | Error::InvalidArgument(_) => {
+                        corrupt("a ZSTD chunk decodes to more bytes than its lines hold")
+                    }
+                    other => other,
+                },
+            )?;
+            if written != inner.len() {
+                return Err(corrupt(
+                    "a ZSTD chunk decodes to fewer bytes than its lines hold",
+                ));
             }
-            other => other,
-        })?;
-    if written != inner.len() {
-        return Err(corrupt(
-            "a ZSTD chunk decodes to fewer bytes than its lines hold",
-        ));
-    }
-    let mut sorted = vec![0; out.len()];
-    let (mut at, mut to) = (0, 0);
-    for (len, width) in parts {
-        let stored = u64::from_le_bytes(inner[at..at + 8].try_into().expect("8"));
-        if stored != len as u64 {
-            return Err(corrupt(
-                "a ZSTD chunk's part length does not match its channels",
-            ));
-        }
-        at += 8;
-        planes::join_planes(&inner[at..at + len], width, &mut sorted[to..to + len]);
-        at += len;
-        to += len;
-    }
-    let mut from = 0;
-    for (at, len, width) in rows {
-        let row = &mut sorted[from..from + len];
-        if delta {
-            words::delta_decode_words(row, width);
-        }
-        out[at..at + len].copy_from_slice(row);
-        from += len;
-    }
-    Ok(())
+            let (mut at, mut to) = (0, 0);
+            for &(len, width) in &parts {
+                let stored = u64::from_le_bytes(inner[at..at + 8].try_into().expect("8"));
+                if stored != len as u64 {
+                    return Err(corrupt(
+                        "a ZSTD chunk's part length does not match its channels",
+                    ));
+                }
+                at += 8;
+                planes::join_planes(&inner[at..at + len], width, &mut sorted[to..to + len]);
+                at += len;
+                to += len;
+            }
+            let mut from = 0;
+            for &(at, len, width) in &rows {
+                let row = &mut sorted[from..from + len];
+                if delta {
+                    words::delta_decode_words(row, width);
+                }
+                out[at..at + len].copy_from_slice(row);
+                from += len;
+            }
+            Ok(())
+        })
+    })
 }
 
 #[cfg(test)]

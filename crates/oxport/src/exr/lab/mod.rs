@@ -93,7 +93,7 @@ fn chunks(image: &Image) -> Result<Prepared> {
             width,
             lines: LINES.min(height - first),
         };
-        let mut chunk = Vec::new();
+        let mut chunk = vec![0; layout.bytes()];
         chunk::pack(&planes, &layout, first, &mut chunk);
         out.push(chunk);
     }
