@@ -7,6 +7,16 @@
 pub fn split_bytes(src: &[u8], dst: &mut [u8]) {
     assert_eq!(src.len(), dst.len(), "split_bytes needs equal lengths");
     let (evens, odds) = dst.split_at_mut(src.len().div_ceil(2));
+    split_into(src, evens, odds);
+}
+
+/// The even-indexed bytes of `src` into `evens`, the odd-indexed ones into
+/// `odds` (⌈n/2⌉ and ⌊n/2⌋ long).
+pub(crate) fn split_into(src: &[u8], evens: &mut [u8], odds: &mut [u8]) {
+    assert!(
+        evens.len() == src.len().div_ceil(2) && odds.len() == src.len() / 2,
+        "split_into: lengths"
+    );
     #[cfg(target_arch = "x86_64")]
     let done = sse2::split(src, evens, odds);
     #[cfg(not(target_arch = "x86_64"))]
@@ -29,6 +39,15 @@ pub fn split_bytes(src: &[u8], dst: &mut [u8]) {
 pub fn interleave_bytes(src: &[u8], dst: &mut [u8]) {
     assert_eq!(src.len(), dst.len(), "interleave_bytes needs equal lengths");
     let (evens, odds) = src.split_at(src.len().div_ceil(2));
+    interleave_from(evens, odds, dst);
+}
+
+/// The inverse of [`split_into`].
+pub(crate) fn interleave_from(evens: &[u8], odds: &[u8], dst: &mut [u8]) {
+    assert!(
+        evens.len() == dst.len().div_ceil(2) && odds.len() == dst.len() / 2,
+        "interleave_from: lengths"
+    );
     #[cfg(target_arch = "x86_64")]
     let done = sse2::interleave(evens, odds, dst);
     #[cfg(not(target_arch = "x86_64"))]
