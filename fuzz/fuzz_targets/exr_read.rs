@@ -17,7 +17,8 @@ fuzz_target!(|data: &[u8]| {
     let one = exr::read_bytes(data, &ReadOptions { threads: Some(1) });
     let two = exr::read_bytes(data, &ReadOptions { threads: Some(2) });
     match (&one, &two) {
-        (Ok(a), Ok(b)) => assert_eq!(a, b),
+        // Debug text, not ==: attribute values may be NaN.
+        (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}")),
         (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
         _ => panic!("one thread and two disagree: {one:?} / {two:?}"),
     }
@@ -36,6 +37,6 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(file) = exr::write_bytes(&header, &planes, &WriteOptions { level: None, threads: Some(2) }) {
         let back = exr::read_bytes(&file, &ReadOptions { threads: Some(2) }).expect("oxport reads what it wrote");
         assert_eq!(back.planes, image.planes);
-        assert_eq!(back.header, header);
+        assert_eq!(format!("{:?}", back.header), format!("{header:?}"));
     }
 });

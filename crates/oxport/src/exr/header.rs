@@ -148,13 +148,18 @@ impl Header {
     pub fn compression(&self) -> Result<Compression> {
         match self.required("compression")? {
             AttributeValue::Compression(c) => Ok(*c),
-            AttributeValue::Opaque { bytes, .. } => Err(Error::Unsupported(
-                format!(
-                    "compression method {} (OpenEXR 3.5 defines 0 to 13)",
-                    bytes[0]
-                )
-                .into(),
-            )),
+            // A `compression` value with a code OpenEXR 3.5 does not define.
+            AttributeValue::Opaque { type_name, bytes }
+                if type_name == "compression" && bytes.len() == 1 =>
+            {
+                Err(Error::Unsupported(
+                    format!(
+                        "compression method {} (OpenEXR 3.5 defines 0 to 13)",
+                        bytes[0]
+                    )
+                    .into(),
+                ))
+            }
             _ => Err(Self::wrong_type("compression")),
         }
     }
@@ -441,6 +446,29 @@ mod tests {
             b[5] |= (flag >> 8) as u8;
             assert!(matches!(Header::read(&b), Err(Error::Unsupported(_))));
         }
+    }
+
+    #[test]
+    fn a_compression_attribute_of_another_type_is_an_error_not_a_panic() {
+        // Found by the exr_read fuzz target: an attribute named
+        // "compression" whose type is unknown and value empty.
+        let mut header = sample();
+        header.set(
+            "compression",
+            AttributeValue::Opaque {
+                type_name: "odd".into(),
+                bytes: Vec::new(),
+            },
+        );
+        assert!(matches!(header.compression(), Err(Error::Corrupt { .. })));
+        header.set(
+            "compression",
+            AttributeValue::Opaque {
+                type_name: "compression".into(),
+                bytes: vec![99],
+            },
+        );
+        assert!(matches!(header.compression(), Err(Error::Unsupported(_))));
     }
 
     #[test]
