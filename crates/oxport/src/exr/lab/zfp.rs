@@ -73,16 +73,14 @@ fn gather(chunk: &[u8], layout: &Layout, c: usize) -> Grid {
     }
 }
 
-/// Runs ZFP on `grid` (`width` × `lines`) with `buffer` as its stream:
-/// compressing when `compress`, else decompressing into `grid`. The bytes
-/// used.
-fn run(
+/// Calls `work` with a reversible ZFP stream and a field over `grid`
+/// (`width` × `lines`), freed afterwards.
+fn with_zfp<R>(
     grid: &mut Grid,
     width: usize,
     lines: usize,
-    buffer: &mut [u8],
-    compress: bool,
-) -> Result<usize> {
+    work: impl FnOnce(*mut zfp::zfp_stream, *mut zfp::zfp_field) -> R,
+) -> R {
     let (pointer, kind) = match grid {
         Grid::Float(v) => (
             v.as_mut_ptr().cast::<c_void>(),
@@ -94,53 +92,57 @@ fn run(
         ),
     };
     // SAFETY: the field points at `width × lines` values of `kind` that
-    // outlive it; the stream writes or reads at most `buffer.len()` bytes
-    // (the caller sizes it with zfp_stream_maximum_size, or it is the
-    // compressed stream); everything is freed before returning.
+    // outlive it; both are freed once `work` returns.
     unsafe {
         let field = zfp::zfp_field_2d(pointer, kind, width, lines);
         let stream = zfp::zfp_stream_open(std::ptr::null_mut());
         zfp::zfp_stream_set_reversible(stream);
-        let bits = zfp::stream_open(buffer.as_mut_ptr().cast::<c_void>(), buffer.len());
-        zfp::zfp_stream_set_bit_stream(stream, bits);
-        zfp::zfp_stream_rewind(stream);
-        let used = if compress {
-            zfp::zfp_compress(stream, field)
-        } else {
-            zfp::zfp_decompress(stream, field)
-        };
+        let result = work(stream, field);
         zfp::zfp_field_free(field);
         zfp::zfp_stream_close(stream);
-        zfp::stream_close(bits);
-        if used == 0 {
-            return Err(Error::Internal("ZFP failed".into()));
-        }
-        Ok(used)
+        result
     }
+}
+
+/// Runs ZFP on `grid` (`width` × `lines`) with `buffer` as its stream:
+/// compressing when `compress`, else decompressing into `grid`. The bytes
+/// used.
+fn run(
+    grid: &mut Grid,
+    width: usize,
+    lines: usize,
+    buffer: &mut [u8],
+    compress: bool,
+) -> Result<usize> {
+    let used = with_zfp(grid, width, lines, |stream, field| {
+        // SAFETY: the bit stream reads or writes at most `buffer.len()`
+        // bytes (sized with zfp_stream_maximum_size, or the compressed
+        // stream with room for ZFP's last word) and is closed here.
+        unsafe {
+            let bits = zfp::stream_open(buffer.as_mut_ptr().cast::<c_void>(), buffer.len());
+            zfp::zfp_stream_set_bit_stream(stream, bits);
+            zfp::zfp_stream_rewind(stream);
+            let used = if compress {
+                zfp::zfp_compress(stream, field)
+            } else {
+                zfp::zfp_decompress(stream, field)
+            };
+            zfp::stream_close(bits);
+            used
+        }
+    });
+    if used == 0 {
+        return Err(Error::Internal("ZFP failed".into()));
+    }
+    Ok(used)
 }
 
 /// The most bytes ZFP may write for the grid.
 fn bound(grid: &mut Grid, width: usize, lines: usize) -> usize {
-    let (pointer, kind) = match grid {
-        Grid::Float(v) => (
-            v.as_mut_ptr().cast::<c_void>(),
-            zfp::zfp_type_zfp_type_float,
-        ),
-        Grid::Int(v) => (
-            v.as_mut_ptr().cast::<c_void>(),
-            zfp::zfp_type_zfp_type_int32,
-        ),
-    };
-    // SAFETY: as in `run`; nothing is written.
-    unsafe {
-        let field = zfp::zfp_field_2d(pointer, kind, width, lines);
-        let stream = zfp::zfp_stream_open(std::ptr::null_mut());
-        zfp::zfp_stream_set_reversible(stream);
-        let size = zfp::zfp_stream_maximum_size(stream, field);
-        zfp::zfp_field_free(field);
-        zfp::zfp_stream_close(stream);
-        size
-    }
+    // SAFETY: a stream and field made by `with_zfp`; nothing is written.
+    with_zfp(grid, width, lines, |stream, field| unsafe {
+        zfp::zfp_stream_maximum_size(stream, field)
+    })
 }
 
 pub(crate) fn compress(chunk: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Result<()> {
