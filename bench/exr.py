@@ -77,7 +77,8 @@ def clear(path: Path) -> Callable[[], None]:
 
 def openexr_write(path: Path, channels: dict[str, np.ndarray], method: str, threads: int = 0) -> None:
     OpenEXR.set_global_thread_count(threads)
-    with OpenEXR.File({"compression": METHODS[method], "type": OpenEXR.scanlineimage}, channels) as f:
+    # A copy: the package replaces the arrays of the dict it is given by its Channel objects.
+    with OpenEXR.File({"compression": METHODS[method], "type": OpenEXR.scanlineimage}, dict(channels)) as f:
         f.write(str(path))
     OpenEXR.set_global_thread_count(0)
 

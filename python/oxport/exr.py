@@ -152,7 +152,8 @@ def read(path: Union[str, os.PathLike[str]], *, threads: Optional[int] = None
     """Reads the single-part scan line OpenEXR file ``path``: its header
     (every attribute, in file order) and its channels, each a ``(height,
     width)`` array of float16, float32 or uint32. Chunks are decompressed on
-    ``threads`` threads (``None``: one per core)."""
+    ``threads`` threads (``None``: one per core), straight into the
+    arrays."""
     attributes, (width, height), planes = _native.exr_read(path, threads=threads)
     header = {name: _to_python(type_name, value) for name, type_name, value in attributes}
     channels = {name: plane.view(_DTYPES[pixel_type]).reshape(height, width)

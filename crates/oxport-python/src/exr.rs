@@ -1,12 +1,11 @@
 //! `oxport.exr`: OpenEXR scan line images. Attributes cross as
 //! `(name, type name, value)` with plain Python values (the facade gives
-//! them numpy and `Fraction` shapes); pixels come out as one `uint8` numpy
-//! array per channel that owns the decoded plane (no copy) and go in as
-//! buffers read in place.
+//! them numpy and `Fraction` shapes); pixels come out decoded straight into
+//! one `uint8` numpy array per channel and go in as buffers read in place.
 
 use std::path::PathBuf;
 
-use numpy::{IntoPyArray, PyArray1};
+use numpy::PyArray1;
 use oxport::exr::{self, AttributeValue, Channel, Compression, Header, LineOrder, PixelType};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -282,37 +281,31 @@ fn value_from_py(
 
 type Attributes<'py> = Vec<(String, String, Bound<'py, PyAny>)>;
 type Planes<'py> = Vec<(String, &'static str, Bound<'py, PyArray1<u8>>)>;
+type Read<'py> = (Attributes<'py>, (u64, u64), Planes<'py>);
 
 /// Reads the scan line OpenEXR file `path`: its attributes as
 /// `(name, type, value)` in file order, its data window's width and height,
-/// and each channel as `(name, pixel type, uint8 array of the plane)`.
+/// and each channel as `(name, pixel type, uint8 array of the plane)`. The
+/// arrays are numpy's own (its allocator: huge pages for large ones),
+/// decoded into without being zeroed first.
 #[pyfunction]
 #[pyo3(signature = (path, *, threads = None))]
 pub fn exr_read<'py>(
     py: Python<'py>,
     path: PathBuf,
     threads: Option<usize>,
-) -> PyResult<(Attributes<'py>, (u64, u64), Planes<'py>)> {
-    let image = py
-        .detach(|| exr::read(&path, &exr::ReadOptions { threads }))
-        .map_err(to_py_err)?;
-    let window = image.header.data_window().map_err(to_py_err)?;
-    let types: Vec<&'static str> = image
-        .header
-        .channels()
-        .map_err(to_py_err)?
+) -> PyResult<Read<'py>> {
+    let reader = py.detach(|| exr::Reader::open(&path)).map_err(to_py_err)?;
+    let header = reader.header();
+    let window = header.data_window().map_err(to_py_err)?;
+    let channels = header.channels().map_err(to_py_err)?;
+    let sizes = reader.plane_sizes();
+    let names: Vec<(String, &'static str, usize)> = channels
         .iter()
-        .map(|c| pixel_type_name(c.pixel_type))
+        .zip(&sizes)
+        .map(|(c, &n)| (c.name.clone(), pixel_type_name(c.pixel_type), n))
         .collect();
-    let names: Vec<String> = image
-        .header
-        .channels()
-        .map_err(to_py_err)?
-        .iter()
-        .map(|c| c.name.clone())
-        .collect();
-    let attributes = image
-        .header
+    let attributes = header
         .attributes
         .iter()
         .map(|(name, value)| {
@@ -323,11 +316,26 @@ pub fn exr_read<'py>(
             ))
         })
         .collect::<PyResult<Vec<_>>>()?;
+    // SAFETY: uninitialised memory that nothing reads before `read_into`
+    // has written every byte of it; on an error the arrays are dropped unseen.
+    let arrays: Vec<Bound<'py, PyArray1<u8>>> = sizes
+        .iter()
+        .map(|&n| unsafe { PyArray1::<u8>::new(py, n, false) })
+        .collect();
+    let mut buffers = arrays
+        .iter()
+        .map(|a| Buffer::write(a.as_any()))
+        .collect::<PyResult<Vec<_>>>()?;
+    py.detach(|| {
+        let mut slices: Vec<&mut [u8]> = buffers.iter_mut().map(Buffer::as_mut_slice).collect();
+        reader.read_into(&mut slices, &exr::ReadOptions { threads })
+    })
+    .map_err(to_py_err)?;
+    drop(buffers);
     let planes = names
         .into_iter()
-        .zip(types)
-        .zip(image.planes)
-        .map(|((name, t), plane)| (name, t, plane.into_pyarray(py)))
+        .zip(arrays)
+        .map(|((name, t, _), array)| (name, t, array))
         .collect();
     Ok((attributes, (window.width(), window.height()), planes))
 }

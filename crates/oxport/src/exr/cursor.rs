@@ -67,10 +67,6 @@ impl<'a> Cursor<'a> {
         self.array(what).map(u32::from_le_bytes)
     }
 
-    pub(crate) fn u64(&mut self, what: &'static str) -> Result<u64> {
-        self.array(what).map(u64::from_le_bytes)
-    }
-
     /// A NUL-terminated name of 1 to `max` bytes (the NUL not counted).
     pub(crate) fn name(&mut self, max: usize, what: &'static str) -> Result<&'a [u8]> {
         let rest = &self.bytes[self.pos..];

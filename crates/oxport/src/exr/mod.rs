@@ -38,7 +38,7 @@ pub use attribute::{AttributeValue, Channel, LineOrder, PixelType};
 pub use compression::Compression;
 pub use convert::{ConvertOptions, Converted, convert};
 pub use header::{Header, MAGIC, Window};
-pub use read::{ReadOptions, read, read_bytes};
+pub use read::{ReadOptions, Reader, read, read_bytes, read_from};
 pub use write::{WriteOptions, write, write_bytes};
 
 /// A scan line image: its header and one plane of pixels per channel, in

@@ -1,88 +1,123 @@
-//! The offset table: where each chunk starts. A table with an entry that
-//! does not point at its chunk (a file whose writer stopped before it wrote
-//! the table) is rebuilt by walking the chunks, as OpenEXR does.
+//! The offset table: where each chunk starts. The table says where a chunk
+//! begins, not how long it is: a chunk is read as the bytes up to the next
+//! chunk (one read each), and checked when it is decoded. A table with an
+//! entry that does not point at its chunk (a file whose writer stopped
+//! before it wrote the table) is rebuilt by walking the chunks, as OpenEXR
+//! does.
 
-use super::cursor::Cursor;
+use crate::source::Source;
 use crate::{Error, Result};
 
-/// A chunk found in the file: its first line and its compressed bytes.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ChunkRef<'a> {
-    pub y: i32,
-    pub data: &'a [u8],
+/// Where a chunk is: the offset of its 8-byte prefix (y, then the data's
+/// size) and how many bytes from there may hold it. `exact`: the span is
+/// the chunk and nothing else (found by walking); otherwise it reaches to
+/// the next chunk in the file (or the file's end) and the prefix decides.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Span {
+    pub offset: u64,
+    pub len: u64,
+    pub exact: bool,
 }
 
-/// The chunks of a file whose table starts at `table` and holds `count`
-/// entries, for chunks of `lines` lines starting at `y_min`; in chunk order
-/// (increasing y).
-pub(crate) fn chunks(
-    file: &[u8],
-    table: usize,
+/// The table of `count` entries at `table` in a source of `size` bytes.
+pub(crate) fn read_table<S: Source + ?Sized>(
+    source: &S,
+    size: u64,
+    table: u64,
     count: usize,
-    y_min: i32,
-    lines: usize,
-) -> Result<Vec<ChunkRef<'_>>> {
-    let table_bytes = count
+) -> Result<Vec<u64>> {
+    let bytes = (count as u64)
         .checked_mul(8)
-        .filter(|&n| n <= file.len().saturating_sub(table));
-    let Some(table_bytes) = table_bytes else {
-        return Err(Error::Corrupt {
+        .filter(|&n| n <= size.saturating_sub(table))
+        .ok_or(Error::Corrupt {
             what: "the file ends inside its offset table",
-            offset: Some(file.len() as u64),
-        });
-    };
-    let first_chunk = table + table_bytes;
-    let mut chunks = Vec::with_capacity(count);
-    let mut c = Cursor::new(&file[table..first_chunk], table as u64);
-    for index in 0..count {
-        let offset = c.u64("an offset")?;
-        match chunk_at(file, offset, first_chunk) {
-            Some(chunk) if chunk.y == expected_y(y_min, lines, index) => chunks.push(chunk),
-            _ => return rebuild(file, first_chunk, count, y_min, lines),
-        }
+            offset: Some(size),
+        })?;
+    // At most the file's size: checked just above.
+    let mut raw = vec![0u8; bytes as usize];
+    source.read_exact_at(&mut raw, table)?;
+    Ok(raw
+        .chunks_exact(8)
+        .map(|entry| u64::from_le_bytes(entry.try_into().expect("8 bytes")))
+        .collect())
+}
+
+/// The span of each entry: from its offset to the next larger one, the
+/// last to the end of the file. `None` when an entry points outside the
+/// chunks (before the end of the table or past the file): the table must
+/// be rebuilt.
+pub(crate) fn spans(entries: &[u64], first_chunk: u64, size: u64) -> Option<Vec<Span>> {
+    if entries
+        .iter()
+        .any(|&o| o < first_chunk || o.saturating_add(8) > size)
+    {
+        return None;
     }
-    Ok(chunks)
+    let mut sorted = entries.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    Some(
+        entries
+            .iter()
+            .map(|&offset| {
+                let next = sorted.partition_point(|&o| o <= offset);
+                let end = sorted.get(next).copied().unwrap_or(size);
+                Span {
+                    offset,
+                    len: end - offset,
+                    exact: false,
+                }
+            })
+            .collect(),
+    )
 }
 
-fn expected_y(y_min: i32, lines: usize, index: usize) -> i32 {
-    (i64::from(y_min) + (index * lines) as i64) as i32
-}
-
-/// The chunk at `offset`, if one fits there.
-fn chunk_at(file: &[u8], offset: u64, first_chunk: usize) -> Option<ChunkRef<'_>> {
-    let offset = usize::try_from(offset).ok().filter(|&o| o >= first_chunk)?;
-    let head = file.get(offset..offset.checked_add(8)?)?;
-    let y = i32::from_le_bytes(head[..4].try_into().expect("4"));
-    let size = usize::try_from(i32::from_le_bytes(head[4..].try_into().expect("4"))).ok()?;
-    let data = file.get(offset + 8..(offset + 8).checked_add(size)?)?;
-    Some(ChunkRef { y, data })
-}
-
-/// Walks the chunks from the end of the table, placing each by its y.
-fn rebuild(
-    file: &[u8],
-    first_chunk: usize,
+/// Walks the chunks from `first_chunk`, placing each by its y: the exact
+/// span of every chunk, for chunks of `lines` lines starting at `y_min`.
+pub(crate) fn rebuild<S: Source + ?Sized>(
+    source: &S,
+    size: u64,
+    first_chunk: u64,
     count: usize,
     y_min: i32,
     lines: usize,
-) -> Result<Vec<ChunkRef<'_>>> {
-    let mut found: Vec<Option<ChunkRef>> = vec![None; count];
+) -> Result<Vec<Span>> {
+    let mut found: Vec<Option<Span>> = vec![None; count];
     let mut at = first_chunk;
-    while let Some(chunk) = chunk_at(file, at as u64, first_chunk) {
-        let index = (i64::from(chunk.y) - i64::from(y_min)) / lines as i64;
-        let aligned = (i64::from(chunk.y) - i64::from(y_min)) % lines as i64 == 0;
-        match found.get_mut(usize::try_from(index).unwrap_or(usize::MAX)) {
-            Some(slot) if aligned && chunk.y >= y_min => *slot = Some(chunk),
-            _ => break,
+    let mut placed = 0;
+    while placed < count && at.saturating_add(8) <= size {
+        let mut prefix = [0u8; 8];
+        source.read_exact_at(&mut prefix, at)?;
+        let y = i32::from_le_bytes(prefix[..4].try_into().expect("4 bytes"));
+        let Ok(data) = u64::try_from(i32::from_le_bytes(prefix[4..].try_into().expect("4 bytes")))
+        else {
+            break;
+        };
+        if data > size - at - 8 {
+            break;
         }
-        at += 8 + chunk.data.len();
+        let from_top = i64::from(y) - i64::from(y_min);
+        let slot = usize::try_from(from_top)
+            .ok()
+            .filter(|&d| d % lines == 0)
+            .and_then(|d| found.get_mut(d / lines));
+        let Some(slot) = slot else { break };
+        if slot.is_none() {
+            placed += 1;
+        }
+        *slot = Some(Span {
+            offset: at,
+            len: 8 + data,
+            exact: true,
+        });
+        at += 8 + data;
     }
     found
         .into_iter()
-        .map(|chunk| {
-            chunk.ok_or(Error::Corrupt {
+        .map(|span| {
+            span.ok_or(Error::Corrupt {
                 what: "a chunk is missing: the offset table is broken and the chunks stop early",
-                offset: Some(at as u64),
+                offset: Some(at),
             })
         })
         .collect()
@@ -92,7 +127,7 @@ fn rebuild(
 mod tests {
     use super::*;
 
-    /// A file of `n` one-line chunks at 16.. with a table at 0.
+    /// A file of `n` one-line chunks of 3 bytes, y from 10, with a table at 0.
     fn file(n: usize) -> Vec<u8> {
         let mut f = vec![0; 8 * n];
         for i in 0..n {
@@ -106,18 +141,52 @@ mod tests {
     }
 
     #[test]
-    fn good_tables_are_used_and_broken_ones_rebuilt() {
+    fn spans_reach_to_the_next_chunk_and_the_end() {
         let good = file(4);
-        let found = chunks(&good, 0, 4, 10, 1).unwrap();
-        assert_eq!(found[3].y, 13);
-        assert_eq!(found[3].data, [3, 3, 3]);
-        let mut zeroed = good.clone();
+        let size = good.len() as u64;
+        let entries = read_table(good.as_slice(), size, 0, 4).unwrap();
+        let found = spans(&entries, 32, size).unwrap();
+        assert_eq!(
+            found[0],
+            Span {
+                offset: 32,
+                len: 11,
+                exact: false
+            }
+        );
+        assert_eq!(found[3].offset + found[3].len, size);
+        // Out of order entries still end at the next chunk in the file.
+        let swapped = [entries[2], entries[0], entries[3], entries[1]];
+        assert!(
+            spans(&swapped, 32, size)
+                .unwrap()
+                .iter()
+                .all(|s| s.len == 11)
+        );
+        // An entry inside the table or past the end: rebuild.
+        assert!(spans(&[0, 43, 54, 65], 32, size).is_none());
+        assert!(spans(&[32, 43, 54, size - 4], 32, size).is_none());
+        assert!(read_table(good.as_slice(), 20, 0, 4).is_err());
+        assert!(read_table(good.as_slice(), size, 0, usize::MAX).is_err());
+    }
+
+    #[test]
+    fn broken_tables_are_rebuilt_by_walking() {
+        let mut zeroed = file(4);
         zeroed[8..32].fill(0);
-        let rebuilt = chunks(&zeroed, 0, 4, 10, 1).unwrap();
-        assert_eq!(rebuilt[2].data, [2, 2, 2]);
-        // Truncated inside the last chunk: an error, not a panic.
-        assert!(chunks(&zeroed[..zeroed.len() - 1], 0, 4, 10, 1).is_err());
-        assert!(chunks(&good[..20], 0, 4, 10, 1).is_err());
-        assert!(chunks(&good, 0, usize::MAX, 10, 1).is_err());
+        let size = zeroed.len() as u64;
+        let rebuilt = rebuild(zeroed.as_slice(), size, 32, 4, 10, 1).unwrap();
+        assert_eq!(
+            rebuilt[2],
+            Span {
+                offset: 54,
+                len: 11,
+                exact: true
+            }
+        );
+        // Truncated inside the last chunk, or a y outside the window: an error, not a panic.
+        assert!(rebuild(&zeroed[..zeroed.len() - 1], size - 1, 32, 4, 10, 1).is_err());
+        assert!(rebuild(zeroed.as_slice(), size, 32, 4, 11, 1).is_err());
+        assert!(rebuild(zeroed.as_slice(), size, 32, 4, 10, 2).is_err());
     }
 }

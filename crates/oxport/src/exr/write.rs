@@ -125,34 +125,37 @@ impl<'a> Plan<'a> {
         let mut offsets = vec![0u64; count];
         let mut at = head.len() as u64;
         let mut written = order.iter();
-        Pipeline::new(self.options.threads)?.run(
-            order.iter().copied(),
-            |index, block| {
-                let layout = Layout {
-                    sizes: &self.sizes,
-                    width: self.width,
-                    lines: lines.min(self.height - index * lines),
-                };
-                let y = i64::from(y_min) + (index * lines) as i64;
-                block.extend_from_slice(&(y as i32).to_le_bytes());
-                block.extend_from_slice(&[0; 4]);
-                with_buffer(layout.bytes(), |raw| {
-                    chunk::pack(self.planes, &layout, index * lines, raw);
-                    compress::compress(self.method, self.options.level, raw, &layout, block)
-                })?;
-                let size = i32::try_from(block.len() - 8).map_err(|_| {
-                    Error::invalid("a chunk is larger than 2 GiB: the image is too wide")
-                })?;
-                block[4..8].copy_from_slice(&size.to_le_bytes());
-                Ok(())
-            },
-            |block| {
-                let index = *written.next().expect("one block per chunk");
-                offsets[index] = at;
-                at += block.len() as u64;
-                out.write_all(block).map_err(Error::from)
-            },
-        )?;
+        let line = self.width * self.sizes.iter().sum::<usize>();
+        Pipeline::new(self.options.threads)?
+            .grouping(count, lines * line)
+            .run(
+                order.iter().copied(),
+                |index, block| {
+                    let layout = Layout {
+                        sizes: &self.sizes,
+                        width: self.width,
+                        lines: lines.min(self.height - index * lines),
+                    };
+                    let y = i64::from(y_min) + (index * lines) as i64;
+                    block.extend_from_slice(&(y as i32).to_le_bytes());
+                    block.extend_from_slice(&[0; 4]);
+                    with_buffer(layout.bytes(), |raw| {
+                        chunk::pack(self.planes, &layout, index * lines, raw);
+                        compress::compress(self.method, self.options.level, raw, &layout, block)
+                    })?;
+                    let size = i32::try_from(block.len() - 8).map_err(|_| {
+                        Error::invalid("a chunk is larger than 2 GiB: the image is too wide")
+                    })?;
+                    block[4..8].copy_from_slice(&size.to_le_bytes());
+                    Ok(())
+                },
+                |block| {
+                    let index = *written.next().expect("one block per chunk");
+                    offsets[index] = at;
+                    at += block.len() as u64;
+                    out.write_all(block).map_err(Error::from)
+                },
+            )?;
         let table: Vec<u8> = offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
         out.seek(SeekFrom::Start(table_at))?;
         out.write_all(&table)?;

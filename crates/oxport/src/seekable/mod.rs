@@ -30,14 +30,13 @@ mod cache;
 mod frame;
 mod read;
 mod scan;
-mod source;
 mod stream;
 pub mod table;
 mod write;
 
+pub use crate::source::Source;
 pub use frame::levels;
 pub use read::{Index, ReadOptions, Reader, unpack_file};
-pub use source::Source;
 pub use stream::unpack_stream;
 pub use table::Frame;
 pub use write::{FileWriter, Packed, WriteOptions, Writer, pack, pack_file};

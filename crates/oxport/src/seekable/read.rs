@@ -11,11 +11,11 @@ use std::sync::{Mutex, MutexGuard};
 use super::cache::Cache;
 use super::frame;
 use super::scan::scan;
-use super::source::Source;
 use super::stream::Stream;
 use super::table::{self, FOOTER_SIZE, Frame};
 use super::{WRITE_PIECE, write_pieces};
 use crate::pipeline::Pipeline;
+use crate::source::Source;
 use crate::{Error, Result};
 
 /// Frames up to this size are decompressed whole (and cached); larger ones

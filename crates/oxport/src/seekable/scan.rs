@@ -2,8 +2,8 @@
 //! and block headers (reading a few bytes per 128 KiB block, decoding
 //! nothing).
 
-use super::source::Source;
 use super::table::{Frame, MAX_RATIO};
+use crate::source::Source;
 use crate::{Error, Result};
 
 /// The magic number of a zstd frame.

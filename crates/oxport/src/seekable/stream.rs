@@ -5,8 +5,8 @@
 
 use zstd_safe::{DCtx, InBuffer, OutBuffer, ResetDirective};
 
-use super::source::Source;
 use super::table::Frame;
+use crate::source::Source;
 use crate::{Error, Result};
 
 /// Compressed bytes read from the source at a time: small enough that a

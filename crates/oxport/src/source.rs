@@ -1,14 +1,17 @@
-//! Where an archive's bytes come from: anything that reads at an offset
-//! from several threads at once (a file, memory, a remote object).
+//! Where a reader's bytes come from: anything that reads at an offset from
+//! several threads at once (a file, memory, a remote object). Seekable
+//! archives and OpenEXR images are read through it, each thread fetching
+//! the blocks it decodes.
 
 use std::fs::File;
 use std::io;
 
 /// Bytes that can be read at any offset, from any thread.
 ///
-/// A reader asks only for what it needs: the seek table at the end, then
-/// the frames a read covers, so a remote source (HTTP, S3) transfers only
-/// those bytes.
+/// A reader asks only for what it needs (a seekable archive's table and
+/// the frames a read covers; an image's header, offset table and chunks),
+/// so a remote source (HTTP, S3) transfers only those bytes and a file is
+/// never held in memory whole.
 pub trait Source: Send + Sync {
     /// The size of the source in bytes.
     fn size(&self) -> io::Result<u64>;
