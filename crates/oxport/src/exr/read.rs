@@ -300,12 +300,16 @@ impl Decode<'_> {
         } as usize;
         with_buffer(len, |bytes| {
             source.read_exact_at(bytes, span.offset)?;
-            let found_y = i32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
-            let data =
-                usize::try_from(i32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes")))
-                    .ok()
-                    .filter(|&n| n <= len - 8);
-            let (Some(data), true) = (data, found_y == y) else {
+            // Two entries closer than a chunk's prefix: not a chunk.
+            let prefix = bytes.get(..8).map(|p| {
+                let found_y = i32::from_le_bytes(p[..4].try_into().expect("4 bytes"));
+                let data = i32::from_le_bytes(p[4..].try_into().expect("4 bytes"));
+                (
+                    found_y,
+                    usize::try_from(data).ok().filter(|&n| n <= len - 8),
+                )
+            });
+            let Some((_, Some(data))) = prefix.filter(|&(found_y, _)| found_y == y) else {
                 return Err(Error::Corrupt {
                     what: if span.exact {
                         "a chunk's size is negative or past the end of the file"
@@ -376,9 +380,18 @@ mod tests {
         let (ea, eb) = (entry(&file, a), entry(&file, b));
         swapped[a..a + 8].copy_from_slice(&eb);
         swapped[b..b + 8].copy_from_slice(&ea);
+        let mut close = file.clone();
+        let second = u64::from_le_bytes(file[table..table + 8].try_into().unwrap()) + 2;
+        close[table + 8..table + 16].copy_from_slice(&second.to_le_bytes());
         let mut past = file.clone();
         past[table + 8 * 39..table + 8 * 40].copy_from_slice(&u64::MAX.to_le_bytes());
-        for (what, damaged) in [("zeroed", zeroed), ("swapped", swapped), ("past", past)] {
+        let cases = [
+            ("zeroed", zeroed),
+            ("swapped", swapped),
+            ("two bytes apart", close),
+            ("past", past),
+        ];
+        for (what, damaged) in cases {
             for threads in [1, 2] {
                 let image = read_bytes(
                     &damaged,
