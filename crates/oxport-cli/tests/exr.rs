@@ -2,21 +2,11 @@
 //! file or many into a directory with the pixels unchanged, reports a bad
 //! file on its own line, converts the rest, and fails at the end.
 
-use std::process::Command;
+mod common;
+
+use common::oxport;
 
 use oxport::exr::{self, Channel, Compression, Header, PixelType, ReadOptions, WriteOptions};
-
-fn oxport(args: &[&str]) -> (bool, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_oxport"))
-        .args(args)
-        .output()
-        .expect("oxport runs");
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
 
 fn sample(path: &std::path::Path, compression: Compression) -> Vec<Vec<u8>> {
     let (width, height) = (61u32, 45u32);

@@ -2,19 +2,9 @@
 //! names the file and the line. `oxport obj convert`: the same file again,
 //! or with other precisions, and its MTL beside it.
 
-use std::process::Command;
+mod common;
 
-fn oxport(args: &[&str]) -> (bool, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_oxport"))
-        .args(args)
-        .output()
-        .expect("oxport runs");
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+use common::oxport;
 
 #[test]
 fn info_describes_a_file() {

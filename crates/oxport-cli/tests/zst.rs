@@ -2,30 +2,9 @@
 //! a range with `cat`, the description of `info`, and one-line errors for a
 //! damaged archive that leave no output behind.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-fn oxport(args: &[&str], stdin: &[u8]) -> (bool, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oxport"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("oxport runs");
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let output = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    (
-        output.status.success(),
-        output.stdout,
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+use common::oxport_with as oxport;
 
 #[test]
 fn pack_unpack_cat_and_info() {
