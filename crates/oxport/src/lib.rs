@@ -31,7 +31,7 @@
 //! (Zstandard seekable archives: parallel packing, random access, Blender's
 //! compressed `.blend` files), [`exr`] (OpenEXR scan line images, the bytes
 //! OpenEXR 3.5 writes, chunks in parallel), [`codec`] (zstd and deflate for bytes in
-//! memory: exact-size outputs, linear multi-frame decompression, limits), [`atomic`] (whole files or none), [`source`] (bytes read at an offset from any thread: files, memory, remote objects), [`synth`] (procedural
+//! memory: exact-size outputs, linear multi-frame decompression, limits), [`atomic`] (whole files or none), [`raster`] (an RGB canvas with a 3×5 font, saved as PNG: charts and strips), [`source`] (bytes read at an offset from any thread: files, memory, remote objects), [`synth`] (procedural
 //! scenes for demos and tests). Errors are one [`Error`] type; every file is
 //! written whole or not at all. `docs/layout.md` in the repository maps the
 //! files.
@@ -46,6 +46,7 @@ pub mod mesh;
 pub mod numfmt;
 pub mod obj;
 pub mod pipeline;
+pub mod raster;
 pub mod seekable;
 pub mod source;
 pub mod synth;

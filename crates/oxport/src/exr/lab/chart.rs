@@ -6,6 +6,7 @@
 use std::io::Write;
 
 use super::{Codec, Filter, Measure};
+use crate::raster::{Canvas, Rgb};
 use crate::{Error, Result};
 
 const WIDTH: usize = 1100;
@@ -16,7 +17,6 @@ const TOP: usize = 50;
 const BOTTOM: usize = 80;
 const SCALE: usize = 2;
 
-type Rgb = [u8; 3];
 const BLACK: Rgb = [0, 0, 0];
 const GREY: Rgb = [215, 215, 215];
 const COLOURS: [Rgb; 5] = [
@@ -26,119 +26,6 @@ const COLOURS: [Rgb; 5] = [
     [44, 160, 44],
     [148, 103, 189],
 ];
-
-/// Rows of 3 pixels (bit 2 is the left one) for the characters charts need;
-/// letters are drawn upper case.
-fn glyph(c: char) -> [u8; 5] {
-    match c.to_ascii_uppercase() {
-        '0' => [7, 5, 5, 5, 7],
-        '1' => [2, 6, 2, 2, 7],
-        '2' => [7, 1, 7, 4, 7],
-        '3' => [7, 1, 3, 1, 7],
-        '4' => [5, 5, 7, 1, 1],
-        '5' => [7, 4, 7, 1, 7],
-        '6' => [7, 4, 7, 5, 7],
-        '7' => [7, 1, 2, 2, 2],
-        '8' => [7, 5, 7, 5, 7],
-        '9' => [7, 5, 7, 1, 7],
-        'A' => [2, 5, 7, 5, 5],
-        'B' => [6, 5, 6, 5, 6],
-        'C' => [3, 4, 4, 4, 3],
-        'D' => [6, 5, 5, 5, 6],
-        'E' => [7, 4, 6, 4, 7],
-        'F' => [7, 4, 6, 4, 4],
-        'G' => [3, 4, 5, 5, 3],
-        'H' => [5, 5, 7, 5, 5],
-        'I' => [7, 2, 2, 2, 7],
-        'J' => [1, 1, 1, 5, 2],
-        'K' => [5, 5, 6, 5, 5],
-        'L' => [4, 4, 4, 4, 7],
-        'M' => [5, 7, 7, 5, 5],
-        'N' => [6, 5, 5, 5, 5],
-        'O' => [2, 5, 5, 5, 2],
-        'P' => [6, 5, 6, 4, 4],
-        'Q' => [2, 5, 5, 6, 3],
-        'R' => [6, 5, 6, 5, 5],
-        'S' => [3, 4, 2, 1, 6],
-        'T' => [7, 2, 2, 2, 2],
-        'U' => [5, 5, 5, 5, 7],
-        'V' => [5, 5, 5, 5, 2],
-        'W' => [5, 5, 7, 7, 5],
-        'X' => [5, 5, 2, 5, 5],
-        'Y' => [5, 5, 2, 2, 2],
-        'Z' => [7, 1, 2, 4, 7],
-        '.' => [0, 0, 0, 0, 2],
-        ',' => [0, 0, 0, 2, 4],
-        '-' => [0, 0, 7, 0, 0],
-        '+' => [0, 2, 7, 2, 0],
-        '/' => [1, 1, 2, 4, 4],
-        '(' => [2, 4, 4, 4, 2],
-        ')' => [2, 1, 1, 1, 2],
-        ':' => [0, 2, 0, 2, 0],
-        '%' => [5, 1, 2, 4, 5],
-        '=' => [0, 7, 0, 7, 0],
-        '×' => [0, 5, 2, 5, 0],
-        _ => [0; 5],
-    }
-}
-
-struct Canvas {
-    pixels: Vec<u8>,
-}
-
-impl Canvas {
-    fn new() -> Self {
-        Canvas {
-            pixels: vec![255; WIDTH * HEIGHT * 3],
-        }
-    }
-
-    fn set(&mut self, x: i64, y: i64, colour: Rgb) {
-        if (0..WIDTH as i64).contains(&x) && (0..HEIGHT as i64).contains(&y) {
-            let at = (y as usize * WIDTH + x as usize) * 3;
-            self.pixels[at..at + 3].copy_from_slice(&colour);
-        }
-    }
-
-    fn rect(&mut self, x0: i64, y0: i64, x1: i64, y1: i64, colour: Rgb) {
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                self.set(x, y, colour);
-            }
-        }
-    }
-
-    fn disc(&mut self, cx: i64, cy: i64, r: i64, colour: Rgb) {
-        for y in -r..=r {
-            for x in -r..=r {
-                if x * x + y * y <= r * r {
-                    self.set(cx + x, cy + y, colour);
-                }
-            }
-        }
-    }
-
-    /// Text with its top-left corner at (x, y); the width drawn.
-    fn text(&mut self, x: i64, y: i64, text: &str, colour: Rgb) -> i64 {
-        let mut pen = x;
-        for c in text.chars() {
-            for (row, bits) in glyph(c).iter().enumerate() {
-                for col in 0..3 {
-                    if bits & (4 >> col) != 0 {
-                        let (px, py) = (pen + (col * SCALE) as i64, y + (row * SCALE) as i64);
-                        self.rect(px, py, px + SCALE as i64 - 1, py + SCALE as i64 - 1, colour);
-                    }
-                }
-            }
-            pen += (4 * SCALE) as i64;
-        }
-        pen - x
-    }
-
-    fn text_width(text: &str) -> i64 {
-        (text.chars().count() * 4 * SCALE) as i64
-    }
-}
 
 /// Ticks for a log axis from `lo` to `hi`: 1, 2 and 5 times powers of 10.
 fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
@@ -169,7 +56,7 @@ pub fn draw(measures: &[Measure], title: &str, out: impl Write) -> Result<()> {
     if measures.is_empty() {
         return Err(Error::invalid("no measures to draw"));
     }
-    let mut canvas = Canvas::new();
+    let mut canvas = Canvas::new(WIDTH, HEIGHT, [255; 3])?;
     let speeds: Vec<f64> = measures.iter().map(Measure::compress_mb_s).collect();
     let ratios: Vec<f64> = measures.iter().map(Measure::ratio).collect();
     let (x_lo, x_hi) = (
@@ -199,9 +86,10 @@ pub fn draw(measures: &[Measure], title: &str, out: impl Write) -> Result<()> {
         canvas.rect(x, TOP as i64, x, (HEIGHT - BOTTOM) as i64, GREY);
         let label = number(t);
         canvas.text(
-            x - Canvas::text_width(&label) / 2,
+            x - Canvas::text_width(&label, SCALE) / 2,
             (HEIGHT - BOTTOM + 10) as i64,
             &label,
+            SCALE,
             BLACK,
         );
     }
@@ -215,9 +103,10 @@ pub fn draw(measures: &[Measure], title: &str, out: impl Write) -> Result<()> {
         canvas.rect(LEFT as i64, y, (WIDTH - RIGHT) as i64, y, GREY);
         let label = format!("{t:.2}");
         canvas.text(
-            LEFT as i64 - 10 - Canvas::text_width(&label),
+            LEFT as i64 - 10 - Canvas::text_width(&label, SCALE),
             y - 5,
             &label,
+            SCALE,
             BLACK,
         );
         t += step;
@@ -238,13 +127,14 @@ pub fn draw(measures: &[Measure], title: &str, out: impl Write) -> Result<()> {
     );
     let x_label = "compression speed, MB/s per core (log scale)";
     canvas.text(
-        (LEFT as i64 + (WIDTH - RIGHT) as i64 - Canvas::text_width(x_label)) / 2,
+        (LEFT as i64 + (WIDTH - RIGHT) as i64 - Canvas::text_width(x_label, SCALE)) / 2,
         (HEIGHT - 40) as i64,
         x_label,
+        SCALE,
         BLACK,
     );
-    canvas.text(10, 16, title, BLACK);
-    canvas.text(10, TOP as i64 - 20, "ratio", BLACK);
+    canvas.text(10, 16, title, SCALE, BLACK);
+    canvas.text(10, TOP as i64 - 20, "ratio", SCALE, BLACK);
 
     // Points, labelled with the level.
     for (m, (&speed, &ratio)) in measures.iter().zip(speeds.iter().zip(&ratios)) {
@@ -267,11 +157,11 @@ pub fn draw(measures: &[Measure], title: &str, out: impl Write) -> Result<()> {
                     canvas.rect(x - (5 - d), y - d, x + (5 - d), y - d, colour);
                     canvas.rect(x - (5 - d), y + d, x + (5 - d), y + d, colour);
                 }
-                canvas.text(x + 8, y - 12, "zfp", colour);
+                canvas.text(x + 8, y - 12, "zfp", SCALE, colour);
                 continue;
             }
         };
-        canvas.text(x + 8, y - 12, &level.to_string(), colour);
+        canvas.text(x + 8, y - 12, &level.to_string(), SCALE, colour);
     }
 
     // Legend.
@@ -280,16 +170,16 @@ pub fn draw(measures: &[Measure], title: &str, out: impl Write) -> Result<()> {
     for (i, filter) in Filter::ALL.iter().enumerate() {
         if measures.iter().any(|m| m.filter == *filter) {
             canvas.rect(lx, ly, lx + 12, ly + 9, COLOURS[i]);
-            canvas.text(lx + 20, ly, filter.name(), BLACK);
+            canvas.text(lx + 20, ly, filter.name(), SCALE, BLACK);
             ly += 24;
         }
     }
     ly += 12;
     canvas.disc(lx + 6, ly + 5, 5, BLACK);
-    canvas.text(lx + 20, ly, "deflate", BLACK);
+    canvas.text(lx + 20, ly, "deflate", SCALE, BLACK);
     ly += 24;
     canvas.rect(lx + 2, ly + 1, lx + 10, ly + 9, BLACK);
-    canvas.text(lx + 20, ly, "zstd", BLACK);
+    canvas.text(lx + 20, ly, "zstd", SCALE, BLACK);
     ly += 24;
     #[cfg(feature = "zfp")]
     {
@@ -309,25 +199,12 @@ pub fn draw(measures: &[Measure], title: &str, out: impl Write) -> Result<()> {
                 BLACK,
             );
         }
-        canvas.text(lx + 20, ly, "zfp reversible", BLACK);
+        canvas.text(lx + 20, ly, "zfp reversible", SCALE, BLACK);
         ly += 24;
     }
-    canvas.text(lx, ly, "labels: level", BLACK);
+    canvas.text(lx, ly, "labels: level", SCALE, BLACK);
 
-    let mut encoder = png::Encoder::new(out, WIDTH as u32, HEIGHT as u32);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
-    let mut writer = encoder
-        .write_header()
-        .map_err(|e| Error::from(std::io::Error::other(e)))?;
-    writer
-        .write_image_data(&canvas.pixels)
-        .map_err(|e| Error::from(std::io::Error::other(e)))?;
-    writer
-        .finish()
-        .map_err(|e| Error::from(std::io::Error::other(e)))?;
-    Ok(())
+    canvas.write_png(out)
 }
 
 #[cfg(test)]
