@@ -270,7 +270,7 @@ impl<W: Write> Writer<W> {
         Ok(())
     }
 
-    /// Writes free-form `curves` after what was written ([`encode_curves`]):
+    /// Writes free-form `curves` after what was written ([`super::encode_curves`]):
     /// Blender writes them after every mesh, as relative indices.
     pub fn write_curves(&mut self, curves: &[crate::mesh::Curve]) -> Result<()> {
         let text = super::encode_curves(curves)?;

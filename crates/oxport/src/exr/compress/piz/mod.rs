@@ -7,7 +7,7 @@
 //! | min, max | 2 + 2 | u16: the first and last non-zero byte of the bitmap |
 //! | bitmap | max − min + 1 | bytes min..=max of the 8 KiB bitmap (absent when min > max) |
 //! | length | 4 | u32: bytes of the Huffman block |
-//! | Huffman block | length | see [`huffman`] |
+//! | Huffman block | length | see `huffman.rs` |
 
 mod huffman;
 pub(crate) mod wavelet;
