@@ -23,7 +23,7 @@ of oxport's own memory, without copies.
 
 from __future__ import annotations
 
-from . import deflate, exr, seekable, zstd
+from . import color, deflate, exr, seekable, zstd
 from ._native import CorruptError, Error, ParseError, UnsupportedError, __version__
 from ._obj import (
     Material,
@@ -56,9 +56,13 @@ __all__ = [
     "WriteOptions",
     "WriteSummary",
     "__version__",
+    "color",
+    "deflate",
+    "exr",
     "read_mtl",
     "read_obj",
     "seekable",
     "write_mtl",
     "write_obj",
+    "zstd",
 ]

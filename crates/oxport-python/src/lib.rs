@@ -5,6 +5,7 @@
 mod blender;
 mod buffers;
 mod bytes;
+mod color;
 mod deflate;
 mod errors;
 mod exr;
@@ -41,6 +42,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exr::exr_write, m)?)?;
     m.add_function(wrap_pyfunction!(exr::exr_convert, m)?)?;
     m.add_function(wrap_pyfunction!(seekable::seekable_unpack, m)?)?;
+    m.add_function(wrap_pyfunction!(color::color_convert, m)?)?;
     zstd::register(m)?;
     deflate::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -39,6 +39,7 @@
 pub mod atomic;
 pub mod blender;
 pub mod codec;
+pub mod color;
 mod direct;
 mod error;
 pub mod exr;

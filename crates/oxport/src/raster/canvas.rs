@@ -6,7 +6,7 @@ use std::io::Write;
 use super::font::glyph;
 use crate::{Error, Result};
 
-/// An 8-bit sRGB colour.
+/// An 8-bit sRGB color.
 pub type Rgb = [u8; 3];
 
 /// Pixels row after row, 3 bytes each; drawing outside is clipped.
@@ -50,28 +50,28 @@ impl Canvas {
     }
 
     /// One pixel; outside the canvas, nothing.
-    pub fn set(&mut self, x: i64, y: i64, colour: Rgb) {
+    pub fn set(&mut self, x: i64, y: i64, color: Rgb) {
         if (0..self.width as i64).contains(&x) && (0..self.height as i64).contains(&y) {
             let at = (y as usize * self.width + x as usize) * 3;
-            self.pixels[at..at + 3].copy_from_slice(&colour);
+            self.pixels[at..at + 3].copy_from_slice(&color);
         }
     }
 
     /// The rectangle from (x0, y0) to (x1, y1), both included.
-    pub fn rect(&mut self, x0: i64, y0: i64, x1: i64, y1: i64, colour: Rgb) {
+    pub fn rect(&mut self, x0: i64, y0: i64, x1: i64, y1: i64, color: Rgb) {
         for y in y0.max(0)..=y1.min(self.height as i64 - 1) {
             for x in x0.max(0)..=x1.min(self.width as i64 - 1) {
-                self.set(x, y, colour);
+                self.set(x, y, color);
             }
         }
     }
 
     /// A filled disc of radius `r` around (cx, cy).
-    pub fn disc(&mut self, cx: i64, cy: i64, r: i64, colour: Rgb) {
+    pub fn disc(&mut self, cx: i64, cy: i64, r: i64, color: Rgb) {
         for y in -r..=r {
             for x in -r..=r {
                 if x * x + y * y <= r * r {
-                    self.set(cx + x, cy + y, colour);
+                    self.set(cx + x, cy + y, color);
                 }
             }
         }
@@ -79,7 +79,7 @@ impl Canvas {
 
     /// `text` in the 3×5 font, each font pixel `scale` pixels wide, its
     /// top-left corner at (x, y); the width drawn.
-    pub fn text(&mut self, x: i64, y: i64, text: &str, scale: usize, colour: Rgb) -> i64 {
+    pub fn text(&mut self, x: i64, y: i64, text: &str, scale: usize, color: Rgb) -> i64 {
         let s = scale as i64;
         let mut pen = x;
         for c in text.chars() {
@@ -87,7 +87,7 @@ impl Canvas {
                 for col in 0..3 {
                     if bits & (4 >> col) != 0 {
                         let (px, py) = (pen + col * s, y + row as i64 * s);
-                        self.rect(px, py, px + s - 1, py + s - 1, colour);
+                        self.rect(px, py, px + s - 1, py + s - 1, color);
                     }
                 }
             }

@@ -19,7 +19,7 @@ const SCALE: usize = 2;
 
 const BLACK: Rgb = [0, 0, 0];
 const GREY: Rgb = [215, 215, 215];
-const COLOURS: [Rgb; 5] = [
+const COLORS: [Rgb; 5] = [
     [110, 110, 110],
     [214, 39, 40],
     [31, 119, 180],
@@ -138,30 +138,30 @@ pub fn draw(measures: &[Measure], title: &str, out: impl Write) -> Result<()> {
 
     // Points, labelled with the level.
     for (m, (&speed, &ratio)) in measures.iter().zip(speeds.iter().zip(&ratios)) {
-        let colour =
-            COLOURS[Filter::ALL.iter().position(|f| *f == m.filter).unwrap_or(0) % COLOURS.len()];
+        let color =
+            COLORS[Filter::ALL.iter().position(|f| *f == m.filter).unwrap_or(0) % COLORS.len()];
         let (x, y) = (px(speed), py(ratio));
         let level = match m.codec {
             Codec::Deflate(level) => {
-                canvas.disc(x, y, 5, colour);
+                canvas.disc(x, y, 5, color);
                 level
             }
             Codec::Zstd(level) => {
-                canvas.rect(x - 4, y - 4, x + 4, y + 4, colour);
+                canvas.rect(x - 4, y - 4, x + 4, y + 4, color);
                 level
             }
             #[cfg(feature = "zfp")]
             Codec::Zfp => {
                 // A diamond.
                 for d in 0..=5i64 {
-                    canvas.rect(x - (5 - d), y - d, x + (5 - d), y - d, colour);
-                    canvas.rect(x - (5 - d), y + d, x + (5 - d), y + d, colour);
+                    canvas.rect(x - (5 - d), y - d, x + (5 - d), y - d, color);
+                    canvas.rect(x - (5 - d), y + d, x + (5 - d), y + d, color);
                 }
-                canvas.text(x + 8, y - 12, "zfp", SCALE, colour);
+                canvas.text(x + 8, y - 12, "zfp", SCALE, color);
                 continue;
             }
         };
-        canvas.text(x + 8, y - 12, &level.to_string(), SCALE, colour);
+        canvas.text(x + 8, y - 12, &level.to_string(), SCALE, color);
     }
 
     // Legend.
@@ -169,7 +169,7 @@ pub fn draw(measures: &[Measure], title: &str, out: impl Write) -> Result<()> {
     let mut ly = TOP as i64;
     for (i, filter) in Filter::ALL.iter().enumerate() {
         if measures.iter().any(|m| m.filter == *filter) {
-            canvas.rect(lx, ly, lx + 12, ly + 9, COLOURS[i]);
+            canvas.rect(lx, ly, lx + 12, ly + 9, COLORS[i]);
             canvas.text(lx + 20, ly, filter.name(), SCALE, BLACK);
             ly += 24;
         }

@@ -1,0 +1,191 @@
+//! Conversions between the spaces, one color or whole arrays in place.
+
+use std::str::FromStr;
+
+use rayon::prelude::*;
+
+use super::{oklab, oklch, srgb};
+use crate::pipeline::Pipeline;
+use crate::{Error, Result};
+
+/// A color space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// sRGB, encoded (what `#rrggbb` means), components in [0, 1] in gamut.
+    Srgb,
+    /// Linear-light sRGB.
+    Linear,
+    /// Oklab: L in [0, 1], a and b about ±0.4.
+    Oklab,
+    /// Oklch: L, chroma, hue in degrees.
+    Oklch,
+}
+
+impl Space {
+    pub const ALL: [Space; 4] = [Space::Srgb, Space::Linear, Space::Oklab, Space::Oklch];
+
+    /// The name `FromStr` reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Space::Srgb => "srgb",
+            Space::Linear => "linear",
+            Space::Oklab => "oklab",
+            Space::Oklch => "oklch",
+        }
+    }
+}
+
+impl std::fmt::Display for Space {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Space {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self> {
+        match s.to_ascii_lowercase().as_str() {
+            "srgb" => Ok(Space::Srgb),
+            "linear" | "srgb-linear" => Ok(Space::Linear),
+            "oklab" => Ok(Space::Oklab),
+            "oklch" => Ok(Space::Oklch),
+            _ => Err(Error::invalid(format!(
+                "color space {s:?}: srgb, linear (or srgb-linear), oklab or oklch"
+            ))),
+        }
+    }
+}
+
+/// One color from `from` to `to`, through linear sRGB and Oklab as needed.
+#[inline]
+pub fn convert_one(c: [f64; 3], from: Space, to: Space) -> [f64; 3] {
+    if from == to {
+        return c;
+    }
+    // Up the chain sRGB → linear → Oklab → Oklch, or down it.
+    let rank = |s: Space| s as u8;
+    let mut c = c;
+    let mut at = from;
+    while at != to {
+        (c, at) = if rank(at) < rank(to) {
+            match at {
+                Space::Srgb => (c.map(srgb::to_linear), Space::Linear),
+                Space::Linear => (oklab::from_linear_srgb(c), Space::Oklab),
+                _ => (oklch::from_oklab(c), Space::Oklch),
+            }
+        } else {
+            match at {
+                Space::Oklch => (oklch::to_oklab(c), Space::Oklab),
+                Space::Oklab => (oklab::to_linear_srgb(c), Space::Linear),
+                _ => (c.map(srgb::from_linear), Space::Srgb),
+            }
+        };
+    }
+    c
+}
+
+/// Colors per task when converting in parallel: enough work to outweigh
+/// handing it to a thread.
+const PER_TASK: usize = 16 << 10;
+
+/// Converts `colors` from `from` to `to` in place, in parallel on
+/// `threads` threads (`None`: one per core) when there are many.
+pub fn convert(
+    colors: &mut [[f64; 3]],
+    from: Space,
+    to: Space,
+    threads: Option<usize>,
+) -> Result<()> {
+    each(colors, threads, |c| *c = convert_one(*c, from, to))
+}
+
+/// [`convert`] for `f32` colors (computed in `f64`).
+pub fn convert_f32(
+    colors: &mut [[f32; 3]],
+    from: Space,
+    to: Space,
+    threads: Option<usize>,
+) -> Result<()> {
+    each(colors, threads, |c| {
+        *c = convert_one(c.map(f64::from), from, to).map(|v| v as f32);
+    })
+}
+
+fn each<T: Send>(
+    items: &mut [T],
+    threads: Option<usize>,
+    work: impl Fn(&mut T) + Sync,
+) -> Result<()> {
+    let pipeline = Pipeline::new(threads)?;
+    if pipeline.threads() == 1 || items.len() <= PER_TASK {
+        items.iter_mut().for_each(work);
+    } else {
+        pipeline.install(|| {
+            items
+                .par_chunks_mut(PER_TASK)
+                .for_each(|chunk| chunk.iter_mut().for_each(&work));
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pair_of_spaces_round_trips() {
+        let colors = [[0.2, 0.5, 0.9], [1.0, 1.0, 1.0], [0.9, 0.1, 0.0], [0.0; 3]];
+        for from in Space::ALL {
+            for to in Space::ALL {
+                for c in colors {
+                    let start = convert_one(c, Space::Srgb, from);
+                    let back = convert_one(convert_one(start, from, to), to, from);
+                    let hue_free = |v: [f64; 3]| {
+                        if from == Space::Oklch {
+                            [v[0], v[1], 0.0]
+                        } else {
+                            v
+                        }
+                    };
+                    let (a, b) = (hue_free(start), hue_free(back));
+                    for (x, y) in a.iter().zip(b) {
+                        assert!((x - y).abs() < 1e-12, "{from} → {to}: {start:?} → {back:?}");
+                    }
+                }
+            }
+        }
+        assert_eq!("SRGB-linear".parse::<Space>().unwrap(), Space::Linear);
+        assert!(
+            "hsl"
+                .parse::<Space>()
+                .unwrap_err()
+                .to_string()
+                .contains("oklch")
+        );
+    }
+
+    #[test]
+    fn arrays_convert_the_same_on_any_thread_count() {
+        let colors: Vec<[f64; 3]> = (0..50_000)
+            .map(|i| {
+                [
+                    f64::from(i % 97) / 96.0,
+                    f64::from(i % 89) / 88.0,
+                    f64::from(i % 83) / 82.0,
+                ]
+            })
+            .collect();
+        let mut one = colors.clone();
+        convert(&mut one, Space::Srgb, Space::Oklch, Some(1)).unwrap();
+        let mut two = colors.clone();
+        convert(&mut two, Space::Srgb, Space::Oklch, Some(2)).unwrap();
+        assert_eq!(one, two);
+        assert_eq!(one[5], convert_one(colors[5], Space::Srgb, Space::Oklch));
+        assert!(convert(&mut two, Space::Srgb, Space::Oklab, Some(0)).is_err());
+        let mut small = [[1.0f32, 0.0, 0.0]];
+        convert_f32(&mut small, Space::Srgb, Space::Oklab, None).unwrap();
+        assert!((small[0][0] - 0.627_955).abs() < 1e-6);
+    }
+}

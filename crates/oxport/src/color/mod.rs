@@ -1,0 +1,22 @@
+//! Color: sRGB (8-bit and float), linear sRGB, Oklab and Oklch, with CSS
+//! Color 4's definitions and matrices; conversions over whole arrays, in
+//! parallel for large ones.
+//!
+//! ```
+//! use oxport::color::{self, Space};
+//!
+//! let mut colors = [[1.0, 0.0, 0.0]];
+//! color::convert(&mut colors, Space::Srgb, Space::Oklch, None)?;
+//! let [l, c, h] = colors[0];
+//! assert!((l - 0.62796).abs() < 1e-5 && (c - 0.25768).abs() < 1e-5 && (h - 29.2339).abs() < 1e-4);
+//! # Ok::<(), oxport::Error>(())
+//! ```
+
+mod convert;
+mod hex;
+pub mod oklab;
+pub mod oklch;
+pub mod srgb;
+
+pub use convert::{Space, convert, convert_f32, convert_one};
+pub use hex::parse_hex;
