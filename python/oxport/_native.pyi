@@ -409,6 +409,15 @@ def deflate_decompress_into(data: ReadableBuffer, out: WriteableBuffer, *, forma
 def color_convert(
     colors: npt.NDArray[Any], src: str, dst: str, *, threads: Optional[int] = None
 ) -> None: ...
+def color_parse_hex(text: str) -> tuple[float, float, float, float]: ...
+def color_gradient(
+    stops: list[tuple[float, float, float, float, Optional[float]]],
+    samples: int,
+    *,
+    space: str = "oklab",
+    hue: str = "shorter",
+    fit: str = "map",
+) -> npt.NDArray[numpy.float64]: ...
 def exr_read(
     path: Union[str, os.PathLike[str]], *, threads: Optional[int] = None
 ) -> tuple[list[tuple[str, str, Any]], tuple[int, int], list[tuple[str, str, npt.NDArray[numpy.uint8]]]]: ...

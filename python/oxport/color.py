@@ -14,7 +14,8 @@ Hues are degrees in [0, 360); an achromatic color keeps the angle of its
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, Optional
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal, Optional, Union, cast
 
 from . import _native
 
@@ -51,3 +52,52 @@ def convert(colors: npt.ArrayLike, src: Space, dst: Space, *,
         raise TypeError(f"colors: expected numbers, got {array.dtype}")
     _native.color_convert(out.reshape(-1), src, dst, threads=threads)
     return out
+
+
+#: How Oklch hues travel between stops (CSS Color 4).
+HueMethod = Literal["shorter", "longer", "increasing", "decreasing"]
+#: How colors outside sRGB are brought in: CSS Color 4's gamut mapping
+#: (``"map"``), clamping each channel (``"clip"``), or not at all (``"none"``).
+Fit = Literal["map", "clip", "none"]
+#: A color: a hex string (``"#rgb"``, ``"#rgba"``, ``"#rrggbb"``,
+#: ``"#rrggbbaa"``) or 3 or 4 sRGB floats (alpha last, 1 if missing).
+ColorLike = Union[str, Sequence[float]]
+#: A stop: a color, or ``(color, position)`` with the position in [0, 1].
+StopLike = Union[ColorLike, tuple[ColorLike, Optional[float]]]
+
+
+def parse_hex(text: str) -> tuple[float, float, float, float]:
+    """The sRGB color and alpha of a hex color, each in [0, 1]."""
+    return _native.color_parse_hex(text)
+
+
+def _color(value: ColorLike) -> tuple[float, float, float, float]:
+    if isinstance(value, str):
+        return parse_hex(value)
+    numbers = [float(v) for v in value]
+    if len(numbers) == 3:
+        numbers.append(1.0)
+    if len(numbers) != 4:
+        raise ValueError(f"a color has 3 or 4 components, got {len(numbers)}: {value!r}")
+    return numbers[0], numbers[1], numbers[2], numbers[3]
+
+
+def _stop(value: StopLike) -> tuple[float, float, float, float, Optional[float]]:
+    # (color, position): a pair whose first item is itself a color.
+    if isinstance(value, tuple) and len(value) == 2 and not isinstance(value[0], (int, float)):
+        color, position = value
+        return (*_color(color), None if position is None else float(position))
+    return (*_color(cast(ColorLike, value)), None)
+
+
+def gradient(stops: Sequence[StopLike], n: int, *, space: Space = "oklab",
+             hue: HueMethod = "shorter", fit: Fit = "map") -> np.ndarray:
+    """The gradient through ``stops`` sampled at ``n`` evenly spaced points
+    from 0 to 1, as an ``(n, 4)`` float64 array of sRGB and alpha.
+
+    Stops are colors, or ``(color, position)`` pairs; missing positions are
+    spread as CSS spreads them. Each pair of neighbours is interpolated in
+    ``space`` with alpha premultiplied; in ``"oklch"`` hues follow ``hue``
+    and a powerless (achromatic) hue takes its neighbour's. ``fit`` says
+    how results outside sRGB come back into it."""
+    return _native.color_gradient([_stop(s) for s in stops], n, space=space, hue=hue, fit=fit)

@@ -88,3 +88,80 @@ def test_dtypes_shapes_threads_and_errors() -> None:
     with pytest.raises(TypeError):
         color.convert(np.array([["a", "b", "c"]]), "srgb", "oklab")
     assert math.isnan(color.convert([math.nan, 0.0, 0.0], "srgb", "oklab")[0])
+
+
+HUES = ["shorter", "longer", "increasing", "decreasing"]
+
+
+def random_stops(rng: np.random.Generator) -> list[tuple[list[float], float | None]]:
+    count = int(rng.integers(2, 5))
+    stops: list[tuple[list[float], float | None]] = []
+    for _ in range(count):
+        rgb = list(rng.uniform(0.0, 1.0, 3))
+        alpha = float(rng.choice([1.0, rng.uniform(0.2, 1.0)]))
+        position = None if rng.random() < 0.5 else float(rng.uniform(0.0, 1.0))
+        stops.append((rgb + [alpha], position))
+    return stops
+
+
+def coloraide_gradient(stops: list[tuple[list[float], float | None]], n: int, space: str, hue: str,
+                       fit: str) -> np.ndarray:
+    from coloraide import stop
+    colors = [stop(Color("srgb", c[:3], c[3]), p) if p is not None else Color("srgb", c[:3], c[3])
+              for c, p in stops]
+    ramp = Color.interpolate(colors, space=SPACES[space], hue=hue, out_space="srgb")
+    out = []
+    for k in range(n):
+        c = ramp(k / (n - 1))
+        if fit == "map":
+            c.fit("srgb", method="oklch-chroma")
+        elif fit == "clip":
+            c.clip("srgb")
+        out.append(c.coords(nans=False) + [c.alpha(nans=False)])
+    return np.array(out)
+
+
+@pytest.mark.parametrize("space", SPACES)
+@pytest.mark.parametrize("hue", HUES)
+def test_gradients_match_coloraide(space: str, hue: str) -> None:
+    rng = np.random.default_rng(abs(hash((space, hue))) % 2**32)
+    for _ in range(40):
+        stops = random_stops(rng)
+        ours = color.gradient(stops, 17, space=space, hue=hue, fit="none")  # type: ignore[arg-type]
+        theirs = coloraide_gradient(stops, 17, space, hue, "none")
+        assert np.max(np.abs(ours - theirs)) < 1e-6, (stops, space, hue)
+
+
+@pytest.mark.parametrize("fit", ["map", "clip"])
+def test_gamut_mapping_matches_coloraide(fit: str) -> None:
+    rng = np.random.default_rng(11)
+    worst = 0.0
+    for _ in range(60):
+        stops = random_stops(rng)
+        ours = color.gradient(stops, 9, space="oklch", hue="longer", fit=fit)  # type: ignore[arg-type]
+        theirs = coloraide_gradient(stops, 9, "oklch", "longer", fit)
+        assert np.all((ours >= 0.0) & (ours <= 1.0))
+        worst = max(worst, float(np.max(np.abs(ours - theirs))))
+    assert worst < 1e-6
+
+
+def test_stops_hex_positions_and_errors() -> None:
+    assert color.parse_hex("#ff8000") == pytest.approx((1.0, 128 / 255, 0.0, 1.0))
+    g = color.gradient(["#000", ("#fff", 0.5), "#fff"], 5, space="srgb")
+    assert g.shape == (5, 4)
+    assert g[2] == pytest.approx([1, 1, 1, 1]) and g[1] == pytest.approx([0.5, 0.5, 0.5, 1])
+    # Powerless hue: white to blue in Oklch keeps blue's hue all the way.
+    blue_hue = color.convert([0.0, 0.0, 1.0], "srgb", "oklch")[2]
+    ramp = color.gradient(["#ffffff", "#0000ff"], 5, space="oklch", fit="none")
+    hues = color.convert(ramp[1:, :3], "srgb", "oklch")[:, 2]
+    assert np.allclose(hues, blue_hue, atol=1e-6)
+    with pytest.raises(ValueError, match="position 2"):
+        color.gradient(["#0g0", "#fff"], 3)
+    with pytest.raises(ValueError, match="hue"):
+        color.gradient(["#000", "#fff"], 3, hue="sideways")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="at least one stop"):
+        color.gradient([], 3)
+    with pytest.raises(ValueError, match="finite"):
+        color.gradient([[math.nan, 0, 0], "#fff"], 3)
+    with pytest.raises(ValueError, match="3 or 4"):
+        color.gradient([[0, 0], "#fff"], 3)

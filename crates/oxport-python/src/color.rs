@@ -2,7 +2,7 @@
 //! on numpy arrays of colors, in place (the facade hands over its own
 //! copy), with the GIL released.
 
-use numpy::PyReadwriteArray1;
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1};
 use oxport::color::{self, Space};
 use pyo3::prelude::*;
 
@@ -55,3 +55,58 @@ pub fn color_convert(
     py.detach(|| color::convert_f32(triples, from, to, threads))
         .map_err(to_py_err)
 }
+
+/// The sRGB color and alpha of a hex color (`#rgb`, `#rgba`, `#rrggbb`,
+/// `#rrggbbaa`), each in [0, 1].
+#[pyfunction]
+pub fn color_parse_hex(text: &str) -> PyResult<(f64, f64, f64, f64)> {
+    let [r, g, b, a] = color::parse_hex(text).map_err(to_py_err)?;
+    Ok((r, g, b, a))
+}
+
+/// A stop as the facade passes it: sRGB, alpha, position or `None`.
+type StopTuple = (f64, f64, f64, f64, Option<f64>);
+
+/// The gradient through `stops` at `samples` evenly spaced points: an
+/// `(samples, 4)` float64 array of sRGB and alpha.
+#[pyfunction]
+#[pyo3(signature = (stops, samples, *, space = "oklab", hue = "shorter", fit = "map"))]
+pub fn color_gradient<'py>(
+    py: Python<'py>,
+    stops: Vec<StopTuple>,
+    samples: usize,
+    space: &str,
+    hue: &str,
+    fit: &str,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let options = color::GradientOptions {
+        space: self::space(space, "space")?,
+        hue: hue.parse().map_err(|_| {
+            invalid(
+                "hue",
+                format!("{hue:?}: shorter, longer, increasing or decreasing"),
+            )
+        })?,
+        fit: fit
+            .parse()
+            .map_err(|_| invalid("fit", format!("{fit:?}: map, clip or none")))?,
+    };
+    if samples > MAX_SAMPLES {
+        return Err(invalid("n", format!("at most {MAX_SAMPLES} samples")));
+    }
+    let stops: Vec<color::Stop> = stops
+        .into_iter()
+        .map(|(r, g, b, a, position)| color::Stop {
+            color: [r, g, b, a],
+            position,
+        })
+        .collect();
+    let rows = py
+        .detach(|| color::gradient(&stops, samples, &options))
+        .map_err(to_py_err)?;
+    let flat: Vec<f64> = rows.into_iter().flatten().collect();
+    PyArray1::from_vec(py, flat).reshape([samples, 4])
+}
+
+/// Samples one call may ask for (32 bytes each).
+const MAX_SAMPLES: usize = 1 << 26;

@@ -43,6 +43,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exr::exr_convert, m)?)?;
     m.add_function(wrap_pyfunction!(seekable::seekable_unpack, m)?)?;
     m.add_function(wrap_pyfunction!(color::color_convert, m)?)?;
+    m.add_function(wrap_pyfunction!(color::color_parse_hex, m)?)?;
+    m.add_function(wrap_pyfunction!(color::color_gradient, m)?)?;
     zstd::register(m)?;
     deflate::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -13,10 +13,14 @@
 //! ```
 
 mod convert;
+mod gamut;
+mod gradient;
 mod hex;
 pub mod oklab;
 pub mod oklch;
 pub mod srgb;
 
 pub use convert::{Space, convert, convert_f32, convert_one};
+pub use gamut::{JND, clip, map_oklch_to_srgb};
+pub use gradient::{Fit, GradientOptions, Hue, Stop, gradient, positions};
 pub use hex::parse_hex;
