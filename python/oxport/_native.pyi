@@ -418,6 +418,17 @@ def color_gradient(
     hue: str = "shorter",
     fit: str = "map",
 ) -> npt.NDArray[numpy.float64]: ...
+def color_render_gradients(
+    path: Union[str, os.PathLike[str]],
+    gradients: list[tuple[str, list[tuple[float, float, float, float, Optional[float]]]]],
+    presets: list[str],
+    spaces: list[str],
+    *,
+    hue: str = "shorter",
+    fit: str = "map",
+    width: int = 1024,
+) -> None: ...
+def color_preset_names() -> list[str]: ...
 def exr_read(
     path: Union[str, os.PathLike[str]], *, threads: Optional[int] = None
 ) -> tuple[list[tuple[str, str, Any]], tuple[int, int], list[tuple[str, str, npt.NDArray[numpy.uint8]]]]: ...

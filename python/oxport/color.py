@@ -14,7 +14,8 @@ Hues are degrees in [0, 360); an achromatic color keeps the angle of its
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal, Optional, Union, cast
 
 from . import _native
@@ -101,3 +102,22 @@ def gradient(stops: Sequence[StopLike], n: int, *, space: Space = "oklab",
     and a powerless (achromatic) hue takes its neighbour's. ``fit`` says
     how results outside sRGB come back into it."""
     return _native.color_gradient([_stop(s) for s in stops], n, space=space, hue=hue, fit=fit)
+
+
+def render_gradients(path: Union[str, os.PathLike[str]],
+                     gradients: Optional[Mapping[str, Sequence[StopLike]]] = None, *,
+                     presets: Union[str, Sequence[str]] = (),
+                     spaces: Sequence[Space] = ("srgb", "linear", "oklab"),
+                     hue: HueMethod = "shorter", fit: Fit = "map", width: int = 1024) -> None:
+    """Draws gradient strips as an 8-bit sRGB PNG at ``path`` (whole or not
+    at all): for each gradient (``title → stops``) and each preset (a name
+    from :data:`PRESETS`, or ``"all"``), a title and one strip per space of
+    ``spaces``, ``width`` pixels wide; translucent colors over a
+    checkerboard."""
+    names = [presets] if isinstance(presets, str) else list(presets)
+    panels = [(title, [_stop(s) for s in stops]) for title, stops in (gradients or {}).items()]
+    _native.color_render_gradients(path, panels, names, list(spaces), hue=hue, fit=fit, width=width)
+
+
+#: The preset gradients :func:`render_gradients` draws by name.
+PRESETS: tuple[str, ...] = tuple(_native.color_preset_names())

@@ -5,6 +5,8 @@ CSS Color 4's own examples, round trips, dtypes and bad arguments."""
 from __future__ import annotations
 
 import math
+import struct
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -165,3 +167,32 @@ def test_stops_hex_positions_and_errors() -> None:
         color.gradient([[math.nan, 0, 0], "#fff"], 3)
     with pytest.raises(ValueError, match="3 or 4"):
         color.gradient([[0, 0], "#fff"], 3)
+
+
+
+def read_png(path: Path) -> tuple[int, int, bytes]:
+    """Width, height and the chunk types of a PNG, read by hand."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    chunks, at = [], 8
+    while at < len(data):
+        (length,) = struct.unpack(">I", data[at:at + 4])
+        chunks.append(data[at + 4:at + 8])
+        at += 12 + length
+    return width, height, b" ".join(chunks)
+
+
+def test_render_gradients_writes_a_png_of_the_strips(tmp_path: Path) -> None:
+    out = tmp_path / "strips.png"
+    color.render_gradients(out, {"black to white": ["#000", "#fff"]}, presets="all",
+                           spaces=["srgb", "oklab", "oklch"], width=300)
+    width, height, chunks = read_png(out)
+    assert width > 300 and height > 8 * 3 * 40
+    assert b"sRGB" in chunks and b"IDAT" in chunks
+    assert "rainbow" in color.PRESETS
+    with pytest.raises(ValueError, match="preset"):
+        color.render_gradients(tmp_path / "x.png", presets="plaid")
+    with pytest.raises(ValueError, match="nothing to draw"):
+        color.render_gradients(tmp_path / "x.png")
+    assert not (tmp_path / "x.png").exists()

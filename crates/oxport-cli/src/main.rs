@@ -28,6 +28,8 @@ enum Command {
     /// Zstandard seekable archives (what Blender's compressed .blend files are)
     #[command(subcommand)]
     Zst(cmd::zst::Command),
+    /// Gradient strips interpolated in sRGB, linear sRGB, Oklab and Oklch, as a PNG
+    Gradient(cmd::gradient::GradientArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
         Command::Obj(command) => cmd::obj::run(command),
         Command::Exr(command) => cmd::exr::run(command),
         Command::Zst(command) => cmd::zst::run(command),
+        Command::Gradient(args) => cmd::gradient::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

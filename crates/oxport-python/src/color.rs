@@ -2,6 +2,8 @@
 //! on numpy arrays of colors, in place (the facade hands over its own
 //! copy), with the GIL released.
 
+use std::path::PathBuf;
+
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1};
 use oxport::color::{self, Space};
 use pyo3::prelude::*;
@@ -79,28 +81,13 @@ pub fn color_gradient<'py>(
     hue: &str,
     fit: &str,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let options = color::GradientOptions {
-        space: self::space(space, "space")?,
-        hue: hue.parse().map_err(|_| {
-            invalid(
-                "hue",
-                format!("{hue:?}: shorter, longer, increasing or decreasing"),
-            )
-        })?,
-        fit: fit
-            .parse()
-            .map_err(|_| invalid("fit", format!("{fit:?}: map, clip or none")))?,
-    };
+    let options = options(&[space.to_owned()], "space", hue, fit)?
+        .pop()
+        .expect("one space, one row");
     if samples > MAX_SAMPLES {
         return Err(invalid("n", format!("at most {MAX_SAMPLES} samples")));
     }
-    let stops: Vec<color::Stop> = stops
-        .into_iter()
-        .map(|(r, g, b, a, position)| color::Stop {
-            color: [r, g, b, a],
-            position,
-        })
-        .collect();
+    let stops = self::stops(stops);
     let rows = py
         .detach(|| color::gradient(&stops, samples, &options))
         .map_err(to_py_err)?;
@@ -110,3 +97,88 @@ pub fn color_gradient<'py>(
 
 /// Samples one call may ask for (32 bytes each).
 const MAX_SAMPLES: usize = 1 << 26;
+
+fn options(
+    spaces: &[String],
+    argument: &str,
+    hue: &str,
+    fit: &str,
+) -> PyResult<Vec<color::GradientOptions>> {
+    let hue: color::Hue = hue.parse().map_err(|_| {
+        invalid(
+            "hue",
+            format!("{hue:?}: shorter, longer, increasing or decreasing"),
+        )
+    })?;
+    let fit: color::Fit = fit
+        .parse()
+        .map_err(|_| invalid("fit", format!("{fit:?}: map, clip or none")))?;
+    spaces
+        .iter()
+        .map(|s| {
+            Ok(color::GradientOptions {
+                space: space(s, argument)?,
+                hue,
+                fit,
+            })
+        })
+        .collect()
+}
+
+fn stops(tuples: Vec<StopTuple>) -> Vec<color::Stop> {
+    tuples
+        .into_iter()
+        .map(|(r, g, b, a, position)| color::Stop {
+            color: [r, g, b, a],
+            position,
+        })
+        .collect()
+}
+
+/// Draws gradient strips into the PNG at `path` (written whole or not at
+/// all): each of `gradients` (title, stops), then each preset named in
+/// `presets` (or `"all"`), with one row per space of `spaces`.
+#[pyfunction]
+#[pyo3(signature = (path, gradients, presets, spaces, *, hue = "shorter", fit = "map", width = 1024))]
+#[allow(clippy::too_many_arguments)]
+pub fn color_render_gradients(
+    py: Python<'_>,
+    path: PathBuf,
+    gradients: Vec<(String, Vec<StopTuple>)>,
+    presets: Vec<String>,
+    spaces: Vec<String>,
+    hue: &str,
+    fit: &str,
+    width: usize,
+) -> PyResult<()> {
+    let rows = options(&spaces, "spaces", hue, fit)?;
+    let mut panels: Vec<color::Panel> = gradients
+        .into_iter()
+        .map(|(title, tuples)| color::Panel {
+            title,
+            stops: stops(tuples),
+            rows: rows.clone(),
+        })
+        .collect();
+    for name in &presets {
+        for (title, stops) in color::presets(name).map_err(to_py_err)? {
+            panels.push(color::Panel {
+                title: title.to_owned(),
+                stops,
+                rows: rows.clone(),
+            });
+        }
+    }
+    py.detach(|| {
+        oxport::atomic::write_file(&path, |file| {
+            color::render_gradients(&panels, width, std::io::BufWriter::new(file))
+        })
+    })
+    .map_err(to_py_err)
+}
+
+/// The names of the preset gradients.
+#[pyfunction]
+pub fn color_preset_names() -> Vec<&'static str> {
+    color::PRESETS.iter().map(|(name, _)| *name).collect()
+}

@@ -45,6 +45,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(color::color_convert, m)?)?;
     m.add_function(wrap_pyfunction!(color::color_parse_hex, m)?)?;
     m.add_function(wrap_pyfunction!(color::color_gradient, m)?)?;
+    m.add_function(wrap_pyfunction!(color::color_render_gradients, m)?)?;
+    m.add_function(wrap_pyfunction!(color::color_preset_names, m)?)?;
     zstd::register(m)?;
     deflate::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

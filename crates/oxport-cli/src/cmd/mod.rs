@@ -1,4 +1,5 @@
 pub mod demo;
 pub mod exr;
+pub mod gradient;
 pub mod obj;
 pub mod zst;

@@ -18,9 +18,15 @@ mod gradient;
 mod hex;
 pub mod oklab;
 pub mod oklch;
+mod presets;
+mod render;
 pub mod srgb;
+mod stops;
 
 pub use convert::{Space, convert, convert_f32, convert_one};
 pub use gamut::{JND, clip, map_oklch_to_srgb};
 pub use gradient::{Fit, GradientOptions, Hue, Stop, gradient, positions};
 pub use hex::parse_hex;
+pub use presets::{PRESETS, preset, presets};
+pub use render::{Panel, render_gradients};
+pub use stops::parse_stops;
