@@ -417,6 +417,7 @@ def color_gradient(
     space: str = "oklab",
     hue: str = "shorter",
     fit: str = "map",
+    threads: Optional[int] = None,
 ) -> npt.NDArray[numpy.float64]: ...
 def color_render_gradients(
     path: Union[str, os.PathLike[str]],

@@ -92,7 +92,8 @@ def _stop(value: StopLike) -> tuple[float, float, float, float, Optional[float]]
 
 
 def gradient(stops: Sequence[StopLike], n: int, *, space: Space = "oklab",
-             hue: HueMethod = "shorter", fit: Fit = "map") -> np.ndarray:
+             hue: HueMethod = "shorter", fit: Fit = "map",
+             threads: Optional[int] = None) -> np.ndarray:
     """The gradient through ``stops`` sampled at ``n`` evenly spaced points
     from 0 to 1, as an ``(n, 4)`` float64 array of sRGB and alpha.
 
@@ -100,8 +101,10 @@ def gradient(stops: Sequence[StopLike], n: int, *, space: Space = "oklab",
     spread as CSS spreads them. Each pair of neighbours is interpolated in
     ``space`` with alpha premultiplied; in ``"oklch"`` hues follow ``hue``
     and a powerless (achromatic) hue takes its neighbour's. ``fit`` says
-    how results outside sRGB come back into it."""
-    return _native.color_gradient([_stop(s) for s in stops], n, space=space, hue=hue, fit=fit)
+    how results outside sRGB come back into it. ``threads``: ``None`` is
+    one per core (many samples are cut in parallel pieces)."""
+    return _native.color_gradient([_stop(s) for s in stops], n, space=space, hue=hue, fit=fit,
+                                  threads=threads)
 
 
 def render_gradients(path: Union[str, os.PathLike[str]],

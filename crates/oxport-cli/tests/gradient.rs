@@ -32,7 +32,10 @@ fn stops_and_presets_draw_a_png_and_mistakes_say_what() {
     let bad = dir.path().join("bad.png");
     let bad = bad.to_str().unwrap();
     let (ok, _, err) = oxport(&["gradient", "#000,#12345", "--out", bad]);
-    assert!(!ok && err.contains("stop 2") && err.contains("5 digits"), "{err}");
+    assert!(
+        !ok && err.contains("stop 2") && err.contains("5 digits"),
+        "{err}"
+    );
     let (ok, _, err) = oxport(&["gradient", "--preset", "plaid", "--out", bad]);
     assert!(!ok && err.contains("rainbow"), "{err}");
     let (ok, _, err) = oxport(&["gradient", "#000,#fff", "--spaces", "hsl", "--out", bad]);

@@ -72,7 +72,7 @@ type StopTuple = (f64, f64, f64, f64, Option<f64>);
 /// The gradient through `stops` at `samples` evenly spaced points: an
 /// `(samples, 4)` float64 array of sRGB and alpha.
 #[pyfunction]
-#[pyo3(signature = (stops, samples, *, space = "oklab", hue = "shorter", fit = "map"))]
+#[pyo3(signature = (stops, samples, *, space = "oklab", hue = "shorter", fit = "map", threads = None))]
 pub fn color_gradient<'py>(
     py: Python<'py>,
     stops: Vec<StopTuple>,
@@ -80,6 +80,7 @@ pub fn color_gradient<'py>(
     space: &str,
     hue: &str,
     fit: &str,
+    threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let options = options(&[space.to_owned()], "space", hue, fit)?
         .pop()
@@ -89,7 +90,7 @@ pub fn color_gradient<'py>(
     }
     let stops = self::stops(stops);
     let rows = py
-        .detach(|| color::gradient(&stops, samples, &options))
+        .detach(|| color::gradient(&stops, samples, &options, threads))
         .map_err(to_py_err)?;
     let flat: Vec<f64> = rows.into_iter().flatten().collect();
     PyArray1::from_vec(py, flat).reshape([samples, 4])

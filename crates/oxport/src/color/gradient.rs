@@ -10,7 +10,10 @@ use std::str::FromStr;
 use super::convert::{Space, convert_one};
 use super::gamut::{clip, map_oklch_to_srgb};
 use super::oklch::ACHROMATIC;
+use crate::pipeline::Pipeline;
 use crate::{Error, Result};
+
+use rayon::prelude::*;
 
 /// How Oklch hues travel between two stops (CSS Color 4, §12.4).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -193,11 +196,13 @@ fn un_premultiply(c: &mut [f64; 4], polar: bool) {
 
 /// The gradient through `stops` sampled at `samples` evenly spaced points
 /// from 0 to 1: sRGB and alpha per sample, brought into gamut as
-/// `options.fit` says.
+/// `options.fit` says; on `threads` threads (`None`: one per core) when
+/// there are many samples.
 pub fn gradient(
     stops: &[Stop],
     samples: usize,
     options: &GradientOptions,
+    threads: Option<usize>,
 ) -> Result<Vec<[f64; 4]>> {
     if stops.is_empty() {
         return Err(Error::invalid("a gradient needs at least one stop"));
@@ -242,17 +247,29 @@ pub fn gradient(
     } else {
         at
     };
-    Ok((0..samples)
-        .map(|k| {
-            let t = if samples == 1 {
-                0.0
-            } else {
-                k as f64 / (samples - 1) as f64
-            };
-            sample(&pairs, &ends, t, options, polar)
-        })
-        .collect())
+    let at = |k: usize| {
+        let t = if samples == 1 {
+            0.0
+        } else {
+            k as f64 / (samples - 1) as f64
+        };
+        sample(&pairs, &ends, t, options, polar)
+    };
+    let pipeline = Pipeline::new(threads)?;
+    if pipeline.threads() == 1 || samples <= PER_TASK {
+        return Ok((0..samples).map(at).collect());
+    }
+    Ok(pipeline.install(|| {
+        (0..samples)
+            .into_par_iter()
+            .with_min_len(PER_TASK)
+            .map(at)
+            .collect()
+    }))
 }
+
+/// Samples per parallel task: enough work to outweigh handing it over.
+const PER_TASK: usize = 4096;
 
 /// The color at `t`: the first segment that ends at or after it.
 fn sample(
@@ -344,7 +361,7 @@ mod tests {
                 space,
                 ..GradientOptions::default()
             };
-            let g = gradient(&stops, 5, &options).unwrap();
+            let g = gradient(&stops, 5, &options, None).unwrap();
             assert_eq!(g.len(), 5);
             for c in &g {
                 assert!(
@@ -363,6 +380,8 @@ mod tests {
                 g[4]
             );
         }
-        assert!(gradient(&[], 3, &GradientOptions::default()).is_err());
+        assert!(gradient(&[], 3, &GradientOptions::default(), None).is_err());
+        let many = |threads| gradient(&stops, 100_000, &GradientOptions::default(), Some(threads));
+        assert_eq!(many(1).unwrap(), many(2).unwrap());
     }
 }

@@ -55,7 +55,7 @@ pub fn render_gradients(panels: &[Panel], width: usize, out: impl Write) -> Resu
         canvas.text(MARGIN as i64, y + 8, &panel.title, SCALE, TEXT);
         y += TITLE as i64;
         for options in &panel.rows {
-            let colors = gradient(&panel.stops, width, options)?;
+            let colors = gradient(&panel.stops, width, options, None)?;
             canvas.text(
                 MARGIN as i64,
                 y + (ROW as i64 - 10) / 2,
