@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from docs import machine, table, update_section
+from docs import ROOT, machine, table, update_section
 
 from oxport import color
 
@@ -137,8 +137,17 @@ def main() -> None:
             f"**{t['colour-science'] / t['oxport']:.1f}×** ({t['colour-science'] / t['oxport 1 thread']:.1f}×)",
             f"{aide / t['oxport']:,.0f}×",
         ])
+    strips = ROOT / "docs" / "images" / "gradients.png"
+    strips.parent.mkdir(parents=True, exist_ok=True)
+    color.render_gradients(strips, presets="all", spaces=["srgb", "linear", "oklab", "oklch"], width=768)
     text = "\n".join([
         "## Color conversions and gradients",
+        "",
+        "The presets, each interpolated in sRGB, linear sRGB, Oklab and Oklch (shorter hue), mapped "
+        "into sRGB with CSS Color 4's gamut mapping "
+        "(`oxport gradient --preset all --spaces srgb,linear,oklab,oklch --width 768 --out gradients.png`):",
+        "",
+        "![the preset gradients in four spaces](images/gradients.png)",
         "",
         f"`.venv/bin/python bench/color.py --runs {args.runs} --n {n}` ({machine()}; "
         f"colour-science {colour.__version__}, coloraide {__import__('coloraide').__version__}). "
