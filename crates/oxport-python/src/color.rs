@@ -33,13 +33,7 @@ pub fn color_convert(
 ) -> PyResult<()> {
     let (from, to) = (space(src, "src")?, space(dst, "dst")?);
     if let Ok(mut array) = colors.extract::<PyReadwriteArray1<'_, f64>>() {
-        let values = array
-            .as_slice_mut()
-            .map_err(|_| invalid("colors", "expected a contiguous array"))?;
-        let (triples, rest) = values.as_chunks_mut::<3>();
-        if !rest.is_empty() {
-            return Err(invalid("colors", "expected 3 components per color"));
-        }
+        let triples = triples(&mut array)?;
         return py
             .detach(|| color::convert(triples, from, to, threads))
             .map_err(to_py_err);
@@ -47,15 +41,22 @@ pub fn color_convert(
     let mut array = colors
         .extract::<PyReadwriteArray1<'_, f32>>()
         .map_err(|_| invalid("colors", "expected a 1-D float32 or float64 array"))?;
+    let triples = triples(&mut array)?;
+    py.detach(|| color::convert_f32(triples, from, to, threads))
+        .map_err(to_py_err)
+}
+
+/// The array's components as colors of 3.
+fn triples<'a, T: numpy::Element>(
+    array: &'a mut PyReadwriteArray1<'_, T>,
+) -> PyResult<&'a mut [[T; 3]]> {
     let values = array
         .as_slice_mut()
         .map_err(|_| invalid("colors", "expected a contiguous array"))?;
-    let (triples, rest) = values.as_chunks_mut::<3>();
-    if !rest.is_empty() {
-        return Err(invalid("colors", "expected 3 components per color"));
+    match values.as_chunks_mut::<3>() {
+        (triples, []) => Ok(triples),
+        _ => Err(invalid("colors", "expected 3 components per color")),
     }
-    py.detach(|| color::convert_f32(triples, from, to, threads))
-        .map_err(to_py_err)
 }
 
 /// The sRGB color and alpha of a hex color (`#rgb`, `#rgba`, `#rrggbb`,
