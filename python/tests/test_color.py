@@ -58,6 +58,13 @@ def test_css_color_4_examples() -> None:
     assert ours == pytest.approx(Color("oklch", lch).convert("srgb").coords(), abs=1e-9)
 
 
+def test_css_color_4_premultiplied_alpha_example() -> None:
+    # CSS Color 4, §12.3 (interpolating with alpha): rgb(24% 12% 98% / 0.4) and
+    # rgb(62% 26% 64% / 0.6) halfway in sRGB are rgb(46.8% 20.4% 77.6% / 0.5).
+    middle = color.gradient([[0.24, 0.12, 0.98, 0.4], [0.62, 0.26, 0.64, 0.6]], 3, space="srgb")[1]
+    assert middle == pytest.approx([0.468, 0.204, 0.776, 0.5], abs=1e-12)
+
+
 def test_round_trips_within_1e_12() -> None:
     start = random_srgb(10_000, seed=3)
     for via in ("linear", "oklab", "oklch"):
