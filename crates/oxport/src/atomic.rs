@@ -68,7 +68,7 @@ impl Pending {
 
     /// Gives I/O errors that know no path this file's path.
     pub(crate) fn name(&self, error: Error) -> Error {
-        name_path(error, &self.path)
+        error.at_path(&self.path)
     }
 
     /// Renames the temporary file to the path (the file must be closed).
@@ -108,12 +108,4 @@ fn create(path: &Path, direct: bool) -> std::io::Result<(File, bool)> {
         .create_new(true)
         .open(path)?;
     Ok((file, false))
-}
-
-/// I/O errors from inside `fill` know no path: give them the one the caller asked for.
-fn name_path(error: Error, path: &Path) -> Error {
-    match error {
-        Error::Io { path: None, source } => Error::io_at(path, source),
-        other => other,
-    }
 }

@@ -54,6 +54,14 @@ impl Error {
         }
     }
 
+    /// An I/O error without a path names `path`; other errors are unchanged.
+    pub(crate) fn at_path(self, path: &Path) -> Self {
+        match self {
+            Error::Io { path: None, source } => Error::io_at(path, source),
+            other => other,
+        }
+    }
+
     /// A parse error without a file names `path`; other errors are unchanged.
     pub(crate) fn in_file(self, path: &Path) -> Self {
         match self {

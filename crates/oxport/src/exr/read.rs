@@ -74,7 +74,7 @@ impl Reader<File> {
     /// Opens the file at `path`; its I/O errors name it.
     pub fn open(path: &Path) -> Result<Self> {
         let file = File::open(path).map_err(|e| Error::io_at(path, e))?;
-        let mut reader = Reader::new(file).map_err(|e| located(e, path))?;
+        let mut reader = Reader::new(file).map_err(|e| e.at_path(path))?;
         reader.path = Some(path.to_path_buf());
         Ok(reader)
     }
@@ -155,7 +155,7 @@ impl<S: Source> Reader<S> {
     /// when this returns `Ok`.
     pub fn read_into(&self, planes: &mut [&mut [u8]], options: &ReadOptions) -> Result<()> {
         self.decode(planes, options).map_err(|e| match &self.path {
-            Some(path) => located(e, path),
+            Some(path) => e.at_path(path),
             None => e,
         })
     }
@@ -194,14 +194,6 @@ impl<S: Source> Reader<S> {
             lines,
         )?;
         image.run(source, &spans, planes)
-    }
-}
-
-/// An I/O error without a path names `path`.
-fn located(error: Error, path: &Path) -> Error {
-    match error {
-        Error::Io { path: None, source } => Error::io_at(path, source),
-        other => other,
     }
 }
 
