@@ -15,8 +15,7 @@ pub fn parse_stops(text: &str) -> Result<Vec<Stop>> {
             let color = words
                 .next()
                 .ok_or_else(|| Error::invalid(format!("stop {}: empty (in {text:?})", i + 1)))?;
-            let color = parse_hex(color)
-                .map_err(|e| Error::invalid(format!("stop {}: {}", i + 1, reason(&e))))?;
+            let color = parse_hex(color).map_err(|e| e.within(&format!("stop {}", i + 1)))?;
             let position = match (words.next(), words.next()) {
                 (None, _) => None,
                 (Some(p), None) => Some(percent(p).ok_or_else(|| {
@@ -41,14 +40,6 @@ pub fn parse_stops(text: &str) -> Result<Vec<Stop>> {
 fn percent(text: &str) -> Option<f64> {
     let value: f64 = text.strip_suffix('%')?.parse().ok()?;
     value.is_finite().then_some(value / 100.0)
-}
-
-/// An invalid-argument error's message without its prefix.
-fn reason(error: &Error) -> String {
-    match error {
-        Error::InvalidArgument(why) => why.to_string(),
-        other => other.to_string(),
-    }
 }
 
 #[cfg(test)]
