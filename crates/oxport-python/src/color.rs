@@ -163,20 +163,10 @@ pub fn color_render_gradients(
         })
         .collect();
     for name in &presets {
-        for (title, stops) in color::presets(name).map_err(to_py_err)? {
-            panels.push(color::Panel {
-                title: title.to_owned(),
-                stops,
-                rows: rows.clone(),
-            });
-        }
+        panels.extend(color::Panel::presets(name, &rows).map_err(to_py_err)?);
     }
-    py.detach(|| {
-        oxport::atomic::write_file(&path, |file| {
-            color::render_gradients(&panels, width, std::io::BufWriter::new(file))
-        })
-    })
-    .map_err(to_py_err)
+    py.detach(|| color::write_gradients(&path, &panels, width))
+        .map_err(to_py_err)
 }
 
 /// The names of the preset gradients.

@@ -64,22 +64,14 @@ pub fn run(args: &GradientArgs) -> oxport::Result<()> {
         });
     }
     for name in &args.preset {
-        for (title, stops) in color::presets(name)? {
-            panels.push(Panel {
-                title: title.to_owned(),
-                stops,
-                rows: rows.clone(),
-            });
-        }
+        panels.extend(Panel::presets(name, &rows)?);
     }
     if panels.is_empty() {
         return Err(oxport::Error::InvalidArgument(
             "nothing to draw: give stops (\"#000,#fff\") or --preset".into(),
         ));
     }
-    oxport::atomic::write_file(&args.out, |file| {
-        color::render_gradients(&panels, args.width, std::io::BufWriter::new(file))
-    })?;
+    color::write_gradients(&args.out, &panels, args.width)?;
     eprintln!(
         "{}: {} gradient(s) × {} row(s), {} pixels wide",
         args.out.display(),

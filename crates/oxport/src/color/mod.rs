@@ -28,5 +28,5 @@ pub use gamut::{JND, clip, map_oklch_to_srgb};
 pub use gradient::{Fit, GradientOptions, Hue, Stop, gradient, positions};
 pub use hex::parse_hex;
 pub use presets::{PRESETS, preset, presets};
-pub use render::{Panel, render_gradients};
+pub use render::{Panel, render_gradients, write_gradients};
 pub use stops::parse_stops;

@@ -2,9 +2,11 @@
 //! per interpolation, labelled on the left; colors with alpha are shown
 //! over a checkerboard. 8-bit sRGB PNG.
 
-use std::io::Write;
+use std::io::{BufWriter, Write};
+use std::path::Path;
 
 use super::gradient::{GradientOptions, Hue, Stop, gradient};
+use super::presets::presets;
 use super::srgb::to_u8;
 use crate::raster::{Canvas, Rgb};
 use crate::{Error, Result};
@@ -15,6 +17,21 @@ pub struct Panel {
     pub title: String,
     pub stops: Vec<Stop>,
     pub rows: Vec<GradientOptions>,
+}
+
+impl Panel {
+    /// A panel for each preset `name` asks for (a preset's name, or `all`),
+    /// each shown in `rows`.
+    pub fn presets(name: &str, rows: &[GradientOptions]) -> Result<Vec<Panel>> {
+        Ok(presets(name)?
+            .into_iter()
+            .map(|(title, stops)| Panel {
+                title: title.to_owned(),
+                stops,
+                rows: rows.to_vec(),
+            })
+            .collect())
+    }
 }
 
 const SCALE: usize = 2;
@@ -33,6 +50,13 @@ fn label(options: &GradientOptions) -> String {
         }
         (space, _) => space.name().to_owned(),
     }
+}
+
+/// Draws `panels` into the PNG file at `path`, whole or not at all.
+pub fn write_gradients(path: &Path, panels: &[Panel], width: usize) -> Result<()> {
+    crate::atomic::write_file(path, |file| {
+        render_gradients(panels, width, BufWriter::new(file))
+    })
 }
 
 /// Draws `panels` with strips `width` pixels wide into `out` as a PNG.
