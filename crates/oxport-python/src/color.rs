@@ -8,15 +8,11 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1};
 use oxport::color::{self, Space};
 use pyo3::prelude::*;
 
-use crate::errors::{invalid, to_py_err};
+use crate::errors::{invalid, invalid_argument, to_py_err};
 
-fn space(name: &str, argument: &str) -> PyResult<Space> {
-    name.parse::<Space>().map_err(|_| {
-        invalid(
-            argument,
-            format!("{name:?} is not a color space: srgb, linear, oklab or oklch"),
-        )
-    })
+/// A parsed argument; a bad one's error is the library's, naming the argument.
+fn parse<T: std::str::FromStr<Err = oxport::Error>>(text: &str, argument: &str) -> PyResult<T> {
+    text.parse().map_err(|e| invalid_argument(argument, e))
 }
 
 /// Converts `colors` (a contiguous 1-D float64 or float32 array of
@@ -31,7 +27,7 @@ pub fn color_convert(
     dst: &str,
     threads: Option<usize>,
 ) -> PyResult<()> {
-    let (from, to) = (space(src, "src")?, space(dst, "dst")?);
+    let (from, to): (Space, Space) = (parse(src, "src")?, parse(dst, "dst")?);
     if let Ok(mut array) = colors.extract::<PyReadwriteArray1<'_, f64>>() {
         let triples = triples(&mut array)?;
         return py
@@ -106,20 +102,12 @@ fn options(
     hue: &str,
     fit: &str,
 ) -> PyResult<Vec<color::GradientOptions>> {
-    let hue: color::Hue = hue.parse().map_err(|_| {
-        invalid(
-            "hue",
-            format!("{hue:?}: shorter, longer, increasing or decreasing"),
-        )
-    })?;
-    let fit: color::Fit = fit
-        .parse()
-        .map_err(|_| invalid("fit", format!("{fit:?}: map, clip or none")))?;
+    let (hue, fit) = (parse(hue, "hue")?, parse(fit, "fit")?);
     spaces
         .iter()
         .map(|s| {
             Ok(color::GradientOptions {
-                space: space(s, argument)?,
+                space: parse(s, argument)?,
                 hue,
                 fit,
             })

@@ -57,6 +57,16 @@ pub(crate) fn to_py_err(error: oxport::Error) -> PyErr {
     }
 }
 
+/// A library error about the argument `argument`: its reason prefixed with
+/// the argument's name (`ValueError("hue: ...")`); other errors as
+/// [`to_py_err`] maps them.
+pub(crate) fn invalid_argument(argument: &str, error: oxport::Error) -> PyErr {
+    match error {
+        oxport::Error::InvalidArgument(reason) => invalid(argument, reason),
+        other => to_py_err(other),
+    }
+}
+
 /// `ValueError("{argument}: {what}")`.
 pub(crate) fn invalid(argument: &str, what: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(format!("{argument}: {what}"))
