@@ -254,16 +254,19 @@ impl Decode<'_> {
                 slot.push(piece);
             }
         }
-        let line = width * self.sizes.iter().sum::<usize>();
+        let full = Layout {
+            sizes: self.sizes,
+            width,
+            lines,
+        };
         Pipeline::new(self.threads)?
-            .grouping(count, lines * line)
+            .grouping(count, full.bytes())
             .stream(
                 spans.iter().zip(rows).enumerate(),
                 |(index, (span, mut rows))| {
                     let layout = Layout {
-                        sizes: self.sizes,
-                        width,
                         lines: lines.min(self.height - index * lines),
+                        ..full
                     };
                     let y = (i64::from(self.y_min) + (index * lines) as i64) as i32;
                     self.chunk(source, span, y, &layout, &mut rows)

@@ -125,16 +125,19 @@ impl<'a> Plan<'a> {
         let mut offsets = vec![0u64; count];
         let mut at = head.len() as u64;
         let mut written = order.iter();
-        let line = self.width * self.sizes.iter().sum::<usize>();
+        let full = Layout {
+            sizes: &self.sizes,
+            width: self.width,
+            lines,
+        };
         Pipeline::new(self.options.threads)?
-            .grouping(count, lines * line)
+            .grouping(count, full.bytes())
             .run(
                 order.iter().copied(),
                 |index, block| {
                     let layout = Layout {
-                        sizes: &self.sizes,
-                        width: self.width,
                         lines: lines.min(self.height - index * lines),
+                        ..full
                     };
                     let y = i64::from(y_min) + (index * lines) as i64;
                     block.extend_from_slice(&(y as i32).to_le_bytes());
