@@ -2,7 +2,7 @@
 //! followed by one byte repeated c + 1 times; c < 0 by -c literal bytes.
 //! Runs are 3 to 128 bytes; literal stretches up to 127.
 
-use crate::exr::filter::{delta, split};
+use crate::exr::filter::delta;
 use crate::exr::scratch::with_buffer;
 use crate::{Error, Result};
 
@@ -12,8 +12,7 @@ const MAX_RUN: usize = 127;
 /// Appends `raw` compressed to `out` (the same bytes OpenEXR writes).
 pub(crate) fn compress(raw: &[u8], out: &mut Vec<u8>) {
     with_buffer(raw.len(), |filtered| {
-        split::split_bytes(raw, filtered);
-        delta::delta_encode(filtered);
+        delta::split_delta_encode(raw, filtered);
         encode_runs(filtered, out);
     })
 }
@@ -22,8 +21,7 @@ pub(crate) fn compress(raw: &[u8], out: &mut Vec<u8>) {
 pub(crate) fn decompress(packed: &[u8], out: &mut [u8]) -> Result<()> {
     with_buffer(out.len(), |filtered| {
         decode_runs(packed, filtered)?;
-        delta::delta_decode(filtered);
-        split::interleave_bytes(filtered, out);
+        delta::split_delta_decode(filtered, out);
         Ok(())
     })
 }

@@ -3,7 +3,7 @@
 //! same bytes).
 
 use crate::codec::deflate::{self, Format};
-use crate::exr::filter::{delta, split};
+use crate::exr::filter::delta;
 use crate::exr::scratch::with_buffer;
 use crate::{Error, Result};
 
@@ -13,8 +13,7 @@ pub const DEFAULT_LEVEL: i32 = 4;
 /// Appends `raw` compressed at `level` to `out`.
 pub(crate) fn compress(raw: &[u8], level: i32, out: &mut Vec<u8>) -> Result<()> {
     with_buffer(raw.len(), |filtered| {
-        split::split_bytes(raw, filtered);
-        delta::delta_encode(filtered);
+        delta::split_delta_encode(raw, filtered);
         deflate::compress(filtered, level, Format::Zlib, out)
     })
 }
@@ -39,8 +38,7 @@ fn decompress_into(packed: &[u8], filtered: &mut [u8], out: &mut [u8]) -> Result
             offset: None,
         });
     }
-    delta::delta_decode(filtered);
-    split::interleave_bytes(filtered, out);
+    delta::split_delta_decode(filtered, out);
     Ok(())
 }
 

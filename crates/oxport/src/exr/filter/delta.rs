@@ -32,6 +32,20 @@ pub fn delta_decode(bytes: &mut [u8]) {
     }
 }
 
+/// OpenEXR's whole filter under RLE and ZIP: `src` split into its even and
+/// odd bytes into `dst` ([`super::split::split_bytes`]), then delta-coded.
+pub fn split_delta_encode(src: &[u8], dst: &mut [u8]) {
+    super::split::split_bytes(src, dst);
+    delta_encode(dst);
+}
+
+/// The inverse of [`split_delta_encode`]: `filtered` is delta-decoded in
+/// place, then interleaved into `dst`.
+pub fn split_delta_decode(filtered: &mut [u8], dst: &mut [u8]) {
+    delta_decode(filtered);
+    super::split::interleave_bytes(filtered, dst);
+}
+
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
     use std::arch::x86_64::*;
@@ -87,6 +101,11 @@ mod tests {
             delta_decode(&mut coded);
             assert_eq!(coded, src, "{n}");
             assert_eq!(scalar, src, "{n}");
+            let mut filtered = vec![0; n];
+            split_delta_encode(&src, &mut filtered);
+            let mut back = vec![0; n];
+            split_delta_decode(&mut filtered, &mut back);
+            assert_eq!(back, src, "{n}");
         }
     }
 }

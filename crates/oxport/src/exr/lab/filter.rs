@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::exr::chunk::Layout;
-use crate::exr::filter::{delta, planes, predict, split, words};
+use crate::exr::filter::{delta, planes, predict, words};
 
 /// A byte filter, with its inverse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,10 +48,7 @@ impl Filter {
         let mut out = vec![0; chunk.len()];
         match self {
             Filter::None => out.copy_from_slice(chunk),
-            Filter::SplitDelta => {
-                split::split_bytes(chunk, &mut out);
-                delta::delta_encode(&mut out);
-            }
+            Filter::SplitDelta => delta::split_delta_encode(chunk, &mut out),
             Filter::Planes | Filter::PlanesDelta | Filter::ClampedGrad => {
                 let (rows, split) = self.rows(layout);
                 let mut sorted = Vec::with_capacity(chunk.len());
@@ -70,11 +67,7 @@ impl Filter {
         let mut out = vec![0; filtered.len()];
         match self {
             Filter::None => out.copy_from_slice(filtered),
-            Filter::SplitDelta => {
-                let mut coded = filtered.to_vec();
-                delta::delta_decode(&mut coded);
-                split::interleave_bytes(&coded, &mut out);
-            }
+            Filter::SplitDelta => delta::split_delta_decode(&mut filtered.to_vec(), &mut out),
             Filter::Planes | Filter::PlanesDelta | Filter::ClampedGrad => {
                 let (rows, split) = self.rows(layout);
                 let mut sorted = vec![0; filtered.len()];
