@@ -78,7 +78,8 @@ pub const TASK_BYTES: usize = 256 << 10;
 #[derive(Clone, Debug)]
 pub struct Pipeline {
     pool: Arc<rayon::ThreadPool>,
-    in_flight: usize,
+    /// Tasks (of `batch` chunks each) handed out and not yet sunk, at most.
+    tasks: usize,
     batch: usize,
 }
 
@@ -90,7 +91,7 @@ impl Pipeline {
         let threads = thread_count(threads)?;
         Ok(Pipeline {
             pool: shared_pool(threads)?,
-            in_flight: 4 * threads,
+            tasks: 4 * threads,
             batch: 1,
         })
     }
@@ -120,7 +121,7 @@ impl Pipeline {
     /// The most results that exist at once in [`Pipeline::stream`] and
     /// [`Pipeline::run`]: tasks in flight times chunks per task.
     pub fn in_flight(&self) -> usize {
-        self.in_flight * self.batch
+        self.tasks * self.batch
     }
 
     /// Runs `work` on the pipeline's threads: rayon's parallel iterators
@@ -176,7 +177,7 @@ impl Pipeline {
             let mut finished = BTreeMap::new();
             let (mut started, mut done) = (0usize, 0usize);
             let result = 'run: loop {
-                while started - done < self.in_flight && chunks.peek().is_some() {
+                while started - done < self.tasks && chunks.peek().is_some() {
                     let task: Vec<C> = chunks.by_ref().take(self.batch).collect();
                     let sender = sender.clone();
                     let index = started;
