@@ -98,6 +98,7 @@ class Mesh:
     @property
     def face_count(self) -> int: ...
     def with_edges(self, edges: _ArrayLike) -> Mesh: ...
+    def __getnewargs_ex__(self) -> tuple[tuple[Any, ...], dict[str, Any]]: ...
 
 @final
 class WriteOptions:
@@ -158,6 +159,16 @@ def read_obj(
     list[Path],
 ]: ...
 def read_mtl(path: _StrPath) -> tuple[list[_MaterialFields], list[str]]: ...
+def convert_obj(
+    src: _StrPath,
+    dst: _StrPath,
+    options: WriteOptions,
+    *,
+    strict: bool = False,
+    materials: bool = True,
+    mtl_root: Optional[_StrPath] = None,
+) -> tuple[_Summary, int, int, list[tuple[Optional[Path], int, str, int]], int]: ...
+def remove_temporaries(path: _StrPath) -> int: ...
 
 @final
 class Gathered:
@@ -433,6 +444,9 @@ def color_preset_names() -> list[str]: ...
 def exr_read(
     path: Union[str, os.PathLike[str]], *, threads: Optional[int] = None
 ) -> tuple[list[tuple[str, str, Any]], tuple[int, int], list[tuple[str, str, npt.NDArray[numpy.uint8]]]]: ...
+def exr_read_header(
+    path: Union[str, os.PathLike[str]],
+) -> tuple[list[tuple[str, str, Any]], tuple[int, int]]: ...
 def exr_write(
     path: Union[str, os.PathLike[str]],
     attributes: list[tuple[str, str, Any]],

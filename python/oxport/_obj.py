@@ -317,11 +317,55 @@ def read_obj(
         path, threads=threads, strict=strict, materials=materials, mtl_root=mtl_root)
     return Scene(
         meshes, mtllibs, header, skipped,
-        warnings=[ReadWarning(None if p is None else os.fspath(p), line, what, count)
-                  for p, line, what, count in warnings],
+        warnings=_warnings(warnings),
         materials=[_material(f) for f in fields],
         mtl_header=mtl_header,
         mtl_files=mtl_files,
+    )
+
+
+class ObjConversion(NamedTuple):
+    """What :func:`convert_obj` read and wrote."""
+
+    bytes_read: int
+    """The size of the OBJ file read."""
+    skipped: int
+    """Statements the read skipped (see :attr:`Scene.skipped`)."""
+    materials: int
+    """Materials read from the MTL files and written again."""
+    warnings: list[ReadWarning]
+    """What the read passed over."""
+    written: WriteSummary
+    """The OBJ file written."""
+
+
+def convert_obj(
+    src: Union[str, os.PathLike[str]],
+    dst: Union[str, os.PathLike[str]],
+    *,
+    strict: bool = False,
+    read_materials: bool = True,
+    mtl_root: Union[str, os.PathLike[str], None] = None,
+    **options: Unpack[WriteArgs],
+) -> ObjConversion:
+    """Reads the OBJ file ``src`` and the MTL files it names and writes them
+    again as ``dst``, with other precisions (``precision=2``...): OBJ to OBJ,
+    each file whole or not at all, the GIL released. The comment lines that
+    open the file are kept (unless ``header`` gives others); the materials go
+    to an MTL file beside ``dst`` named after it; without MTL files read the
+    file's own ``mtllib`` is written again. ``threads`` serves the read and the
+    write. ``strict``, ``mtl_root`` and ``read_materials`` (:func:`read_obj`'s
+    ``materials``) are the read's options, the others :func:`write_obj`'s.
+
+    The same as ``read_obj(src).write_obj(dst, ...)`` without the meshes
+    coming to Python, and what ``oxport obj convert`` does.
+    """
+    written, skipped, count, warnings, bytes_read = _native.convert_obj(
+        src, dst, WriteOptions(**options), strict=strict, materials=read_materials, mtl_root=mtl_root)
+    return ObjConversion(
+        bytes_read, skipped, count,
+        _warnings(warnings),
+        WriteSummary(*written),
     )
 
 
@@ -336,6 +380,11 @@ def read_mtl(path: Union[str, os.PathLike[str]]) -> tuple[list[Material], list[s
     """
     fields, header = _native.read_mtl(path)
     return [_material(f) for f in fields], header
+
+
+def _warnings(fields: list[tuple[Optional[Path], int, str, int]]) -> list[ReadWarning]:
+    return [ReadWarning(None if p is None else os.fspath(p), line, what, count)
+            for p, line, what, count in fields]
 
 
 def _material(fields: _native._MaterialFields) -> Material:

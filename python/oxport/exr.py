@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Attribute", "Channel", "PixelType", "convert", "read", "write"]
+__all__ = ["Attribute", "Channel", "PixelType", "convert", "read", "read_header", "write"]
 
 PixelType = Literal["half", "float", "uint"]
 Compression = Literal["none", "rle", "zips", "zip", "zstd"]
@@ -159,6 +159,14 @@ def read(path: Union[str, os.PathLike[str]], *, threads: Optional[int] = None
     channels = {name: plane.view(_DTYPES[pixel_type]).reshape(height, width)
                 for name, pixel_type, plane in planes}
     return header, channels
+
+
+def read_header(path: Union[str, os.PathLike[str]]) -> dict[str, Any]:
+    """Reads the header of the OpenEXR file ``path`` (every attribute, in file
+    order, as :func:`read` gives them) without its pixels; the offset table is
+    checked as :func:`read` would."""
+    attributes, _ = _native.exr_read_header(path)
+    return {name: _to_python(type_name, value) for name, type_name, value in attributes}
 
 
 def write(path: Union[str, os.PathLike[str]], channels: Mapping[str, npt.ArrayLike], *,

@@ -143,6 +143,7 @@ def test_every_attribute_type_is_kept_both_ways(tmp_path: Path) -> None:
     same_pixels(pixels, channels)
     their_header = openexr_read(theirs)[0]
     same_header(ours_header, their_header)
+    same_header(exr.read_header(theirs), their_header)
     # Written back by oxport from its own reading: the same bytes, read the same by OpenEXR.
     ours = tmp_path / "ours.exr"
     exr.write(ours, pixels, header=ours_header, compression="zip")

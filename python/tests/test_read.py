@@ -181,3 +181,52 @@ def test_without_numpy_arrays_are_memoryviews(tmp_path: Path) -> None:
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("precision", [None, 2])
+def test_convert_obj_writes_what_read_and_write_do(precision: int | None, refdata: Path,
+                                                   tmp_path: Path) -> None:
+    reference = blender_export("scene.py", ["400", "1"], refdata / "scene400_1.obj")
+    converted, expected = tmp_path / "c" / reference.name, tmp_path / "e" / reference.name
+    converted.parent.mkdir()
+    expected.parent.mkdir()
+    options = {} if precision is None else {"precision": precision}
+    done = oxport.convert_obj(reference, converted, **options)  # type: ignore[arg-type]
+    oxport.read_obj(reference).write_obj(expected, **options)  # type: ignore[arg-type]
+    assert_same_file(converted, expected)
+    assert_same_file(converted.with_suffix(".mtl"), expected.with_suffix(".mtl"))
+    if precision is None:
+        assert_same_file(converted, reference)
+    assert done.bytes_read == reference.stat().st_size
+    assert done.written.bytes == converted.stat().st_size
+    assert done.materials > 1 and done.warnings == [] and done.skipped == 0
+
+
+def test_convert_obj_reports_warnings_and_refuses_bad_files(tmp_path: Path) -> None:
+    path = tmp_path / "unknown.obj"
+    path.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nweird 1 2\nf 1 2 3\n")
+    done = oxport.convert_obj(path, tmp_path / "out.obj")
+    assert done.skipped == 1 and [w.what for w in done.warnings] == ['unknown statement "weird" skipped']
+    with pytest.raises(oxport.ParseError, match="unknown.obj:4"):
+        oxport.convert_obj(path, tmp_path / "strict.obj", strict=True)
+    assert not (tmp_path / "strict.obj").exists()
+
+
+def test_meshes_pickle_with_every_field(tmp_path: Path) -> None:
+    import copy
+    import pickle
+
+    path = tmp_path / "full.obj"
+    path.write_text("mtllib none.mtl\no quad\nv 0 0 0 1 0 0\nv 1 0 0 0 1 0\nv 1 1 0 0 0 1\nv 0 1 0 1 1 1\n"
+                    "vt 0 0\nvt 1 1\nvn 0 0 1\ng side\ns 1\nusemtl red\nf 1/1/1 2/2/1 3/1/1 4/2/1\nl 1 3\n")
+    mesh = oxport.read_obj(path, materials=False).meshes[0]
+    for again in (pickle.loads(pickle.dumps(mesh)), copy.deepcopy(mesh)):
+        assert repr(again) == repr(mesh)
+        for field in ("positions", "face_offsets", "position_indices", "uvs", "uv_indices", "normals",
+                      "normal_indices", "colors", "smooth", "material_indices", "group_indices", "edges"):
+            a, b = getattr(again, field), getattr(mesh, field)
+            assert a is not None and np.array_equal(a, b), field
+        assert again.materials == mesh.materials == ["red"] and again.groups == mesh.groups == ["side"]
+    scene = oxport.read_obj(path, materials=False)
+    assert pickle.loads(pickle.dumps(scene)).write_obj(tmp_path / "a.obj") == scene.write_obj(tmp_path / "b.obj")
+    assert_same_file(tmp_path / "a.obj", tmp_path / "b.obj")

@@ -283,6 +283,35 @@ type Attributes<'py> = Vec<(String, String, Bound<'py, PyAny>)>;
 type Planes<'py> = Vec<(String, &'static str, Bound<'py, PyArray1<u8>>)>;
 type Read<'py> = (Attributes<'py>, (u64, u64), Planes<'py>);
 
+/// A header's attributes as `(name, type, value)`, in file order.
+fn attributes_of<'py>(py: Python<'py>, header: &Header) -> PyResult<Attributes<'py>> {
+    header
+        .attributes
+        .iter()
+        .map(|(name, value)| {
+            Ok((
+                name.clone(),
+                value.type_name().to_owned(),
+                value_to_py(py, value)?,
+            ))
+        })
+        .collect()
+}
+
+/// Reads the header of the scan line OpenEXR file `path` (and checks its
+/// offset table), not its pixels: its attributes as `(name, type, value)` in
+/// file order and its data window's width and height.
+#[pyfunction]
+pub fn exr_read_header<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+) -> PyResult<(Attributes<'py>, (u64, u64))> {
+    let reader = py.detach(|| exr::Reader::open(&path)).map_err(to_py_err)?;
+    let window = reader.header().data_window().map_err(to_py_err)?;
+    let attributes = attributes_of(py, reader.header())?;
+    Ok((attributes, (window.width(), window.height())))
+}
+
 /// Reads the scan line OpenEXR file `path`: its attributes as
 /// `(name, type, value)` in file order, its data window's width and height,
 /// and each channel as `(name, pixel type, uint8 array of the plane)`. The
@@ -305,17 +334,7 @@ pub fn exr_read<'py>(
         .zip(&sizes)
         .map(|(c, &n)| (c.name.clone(), pixel_type_name(c.pixel_type), n))
         .collect();
-    let attributes = header
-        .attributes
-        .iter()
-        .map(|(name, value)| {
-            Ok((
-                name.clone(),
-                value.type_name().to_owned(),
-                value_to_py(py, value)?,
-            ))
-        })
-        .collect::<PyResult<Vec<_>>>()?;
+    let attributes = attributes_of(py, header)?;
     // SAFETY: uninitialised memory that nothing reads before `read_into`
     // has written every byte of it; on an error the arrays are dropped unseen.
     let arrays: Vec<Bound<'py, PyArray1<u8>>> = sizes

@@ -2,6 +2,7 @@
 //! types, releases the GIL around the work and maps errors. This file only
 //! registers; each area has its file.
 
+mod atomic;
 mod blender;
 mod buffers;
 mod bytes;
@@ -27,6 +28,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(obj::write_mtl, m)?)?;
     m.add_function(wrap_pyfunction!(obj::read_obj, m)?)?;
     m.add_function(wrap_pyfunction!(obj::read_mtl, m)?)?;
+    m.add_function(wrap_pyfunction!(obj::convert_obj, m)?)?;
     m.add_class::<blender::Gathered>()?;
     m.add_function(wrap_pyfunction!(blender::blender_meshes, m)?)?;
     m.add_function(wrap_pyfunction!(blender::blender_unused_edges, m)?)?;
@@ -35,10 +37,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<blender::Curve>()?;
     m.add_function(wrap_pyfunction!(blender::blender_nurbs_curves, m)?)?;
     m.add_function(wrap_pyfunction!(numfmt::format_fixed, m)?)?;
+    m.add_function(wrap_pyfunction!(atomic::remove_temporaries, m)?)?;
     m.add_class::<seekable::SeekableReader>()?;
     m.add_class::<seekable::SeekableWriter>()?;
     m.add_function(wrap_pyfunction!(seekable::seekable_pack, m)?)?;
     m.add_function(wrap_pyfunction!(exr::exr_read, m)?)?;
+    m.add_function(wrap_pyfunction!(exr::exr_read_header, m)?)?;
     m.add_function(wrap_pyfunction!(exr::exr_write, m)?)?;
     m.add_function(wrap_pyfunction!(exr::exr_convert, m)?)?;
     m.add_function(wrap_pyfunction!(seekable::seekable_unpack, m)?)?;

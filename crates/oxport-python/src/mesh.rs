@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
 
 use crate::buffers::{Array, float_rows, index_rows};
 use crate::errors::{invalid, to_py_err};
@@ -353,6 +354,39 @@ impl Mesh {
             copy.validate().map(|()| copy)
         });
         Ok(Mesh::from_owned(mesh.map_err(to_py_err)?))
+    }
+
+    /// Pickling and copying: the arguments that build this mesh again (the
+    /// arrays as numpy arrays, which pickle copies).
+    fn __getnewargs_ex__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
+        let py = slf.py();
+        let required = ["name", "positions", "face_offsets", "position_indices"];
+        let args = required
+            .iter()
+            .map(|name| slf.getattr(*name))
+            .collect::<PyResult<Vec<_>>>()?;
+        let options = PyDict::new(py);
+        for name in [
+            "uvs",
+            "uv_indices",
+            "normals",
+            "normal_indices",
+            "colors",
+            "smooth",
+            "materials",
+            "material_indices",
+            "groups",
+            "group_indices",
+            "edges",
+        ] {
+            let value = slf.getattr(name)?;
+            if !value.is_none() {
+                options.set_item(name, value)?;
+            }
+        }
+        Ok((PyTuple::new(py, args)?, options))
     }
 
     fn __repr__(&self) -> String {

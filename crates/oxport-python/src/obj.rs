@@ -296,6 +296,10 @@ fn material(object: &Bound<'_, PyAny>) -> PyResult<oxport::Material> {
 /// A warning: `(path, line, what, count)`.
 type WarningFields = (Option<PathBuf>, u64, String, u64);
 
+fn warning_fields(w: obj::ReadWarning) -> WarningFields {
+    (w.path, w.line, w.what, w.count)
+}
+
 /// A texture map from an object with `key`, `options` and `path` (`oxport.TextureMap`).
 pub(crate) fn texture_map(map: &Bound<'_, PyAny>) -> PyResult<oxport::TextureMap> {
     Ok(oxport::TextureMap {
@@ -338,10 +342,7 @@ pub(crate) fn read_obj(
     let scene = py
         .detach(|| obj::read(&path, &options))
         .map_err(to_py_err)?;
-    let warnings = scene
-        .warnings
-        .into_iter()
-        .map(|w| (w.path, w.line, w.what, w.count));
+    let warnings = scene.warnings.into_iter().map(warning_fields);
     Ok((
         scene.meshes.into_iter().map(Mesh::from_owned).collect(),
         scene.mtllibs,
@@ -351,6 +352,42 @@ pub(crate) fn read_obj(
         scene.materials.into_iter().map(material_fields).collect(),
         scene.mtl_header,
         scene.mtl_files,
+    ))
+}
+
+/// What `convert_obj` did: the write's summary, statements skipped,
+/// materials written, warnings (path, line, what, count) and the size read.
+type Converted = (Summary, u64, usize, Vec<WarningFields>, u64);
+
+/// Reads an OBJ file and the MTL files it names and writes them again with
+/// `options` (`oxport.obj.convert`); the GIL is released.
+#[pyfunction]
+#[pyo3(signature = (src, dst, options, *, strict=false, materials=true, mtl_root=None))]
+pub(crate) fn convert_obj(
+    py: Python<'_>,
+    src: PathBuf,
+    dst: PathBuf,
+    options: &WriteOptions,
+    strict: bool,
+    materials: bool,
+    mtl_root: Option<PathBuf>,
+) -> PyResult<Converted> {
+    let reading = obj::ReadOptions {
+        threads: options.options.threads,
+        strict,
+        materials,
+        mtl_root,
+    };
+    let done = py
+        .detach(|| obj::convert(&src, &dst, &reading, &options.options, |_, _| {}))
+        .map_err(to_py_err)?;
+    let warnings = done.warnings.into_iter().map(warning_fields).collect();
+    Ok((
+        summary(done.written),
+        done.skipped,
+        done.materials,
+        warnings,
+        done.bytes_read,
     ))
 }
 

@@ -19,6 +19,53 @@ pub fn write_file<T>(path: &Path, fill: impl FnOnce(&mut File) -> Result<T>) -> 
     Ok(value)
 }
 
+/// How temporary files end: `.{name}.{random}.oxport-tmp` beside `name`,
+/// `random` being [`RANDOM`] letters and digits.
+const SUFFIX: &str = ".oxport-tmp";
+const RANDOM: usize = 8;
+
+/// The folder of `path` and the prefix of its temporary files' names.
+fn temporary_names(path: &Path) -> (&Path, String) {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    (folder, format!(".{name}."))
+}
+
+/// Removes the temporary files that writers of `path` left behind when their
+/// process died before it could (a killed worker of a batch); returns how many.
+///
+/// Only for when no writer of `path` is still running: the file of a write
+/// in progress would be removed too, and that write would fail.
+pub fn remove_temporaries(path: &Path) -> Result<usize> {
+    let (folder, prefix) = temporary_names(path);
+    let entries = match std::fs::read_dir(folder) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(Error::io_at(folder, e)),
+    };
+    let mut removed = 0;
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io_at(folder, e))?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let random = name
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(SUFFIX));
+        if random.is_some_and(|r| r.len() == RANDOM && r.bytes().all(|b| b.is_ascii_alphanumeric()))
+        {
+            match std::fs::remove_file(entry.path()) {
+                Ok(()) => removed += 1,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io_at(&entry.path(), e)),
+            }
+        }
+    }
+    Ok(removed)
+}
+
 /// A file being written under a temporary name beside its path: renamed by
 /// [`Pending::commit`], removed when dropped uncommitted.
 ///
@@ -46,15 +93,12 @@ impl Pending {
             };
             return Ok((pending, file, false));
         }
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        let folder = match path.parent() {
-            Some(folder) if !folder.as_os_str().is_empty() => folder,
-            _ => Path::new("."),
-        };
+        let (folder, prefix) = temporary_names(path);
         // Beside the target, so that the rename stays on one file system.
         let (file, temporary) = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".oxport-tmp")
+            .prefix(&prefix)
+            .rand_bytes(RANDOM)
+            .suffix(SUFFIX)
             .make_in(folder, |temporary| create(temporary, direct))
             .map_err(|e| Error::io_at(path, e))?
             .into_parts();
@@ -108,4 +152,42 @@ fn create(path: &Path, direct: bool) -> std::io::Result<(File, bool)> {
         .create_new(true)
         .open(path)?;
     Ok((file, false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dead_writers_temporary_file_is_removed_and_no_other() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("frame.exr");
+        // What a writer killed in the middle leaves: its pending file, never renamed.
+        let (pending, file, _) = Pending::open(&path, false).unwrap();
+        drop(file);
+        let left = pending.temporary.as_ref().unwrap().to_path_buf();
+        std::mem::forget(pending);
+        assert!(left.is_file());
+        // Other files, and another path's temporary file, stay.
+        let others = [
+            ".frame.exr.x.oxport-tmp",
+            "frame.exr.oxport-tmp",
+            "frame.exr",
+        ];
+        for name in others {
+            std::fs::write(folder.path().join(name), b"").unwrap();
+        }
+        let (other, file, _) = Pending::open(&folder.path().join("frame.exr.1"), false).unwrap();
+        drop(file);
+        assert_eq!(remove_temporaries(&path).unwrap(), 1);
+        assert!(!left.exists());
+        for name in others {
+            assert!(folder.path().join(name).exists(), "{name}");
+        }
+        assert!(other.temporary.as_ref().unwrap().exists());
+        assert_eq!(
+            remove_temporaries(&folder.path().join("gone/x")).unwrap(),
+            0
+        );
+    }
 }

@@ -215,38 +215,40 @@ pub fn run(command: Command) -> oxport::Result<()> {
 
 /// `oxport obj convert`: reads the file and the MTL files it names, writes both again.
 fn convert(args: &ConvertArgs) -> oxport::Result<()> {
+    let options = WriteOptions {
+        precision: args.precision.0,
+        uv_precision: args.uv_precision.0,
+        normal_precision: args.normal_precision.0,
+        threads: args.threads,
+        ..WriteOptions::default()
+    };
+    let progress = bar("converting");
     let start = Instant::now();
-    let scene = obj::read(&args.input, &args.reading.options(args.threads))?;
-    print_warnings(&mut std::io::stderr(), &scene.warnings, 20);
-    let library = (!scene.mtl_files.is_empty()).then_some(obj::MaterialLibrary {
-        materials: scene.materials,
-        header: scene.mtl_header,
-    });
-    let read = start.elapsed().as_secs_f64();
-    println!(
-        "{}: {} objects, {} statements skipped, {} materials, read in {read:.3} s",
-        args.input.display(),
-        scene.meshes.len(),
-        scene.skipped,
-        library.as_ref().map_or(0, |l| l.materials.len()),
-    );
-    let summary = export(
-        &scene.meshes,
-        library.as_ref(),
+    let done = obj::convert(
+        &args.input,
         &args.output,
-        WriteOptions {
-            precision: args.precision.0,
-            uv_precision: args.uv_precision.0,
-            normal_precision: args.normal_precision.0,
-            threads: args.threads,
-            header: scene.header,
-            // Without an MTL file read, the file keeps its own reference.
-            mtllib: scene.mtllibs.first().cloned(),
-            ..WriteOptions::default()
+        &args.reading.options(args.threads),
+        &options,
+        |done, total| {
+            progress.set_length(total);
+            progress.set_position(done);
         },
-        "writing",
-    )?;
-    println!("{summary}");
+    );
+    progress.finish_and_clear();
+    let done = done?;
+    let seconds = start.elapsed().as_secs_f64();
+    print_warnings(&mut std::io::stderr(), &done.warnings, 20);
+    println!(
+        "{} → {}: {} objects, {} statements skipped, {} materials; {:.1} MB → {:.1} MB in {seconds:.3} s on {} threads",
+        args.input.display(),
+        args.output.display(),
+        done.written.objects,
+        done.skipped,
+        done.materials,
+        megabytes(done.bytes_read),
+        megabytes(done.written.bytes),
+        done.written.threads,
+    );
     Ok(())
 }
 

@@ -1,13 +1,16 @@
 //! An OBJ file and the MTL file it names, written together: what the Python
 //! package, the command line and the Blender add-on all do when they export
-//! a scene with materials.
+//! a scene with materials; and read and written again ([`convert`]).
 
 use std::path::Path;
 
 use crate::Result;
 use crate::mesh::Mesh;
 
-use super::{FileWriter, MaterialLibrary, WriteOptions, WriteSummary, write_mtl};
+use super::{
+    FileWriter, MaterialLibrary, ReadOptions, ReadWarning, WriteOptions, WriteSummary, read,
+    write_mtl,
+};
 
 /// Writes `meshes` to the OBJ file `path` and, with `library`, its materials
 /// to an MTL file beside it, each file atomically, calling `progress(done,
@@ -38,6 +41,63 @@ pub fn write_with_mtl(
     }
     writer.write_valid(meshes, progress)?;
     writer.finish()
+}
+
+/// What [`convert`] read and wrote.
+#[derive(Debug)]
+pub struct Conversion {
+    /// The size of the OBJ file read, in bytes.
+    pub bytes_read: u64,
+    /// Statements the read skipped (see [`super::Scene::skipped`]).
+    pub skipped: u64,
+    /// The materials read from the MTL files and written again.
+    pub materials: usize,
+    /// What the read passed over.
+    pub warnings: Vec<ReadWarning>,
+    /// The OBJ file written.
+    pub written: WriteSummary,
+}
+
+/// Reads the OBJ file `input` and the MTL files it names, and writes them
+/// again as `output` with `options` (other precisions, other threads): OBJ to
+/// OBJ, each file whole or not at all. The comment lines that open the file
+/// are kept, unless `options.header` gives others; the materials read go to an
+/// MTL file beside `output` named after it; without MTL files read, the
+/// file's first `mtllib` is written as it was (unless `options.mtllib` gives
+/// another). `progress(done, total)` follows the write, as in
+/// [`write_with_mtl`].
+pub fn convert(
+    input: &Path,
+    output: &Path,
+    reading: &ReadOptions,
+    options: &WriteOptions,
+    progress: impl FnMut(u64, u64),
+) -> Result<Conversion> {
+    let bytes_read = std::fs::metadata(input)
+        .map_err(|e| crate::Error::io_at(input, e))?
+        .len();
+    let scene = read(input, reading)?;
+    let library = (!scene.mtl_files.is_empty()).then_some(MaterialLibrary {
+        materials: scene.materials,
+        header: scene.mtl_header,
+    });
+    let mut options = options.clone();
+    if options.header.is_empty() {
+        options.header = scene.header;
+    }
+    if library.is_some() {
+        options.mtllib = None;
+    } else if options.mtllib.is_none() {
+        options.mtllib = scene.mtllibs.into_iter().next();
+    }
+    let written = write_with_mtl(output, &scene.meshes, library.as_ref(), &options, progress)?;
+    Ok(Conversion {
+        bytes_read,
+        skipped: scene.skipped,
+        materials: library.map_or(0, |l| l.materials.len()),
+        warnings: scene.warnings,
+        written,
+    })
 }
 
 #[cfg(test)]
@@ -98,5 +158,58 @@ mod tests {
         let obj = folder.path().join("scene.obj");
         assert!(write_with_mtl(&obj, &[], Some(&library), &options, |_, _| {}).is_err());
         assert_eq!(std::fs::read_dir(folder.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn convert_keeps_comments_mtllib_and_materials() {
+        let folder = tempfile::tempdir().unwrap();
+        let input = folder.path().join("in.obj");
+        let text = "# made by hand\nmtllib in.mtl\no a\nv 0.123456 0.000000 0.000000\n\
+                    v 1.000000 0.000000 0.000000\nv 0.000000 1.000000 0.000000\n\
+                    s 0\nusemtl red\nf 1 2 3\n";
+        std::fs::write(&input, text).unwrap();
+        let mtl = "# made by hand\n\nnewmtl red\nKd 0.800000 0.100000 0.100000\n";
+        std::fs::write(folder.path().join("in.mtl"), mtl).unwrap();
+        let output = folder.path().join("out.obj");
+        let reading = ReadOptions::default();
+        let done = convert(
+            &input,
+            &output,
+            &reading,
+            &WriteOptions::default(),
+            |_, _| {},
+        )
+        .unwrap();
+        assert_eq!((done.bytes_read, done.materials), (text.len() as u64, 1));
+        assert_eq!(done.written.bytes, text.len() as u64 + 1); // in.mtl → out.mtl
+        let written = std::fs::read_to_string(&output).unwrap();
+        assert_eq!(written, text.replace("mtllib in.mtl", "mtllib out.mtl"));
+        assert_eq!(
+            std::fs::read_to_string(folder.path().join("out.mtl")).unwrap(),
+            mtl
+        );
+
+        // Without the MTL file read, the file keeps its own reference.
+        let reading = ReadOptions {
+            materials: false,
+            ..ReadOptions::default()
+        };
+        let options = WriteOptions {
+            precision: crate::obj::Precision::Fixed(2),
+            ..WriteOptions::default()
+        };
+        let done = convert(&input, &output, &reading, &options, |_, _| {}).unwrap();
+        assert_eq!(done.materials, 0);
+        let written = std::fs::read_to_string(&output).unwrap();
+        assert!(
+            written.starts_with("# made by hand\nmtllib in.mtl\no a\nv 0.12 0.00 0.00\n"),
+            "{written}"
+        );
+
+        // A file that does not parse writes nothing.
+        std::fs::write(&input, "f 1 2 3\n").unwrap();
+        std::fs::remove_file(&output).unwrap();
+        assert!(convert(&input, &output, &reading, &options, |_, _| {}).is_err());
+        assert!(!output.exists());
     }
 }
