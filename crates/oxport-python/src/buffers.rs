@@ -7,7 +7,7 @@
 use pyo3::buffer::{ElementType, PyUntypedBuffer};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyFloat, PyInt, PyList, PyTuple};
+use pyo3::types::{PyByteArray, PyFloat, PyInt, PyList, PyMemoryView, PyTuple};
 
 /// A typed view of a Python buffer, or the converted copy of one.
 pub enum Array<T> {
@@ -41,7 +41,7 @@ fn buffer_of(object: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<PyUntyped
     if object.is_instance_of::<PyList>() || object.is_instance_of::<PyTuple>() {
         return Ok(None);
     }
-    PyUntypedBuffer::get(object).map(Some).map_err(|_| {
+    let buffer = PyUntypedBuffer::get(object).map_err(|_| {
         value_error(
             name,
             format!(
@@ -50,7 +50,25 @@ fn buffer_of(object: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<PyUntyped
                 type_name(object)
             ),
         )
-    })
+    })?;
+    if (buffer.buf_ptr() as usize).is_multiple_of(buffer.item_size().max(1)) {
+        return Ok(Some(buffer));
+    }
+    // Arrays unpickled from out-of-band buffers (protocol 5: Dask,
+    // multiprocessing) may start at any byte: their values are copied into
+    // memory aligned for them, keeping format and shape.
+    let py = object.py();
+    let format = buffer.format().to_string_lossy().into_owned();
+    let native = if cfg!(target_endian = "little") {
+        format.trim_start_matches(['@', '=', '<'])
+    } else {
+        format.trim_start_matches(['@', '=', '>'])
+    };
+    let bytes = PyMemoryView::from(object)?.call_method0("tobytes")?;
+    let copy = PyByteArray::from(&bytes)?;
+    let shape = PyTuple::new(py, buffer.shape())?;
+    let aligned = PyMemoryView::from(copy.as_any())?.call_method1("cast", (native, shape))?;
+    PyUntypedBuffer::get(&aligned).map(Some)
 }
 
 fn type_name(object: &Bound<'_, PyAny>) -> String {
