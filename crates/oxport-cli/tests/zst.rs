@@ -90,3 +90,71 @@ fn pack_unpack_cat_and_info() {
         "{err}"
     );
 }
+
+#[test]
+fn several_files_pack_into_a_directory_and_a_bad_one_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let first: Vec<u8> = (0..700_000u32).map(|i| (i / 7 % 13) as u8).collect();
+    std::fs::write(path("one.blend"), &first).unwrap();
+    std::fs::write(path("two.blend"), b"small").unwrap();
+    let (ok, _, err) = oxport(
+        &[
+            "zst",
+            "pack",
+            &path("one.blend"),
+            &path("two.blend"),
+            &path("packed"),
+        ],
+        b"",
+    );
+    assert!(ok, "{err}");
+    assert!(err.contains("2 of 2 files packed"), "{err}");
+    for (name, data) in [("one.blend", &first[..]), ("two.blend", b"small")] {
+        let archive = path(&format!("packed/{name}.zst"));
+        let (ok, out, err) = oxport(&["zst", "unpack", &archive, "-"], b"");
+        assert!(ok && out == data, "{name}: {err}");
+    }
+    let (ok, _, err) = oxport(
+        &[
+            "zst",
+            "pack",
+            &path("missing"),
+            &path("one.blend"),
+            &path("packed"),
+        ],
+        b"",
+    );
+    assert!(!ok);
+    assert!(
+        err.contains("missing") && err.contains("1 of 2 files failed"),
+        "{err}"
+    );
+    assert!(std::fs::exists(path("packed/one.blend.zst")).unwrap());
+    let (ok, _, err) = oxport(
+        &["zst", "pack", "-", &path("one.blend"), &path("packed")],
+        b"",
+    );
+    assert!(!ok && err.contains("packs one file"), "{err}");
+}
+
+#[test]
+fn a_scheduler_needs_the_python_package() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::write(&input, b"data").unwrap();
+    let output = dir.path().join("out");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_oxport"))
+        .args(["zst", "pack", "--scheduler", "tcp://127.0.0.1:1"])
+        .arg(&input)
+        .arg(&output)
+        .env("OXPORT_PYTHON", dir.path().join("no-python"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&status.stderr);
+    assert!(!status.status.success());
+    assert!(
+        err.contains("OXPORT_PYTHON") && err.contains("oxport[dask]"),
+        "{err}"
+    );
+}

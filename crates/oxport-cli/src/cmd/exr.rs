@@ -6,6 +6,7 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use oxport::exr::{self, Compression, ConvertOptions, Header};
 
+use crate::cmd::batch::{finish, located, on_cluster, targets};
 use crate::progress::{bar, megabytes};
 
 #[derive(Subcommand)]
@@ -61,6 +62,13 @@ pub struct ConvertArgs {
     /// Threads (default: one per core)
     #[arg(short = 'T', long)]
     pub threads: Option<usize>,
+    /// Run on a Dask cluster instead of here: the scheduler's address
+    /// (tcp://host:8786), one task per file on its workers (paths they can
+    /// see, or fsspec URLs), OUTPUT a directory. Runs the Python package's
+    /// `oxport.dask` (`pip install 'oxport[dask]'`; OXPORT_PYTHON names the
+    /// interpreter, default python3)
+    #[arg(long, value_name = "ADDRESS")]
+    pub scheduler: Option<String>,
 }
 
 fn parse_compression(name: &str) -> Result<Compression, String> {
@@ -204,13 +212,14 @@ fn info_one(path: &Path) -> oxport::Result<()> {
 
 fn convert(args: &ConvertArgs) -> oxport::Result<()> {
     let (output, inputs) = args.paths.split_last().expect("clap requires two paths");
-    let into_directory = inputs.len() > 1 || output.is_dir();
-    if into_directory {
-        std::fs::create_dir_all(output).map_err(|e| oxport::Error::Io {
-            path: Some(output.clone()),
-            source: e,
-        })?;
+    if let Some(scheduler) = &args.scheduler {
+        let mut options = vec!["--compression".to_owned(), args.compression.to_string()];
+        if let Some(level) = args.level {
+            options.extend(["--level".to_owned(), level.to_string()]);
+        }
+        return on_cluster(scheduler, "exr", inputs, output, &options);
     }
+    let targets = targets(inputs, output, "")?;
     let options = ConvertOptions {
         compression: args.compression,
         level: args.level,
@@ -225,15 +234,11 @@ fn convert(args: &ConvertArgs) -> oxport::Result<()> {
     );
     let start = Instant::now();
     let (mut failed, mut bytes_in, mut bytes_out) = (0, 0u64, 0u64);
-    for input in inputs {
-        let target = match (into_directory, input.file_name()) {
-            (true, Some(name)) => output.join(name),
-            (true, None) => {
-                progress.suspend(|| eprintln!("oxport: {}: not a file name", input.display()));
-                failed += 1;
-                continue;
-            }
-            (false, _) => output.clone(),
+    for (input, target) in inputs.iter().zip(targets) {
+        let Some(target) = target else {
+            progress.suspend(|| eprintln!("oxport: {}: not a file name", input.display()));
+            failed += 1;
+            continue;
         };
         match exr::convert(input, &target, &options) {
             Ok(done) => {
@@ -261,24 +266,4 @@ fn convert(args: &ConvertArgs) -> oxport::Result<()> {
         megabytes(bytes_in) / seconds.max(1e-9),
     );
     finish(failed, inputs.len())
-}
-
-/// The error's text, prefixed with the file it is about unless it names it.
-fn located(path: &Path, error: &oxport::Error) -> String {
-    let text = error.to_string();
-    let name = path.display().to_string();
-    if text.starts_with(&name) {
-        text
-    } else {
-        format!("{name}: {text}")
-    }
-}
-
-/// An error when any file failed (each was reported on its own line).
-fn finish(failed: usize, total: usize) -> oxport::Result<()> {
-    if failed == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::other(format!("{failed} of {total} files failed")).into())
-    }
 }

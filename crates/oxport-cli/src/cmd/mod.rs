@@ -1,3 +1,4 @@
+pub mod batch;
 pub mod demo;
 pub mod exr;
 pub mod gradient;

@@ -8,6 +8,7 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use oxport::seekable::{self, Index, ReadOptions, Reader, WriteOptions};
 
+use crate::cmd::batch::{finish, located, on_cluster, targets};
 use crate::progress::{bar, megabytes};
 
 #[derive(Subcommand)]
@@ -27,10 +28,12 @@ pub enum Command {
 
 #[derive(Args)]
 pub struct PackArgs {
-    /// The file to compress (`-`: stdin)
-    pub input: PathBuf,
-    /// The archive to write (`-`: stdout); written whole or not at all
-    pub output: PathBuf,
+    /// The file to compress (`-`: stdin), then the archive to write (`-`:
+    /// stdout), written whole or not at all. For several files, the output is
+    /// a directory (created if missing) where each archive is named after its
+    /// file with `.zst` added
+    #[arg(required = true, num_args = 2.., value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
     /// zstd level: 1 (fast) to 22 (small), negative for faster still
     #[arg(short, long, default_value_t = 3, allow_negative_numbers = true)]
     pub level: i32,
@@ -44,6 +47,13 @@ pub struct PackArgs {
     /// Threads (default: one per core)
     #[arg(short = 'T', long)]
     pub threads: Option<usize>,
+    /// Run on a Dask cluster instead of here: the scheduler's address
+    /// (tcp://host:8786), one task per file on its workers (paths they can
+    /// see, or fsspec URLs), the output a directory. Runs the Python
+    /// package's `oxport.dask` (`pip install 'oxport[dask]'`; OXPORT_PYTHON
+    /// names the interpreter, default python3)
+    #[arg(long, value_name = "ADDRESS")]
+    pub scheduler: Option<String>,
 }
 
 #[derive(Args)]
@@ -109,36 +119,106 @@ pub fn run(command: Command) -> oxport::Result<()> {
 }
 
 fn pack(args: &PackArgs) -> oxport::Result<()> {
+    let (output, inputs) = args.paths.split_last().expect("clap requires two paths");
+    if let Some(scheduler) = &args.scheduler {
+        let mut options = vec![
+            "--level".to_owned(),
+            args.level.to_string(),
+            "--frame-size".to_owned(),
+            args.frame_size.to_string(),
+        ];
+        if args.no_checksums {
+            options.push("--no-checksums".to_owned());
+        }
+        return on_cluster(scheduler, "seekable", inputs, output, &options);
+    }
     let options = WriteOptions {
         level: args.level,
         frame_size: args.frame_size,
         checksums: !args.no_checksums,
         threads: args.threads,
     };
+    if let [input] = inputs
+        && (is_stdio(output) || !output.is_dir())
+    {
+        return pack_one(input, output, &options);
+    }
+    if inputs.iter().any(|p| is_stdio(p)) || is_stdio(output) {
+        return Err(oxport::Error::InvalidArgument(
+            "`-` (stdin, stdout) packs one file, not several".into(),
+        ));
+    }
     let progress = bar("packing");
-    if !is_stdio(&args.input) {
-        let size = std::fs::metadata(&args.input).map_or(0, |m| m.len());
+    progress.set_length(
+        inputs
+            .iter()
+            .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+            .sum(),
+    );
+    let start = Instant::now();
+    let (mut failed, mut bytes_in, mut bytes_out) = (0, 0u64, 0u64);
+    for (input, target) in inputs.iter().zip(targets(inputs, output, ".zst")?) {
+        let Some(target) = target else {
+            progress.suspend(|| eprintln!("oxport: {}: not a file name", input.display()));
+            failed += 1;
+            continue;
+        };
+        let before = progress.position();
+        let report = |done| progress.set_position(before + done);
+        match seekable::pack_file(input, &target, &options, report) {
+            Ok(packed) => {
+                bytes_in += packed.input_bytes;
+                bytes_out += packed.output_bytes;
+                progress.set_position(before + packed.input_bytes);
+            }
+            Err(error) => {
+                progress.suspend(|| eprintln!("oxport: {}", located(input, &error)));
+                failed += 1;
+            }
+        }
+    }
+    progress.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "{} of {} files packed into {}: {:.1} MB to {:.1} MB ({:.2}%) in {:.2} s ({:.0} MB/s)",
+        inputs.len() - failed,
+        inputs.len(),
+        output.display(),
+        megabytes(bytes_in),
+        megabytes(bytes_out),
+        100.0 * bytes_out as f64 / bytes_in.max(1) as f64,
+        seconds,
+        megabytes(bytes_in) / seconds.max(1e-9),
+    );
+    finish(failed, inputs.len())
+}
+
+/// One file (or stdin) into one archive (or stdout).
+fn pack_one(input: &Path, output: &Path, options: &WriteOptions) -> oxport::Result<()> {
+    let progress = bar("packing");
+    if !is_stdio(input) {
+        let size = std::fs::metadata(input).map_or(0, |m| m.len());
         progress.set_length(size);
     }
     let start = Instant::now();
     let report = |done| progress.set_position(done);
-    let packed = match (is_stdio(&args.input), is_stdio(&args.output)) {
-        (false, false) => seekable::pack_file(&args.input, &args.output, &options, report),
-        (true, false) => oxport::atomic::write_file(&args.output, |file| {
-            seekable::pack(io::stdin().lock(), BufWriter::new(file), &options, report)
+    let packed = match (is_stdio(input), is_stdio(output)) {
+        (false, false) => seekable::pack_file(input, output, options, report),
+        (true, false) => oxport::atomic::write_file(output, |file| {
+            seekable::pack(io::stdin().lock(), BufWriter::new(file), options, report)
         }),
         (false, true) => {
-            let input = File::open(&args.input).map_err(|e| io_at(&args.input, e))?;
-            seekable::pack(input, stdout(), &options, report)
+            let file = File::open(input).map_err(|e| io_at(input, e))?;
+            seekable::pack(file, stdout(), options, report)
         }
-        (true, true) => seekable::pack(io::stdin().lock(), stdout(), &options, report),
+        (true, true) => seekable::pack(io::stdin().lock(), stdout(), options, report),
     };
     progress.finish_and_clear();
     let packed = packed?;
     let seconds = start.elapsed().as_secs_f64();
     eprintln!(
         "{}: {} frames, {:.1} MB to {:.1} MB ({:.2}%) in {:.3} s ({:.0} MB/s)",
-        args.output.display(),
+        output.display(),
         packed.frames,
         megabytes(packed.input_bytes),
         megabytes(packed.output_bytes),
