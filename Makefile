@@ -6,7 +6,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 CARGO ?= cargo
 
-.PHONY: bench-codecs bench-color bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
+.PHONY: bench-codecs bench-color bench-dask bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli -- demo
@@ -53,7 +53,7 @@ test-python: build
 exhaustive:
 	$(CARGO) test --release -p oxport --features exhaustive --test numfmt_exhaustive
 
-bench: bench-numfmt bench-obj bench-read bench-blender bench-seekable bench-codecs bench-exr bench-color
+bench: bench-numfmt bench-obj bench-read bench-blender bench-seekable bench-codecs bench-exr bench-color bench-dask
 
 bench-numfmt: venv
 	$(VPY) -m pip install --quiet matplotlib
@@ -97,6 +97,10 @@ bench-codecs: build
 # OpenEXR against the openexr package (renders a 960x540 Cycles image once, about a minute).
 bench-exr: build
 	$(VPY) bench/exr.py
+
+# A 200-frame batch on a Dask LocalCluster against the single-process loop (docs/scale.md).
+bench-dask: build
+	$(VPY) bench/scale.py
 
 # Color conversions and gradient samples against colour-science and coloraide.
 bench-color: build

@@ -27,9 +27,9 @@ def machine() -> str:
     return f"{cpu}, {cores} cores, {platform.system()} {platform.release()}, {datetime.date.today()}"
 
 
-def update_section(name: str, text: str) -> None:
+def update_section(name: str, text: str, path: Path = DOC) -> None:
     start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
-    doc = DOC.read_text() if DOC.exists() else "# Benchmarks\n"
+    doc = path.read_text() if path.exists() else "# Benchmarks\n"
     block = f"{start}\n{text.rstrip()}\n{end}"
     if start in doc and end in doc:
         before, rest = doc.split(start, 1)
@@ -37,8 +37,8 @@ def update_section(name: str, text: str) -> None:
         doc = before + block + after
     else:
         doc = doc.rstrip() + "\n\n" + block + "\n"
-    DOC.parent.mkdir(parents=True, exist_ok=True)
-    DOC.write_text(doc)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(doc)
 
 
 def median_time(run: Callable[[], float], runs: int) -> tuple[float, list[float]]:

@@ -189,6 +189,8 @@ def test_bad_arguments_fail_before_any_task(client: Client, tmp_path: Path) -> N
     inputs = frames(tmp_path / "in", 1)
     with pytest.raises(TypeError, match="the exr conversion: .*compresion"):
         od.convert(inputs, tmp_path / "out", client=client, compresion="zstd")
+    with pytest.raises(TypeError, match="the obj conversion: .*'precison'"):
+        od.convert(inputs, tmp_path / "out", kind="obj", client=client, precison=3)
     with pytest.raises(TypeError, match="threads"):
         od.convert(inputs, tmp_path / "out", client=client, threads=2)
     with pytest.raises(ValueError, match="kind"):
