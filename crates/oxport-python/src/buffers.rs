@@ -51,7 +51,10 @@ fn buffer_of(object: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<PyUntyped
             ),
         )
     })?;
-    if (buffer.buf_ptr() as usize).is_multiple_of(buffer.item_size().max(1)) {
+    // Empty buffers may point anywhere: the callers take them as they are.
+    if buffer.item_count() == 0
+        || (buffer.buf_ptr() as usize).is_multiple_of(buffer.item_size().max(1))
+    {
         return Ok(Some(buffer));
     }
     // Arrays unpickled from out-of-band buffers (protocol 5: Dask,
@@ -64,11 +67,16 @@ fn buffer_of(object: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<PyUntyped
     } else {
         format.trim_start_matches(['@', '=', '>'])
     };
-    let bytes = PyMemoryView::from(object)?.call_method0("tobytes")?;
-    let copy = PyByteArray::from(&bytes)?;
-    let shape = PyTuple::new(py, buffer.shape())?;
-    let aligned = PyMemoryView::from(copy.as_any())?.call_method1("cast", (native, shape))?;
-    PyUntypedBuffer::get(&aligned).map(Some)
+    let realigned = || -> PyResult<PyUntypedBuffer> {
+        let bytes = PyMemoryView::from(object)?.call_method0("tobytes")?;
+        let copy = PyByteArray::from(&bytes)?;
+        let shape = PyTuple::new(py, buffer.shape())?;
+        let aligned = PyMemoryView::from(copy.as_any())?.call_method1("cast", (native, shape))?;
+        PyUntypedBuffer::get(&aligned)
+    };
+    // A format memoryview cannot cast to is not one of numbers: the callers
+    // refuse the original buffer with the argument's name.
+    Ok(Some(realigned().unwrap_or(buffer)))
 }
 
 fn type_name(object: &Bound<'_, PyAny>) -> String {
