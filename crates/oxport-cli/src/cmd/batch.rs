@@ -3,6 +3,90 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Instant;
+
+use crate::progress::{bar, megabytes};
+
+/// What a batch did.
+pub struct Totals {
+    pub files: usize,
+    pub failed: usize,
+    pub bytes_in: u64,
+    pub bytes_out: u64,
+    pub seconds: f64,
+}
+
+impl Totals {
+    /// `N of M files {what}: sizes, ratio, time and speed`.
+    pub fn describe(&self, what: &str) -> String {
+        format!(
+            "{} of {} files {what}: {:.1} MB to {:.1} MB ({:.2}%) in {:.2} s ({:.0} MB/s)",
+            self.files - self.failed,
+            self.files,
+            megabytes(self.bytes_in),
+            megabytes(self.bytes_out),
+            100.0 * self.bytes_out as f64 / self.bytes_in.max(1) as f64,
+            self.seconds,
+            megabytes(self.bytes_in) / self.seconds.max(1e-9),
+        )
+    }
+
+    /// An error when any file failed (each was reported on its own line).
+    pub fn finish(&self) -> oxport::Result<()> {
+        finish(self.failed, self.files)
+    }
+}
+
+/// Runs `convert(input, target, moved)` on each file in turn under one
+/// progress bar over the inputs' sizes, a line on standard error for each
+/// file that fails. `convert` gives the sizes read and written, and may call
+/// `moved(bytes)` as it goes through its input.
+pub fn each_file(
+    inputs: &[PathBuf],
+    output: &Path,
+    suffix: &str,
+    label: &str,
+    mut convert: impl FnMut(&Path, &Path, &dyn Fn(u64)) -> oxport::Result<(u64, u64)>,
+) -> oxport::Result<Totals> {
+    let targets = targets(inputs, output, suffix)?;
+    let progress = bar(label);
+    progress.set_length(
+        inputs
+            .iter()
+            .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+            .sum(),
+    );
+    let start = Instant::now();
+    let mut totals = Totals {
+        files: inputs.len(),
+        failed: 0,
+        bytes_in: 0,
+        bytes_out: 0,
+        seconds: 0.0,
+    };
+    for (input, target) in inputs.iter().zip(targets) {
+        let Some(target) = target else {
+            progress.suspend(|| eprintln!("oxport: {}: not a file name", input.display()));
+            totals.failed += 1;
+            continue;
+        };
+        let before = progress.position();
+        match convert(input, &target, &|done| progress.set_position(before + done)) {
+            Ok((bytes_in, bytes_out)) => {
+                totals.bytes_in += bytes_in;
+                totals.bytes_out += bytes_out;
+                progress.set_position(before + bytes_in);
+            }
+            Err(error) => {
+                progress.suspend(|| eprintln!("oxport: {}", located(input, &error)));
+                totals.failed += 1;
+            }
+        }
+    }
+    progress.finish_and_clear();
+    totals.seconds = start.elapsed().as_secs_f64();
+    Ok(totals)
+}
 
 /// Where each input is written: `output` itself for one input when `output`
 /// is not a directory; otherwise `output/NAME` + `suffix`, the directory

@@ -1,12 +1,11 @@
 //! `oxport exr ...`: OpenEXR images.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use oxport::exr::{self, Compression, ConvertOptions, Header};
 
-use crate::cmd::batch::{finish, located, on_cluster, targets};
+use crate::cmd::batch::{each_file, finish, located, on_cluster};
 use crate::progress::{bar, megabytes};
 
 #[derive(Subcommand)]
@@ -219,51 +218,15 @@ fn convert(args: &ConvertArgs) -> oxport::Result<()> {
         }
         return on_cluster(scheduler, "exr", inputs, output, &options);
     }
-    let targets = targets(inputs, output, "")?;
     let options = ConvertOptions {
         compression: args.compression,
         level: args.level,
         threads: args.threads,
     };
-    let progress = bar("converting");
-    progress.set_length(
-        inputs
-            .iter()
-            .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
-            .sum(),
-    );
-    let start = Instant::now();
-    let (mut failed, mut bytes_in, mut bytes_out) = (0, 0u64, 0u64);
-    for (input, target) in inputs.iter().zip(targets) {
-        let Some(target) = target else {
-            progress.suspend(|| eprintln!("oxport: {}: not a file name", input.display()));
-            failed += 1;
-            continue;
-        };
-        match exr::convert(input, &target, &options) {
-            Ok(done) => {
-                bytes_in += done.input_bytes;
-                bytes_out += done.output_bytes;
-                progress.inc(done.input_bytes);
-            }
-            Err(error) => {
-                progress.suspend(|| eprintln!("oxport: {}", located(input, &error)));
-                failed += 1;
-            }
-        }
-    }
-    progress.finish_and_clear();
-    let seconds = start.elapsed().as_secs_f64();
-    eprintln!(
-        "{} of {} files to {}: {:.1} MB to {:.1} MB ({:.1}%) in {:.2} s ({:.0} MB/s)",
-        inputs.len() - failed,
-        inputs.len(),
-        args.compression,
-        megabytes(bytes_in),
-        megabytes(bytes_out),
-        100.0 * bytes_out as f64 / bytes_in.max(1) as f64,
-        seconds,
-        megabytes(bytes_in) / seconds.max(1e-9),
-    );
-    finish(failed, inputs.len())
+    let totals = each_file(inputs, output, "", "converting", |input, target, _| {
+        let done = exr::convert(input, target, &options)?;
+        Ok((done.input_bytes, done.output_bytes))
+    })?;
+    eprintln!("{}", totals.describe(&format!("to {}", args.compression)));
+    totals.finish()
 }

@@ -8,7 +8,7 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use oxport::seekable::{self, Index, ReadOptions, Reader, WriteOptions};
 
-use crate::cmd::batch::{finish, located, on_cluster, targets};
+use crate::cmd::batch::{each_file, on_cluster};
 use crate::progress::{bar, megabytes};
 
 #[derive(Subcommand)]
@@ -148,49 +148,15 @@ fn pack(args: &PackArgs) -> oxport::Result<()> {
             "`-` (stdin, stdout) packs one file, not several".into(),
         ));
     }
-    let progress = bar("packing");
-    progress.set_length(
-        inputs
-            .iter()
-            .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
-            .sum(),
-    );
-    let start = Instant::now();
-    let (mut failed, mut bytes_in, mut bytes_out) = (0, 0u64, 0u64);
-    for (input, target) in inputs.iter().zip(targets(inputs, output, ".zst")?) {
-        let Some(target) = target else {
-            progress.suspend(|| eprintln!("oxport: {}: not a file name", input.display()));
-            failed += 1;
-            continue;
-        };
-        let before = progress.position();
-        let report = |done| progress.set_position(before + done);
-        match seekable::pack_file(input, &target, &options, report) {
-            Ok(packed) => {
-                bytes_in += packed.input_bytes;
-                bytes_out += packed.output_bytes;
-                progress.set_position(before + packed.input_bytes);
-            }
-            Err(error) => {
-                progress.suspend(|| eprintln!("oxport: {}", located(input, &error)));
-                failed += 1;
-            }
-        }
-    }
-    progress.finish_and_clear();
-    let seconds = start.elapsed().as_secs_f64();
+    let totals = each_file(inputs, output, ".zst", "packing", |input, target, moved| {
+        let packed = seekable::pack_file(input, target, &options, moved)?;
+        Ok((packed.input_bytes, packed.output_bytes))
+    })?;
     eprintln!(
-        "{} of {} files packed into {}: {:.1} MB to {:.1} MB ({:.2}%) in {:.2} s ({:.0} MB/s)",
-        inputs.len() - failed,
-        inputs.len(),
-        output.display(),
-        megabytes(bytes_in),
-        megabytes(bytes_out),
-        100.0 * bytes_out as f64 / bytes_in.max(1) as f64,
-        seconds,
-        megabytes(bytes_in) / seconds.max(1e-9),
+        "{}",
+        totals.describe(&format!("packed into {}", output.display()))
     );
-    finish(failed, inputs.len())
+    totals.finish()
 }
 
 /// One file (or stdin) into one archive (or stdout).
