@@ -21,6 +21,7 @@ from distributed import Client, LocalCluster, get_task_stream
 import oxport
 import oxport.dask as od
 from oxport import exr, seekable
+from test_seekable import nginx  # noqa: F401  (the fixture: nginx serving a folder over HTTP)
 
 ROOT = Path(__file__).parents[2]
 
@@ -183,6 +184,26 @@ def test_fsspec_urls_are_read_by_the_workers(client: Client, tmp_path: Path) -> 
         assert (tmp_path / "out" / path.name).read_bytes() == (tmp_path / "expected.exr").read_bytes()
     summary = od.convert([f"file://{tmp_path}/in/none.exr"], tmp_path / "out", client=client, progress=False)
     assert summary.failures and summary.failures[0][0] == f"file://{tmp_path}/in/none.exr"
+
+
+def test_http_urls_through_nginx(client: Client, nginx: tuple[str, Path, Path], tmp_path: Path) -> None:
+    url, www, _ = nginx
+    inputs = frames(www, 3)
+    blends = data_files(www, 2)
+    urls = [f"{url}/{p.name}" for p in inputs]
+    summary = od.convert(urls, tmp_path / "out", client=client, progress=False, compression="zips")
+    assert summary.files == 3 and summary.failures == [], summary
+    for path in inputs:
+        exr.convert(path, tmp_path / "expected.exr", compression="zips")
+        assert (tmp_path / "out" / path.name).read_bytes() == (tmp_path / "expected.exr").read_bytes()
+    packed = od.convert([f"{url}/{p.name}" for p in blends], tmp_path / "packed", kind="seekable",
+                        client=client, progress=False)
+    assert packed.files == 2 and packed.bytes_in == sum(p.stat().st_size for p in blends)
+    stack = od.exr_stack(urls, channels="Z")
+    assert np.array_equal(stack[2].compute(), exr.read(inputs[2])[1]["Z"])
+    missing = od.convert([f"{url}/gone.exr"], tmp_path / "out", client=client, progress=False)
+    assert missing.files == 0 and missing.failures[0][0] == f"{url}/gone.exr"
+    assert "gone.exr" in missing.failures[0][1]
 
 
 def test_bad_arguments_fail_before_any_task(client: Client, tmp_path: Path) -> None:
