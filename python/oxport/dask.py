@@ -136,6 +136,9 @@ def convert(inputs: Inputs, output_dir: _Path, *, kind: Kind = "exr",
     files = bytes_in = bytes_out = 0
     failures: list[tuple[str, str]] = []
     for source, future in zip(sources, futures):
+        if future.status == "cancelled":
+            failures.append((source, "the task was cancelled (the client or the scheduler went away)"))
+            continue
         if future.status != "finished":
             error = future.exception()
             failures.append((source, f"{type(error).__name__}: {error}"))
