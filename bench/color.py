@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 import warnings
 from typing import Any, Callable
 
 import numpy as np
 
-from docs import ROOT, machine, table, update_section
+from docs import ROOT, alternate, machine, medians, table, timed, update_section
 
 from oxport import color
 
@@ -34,23 +33,6 @@ with warnings.catch_warnings():
 from coloraide import Color
 
 SLICE = 20_000
-
-
-def timed(fn: Callable[[], Any]) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
-
-
-def alternate(contenders: dict[str, Callable[[], Any]], runs: int) -> dict[str, float]:
-    for fn in contenders.values():
-        fn()
-    times: dict[str, list[float]] = {name: [] for name in contenders}
-    names = list(contenders)
-    for run in range(runs):
-        for name in names if run % 2 == 0 else names[::-1]:
-            times[name].append(timed(contenders[name]))
-    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def colour_srgb_to_oklab(rgb: np.ndarray) -> np.ndarray:
@@ -126,7 +108,7 @@ def main() -> None:
     ]
     for label, contenders, slow in cases:
         print(label, flush=True)
-        t = alternate(contenders, args.runs)
+        t = medians(alternate(contenders, args.runs))
         aide = statistics.median(timed(slow) for _ in range(3)) * n / SLICE
         ns = {k: v / n * 1e9 for k, v in t.items()}
         rows.append([

@@ -18,17 +18,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
-from typing import Any, Callable
 
 import numpy as np
 import OpenEXR
 
-from docs import ROOT, machine, table, update_section
+from docs import ROOT, alternate, machine, medians, table, update_section
 
 from oxport import exr
 
@@ -60,19 +57,9 @@ def images() -> dict[str, dict[str, np.ndarray]]:
     return found
 
 
-def timed(fn: Callable[[], Any], before: Callable[[], None] | None = None) -> float:
-    if before:
-        before()
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
-
-
-def clear(path: Path) -> Callable[[], None]:
-    def run() -> None:
-        path.unlink(missing_ok=True)
-        os.sync()
-    return run
+def clear(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    os.sync()
 
 
 def openexr_write(path: Path, channels: dict[str, np.ndarray], method: str, threads: int = 0) -> None:
@@ -91,18 +78,6 @@ def openexr_read(path: Path, threads: int = 0) -> dict[str, np.ndarray]:
     return pixels
 
 
-def alternate(contenders: dict[str, tuple[Callable[[], Any], Callable[[], None] | None]], runs: int) -> dict[str, float]:
-    for fn, before in contenders.values():
-        timed(fn, before)
-    times: dict[str, list[float]] = {name: [] for name in contenders}
-    names = list(contenders)
-    for run in range(runs):
-        for name in names if run % 2 == 0 else names[::-1]:
-            fn, before = contenders[name]
-            times[name].append(timed(fn, before))
-    return {name: statistics.median(t) for name, t in times.items()}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=7)
@@ -115,17 +90,18 @@ def main() -> None:
             ours, theirs = WORK / f"oxport.{method}.exr", WORK / f"openexr.{method}.exr"
             print(f"{label}, {method}", file=sys.stderr, flush=True)
             two = WORK / f"openexr2.{method}.exr"
-            write = alternate({
-                "oxport": (lambda: exr.write(ours, channels, compression=method), clear(ours)),  # type: ignore[arg-type]
-                "openexr": (lambda: openexr_write(theirs, channels, method), clear(theirs)),
-                "openexr 2 threads": (lambda: openexr_write(two, channels, method, 2), clear(two)),
-            }, args.runs)
+            outputs = {"oxport": ours, "openexr": theirs, "openexr 2 threads": two}
+            write = medians(alternate({
+                "oxport": lambda: exr.write(ours, channels, compression=method),  # type: ignore[arg-type]
+                "openexr": lambda: openexr_write(theirs, channels, method),
+                "openexr 2 threads": lambda: openexr_write(two, channels, method, 2),
+            }, args.runs, before=lambda name: clear(outputs[name])))
             sizes = {"oxport": ours.stat().st_size, "openexr": theirs.stat().st_size}
-            read = alternate({
-                "oxport": (lambda: exr.read(ours), None),
-                "openexr": (lambda: openexr_read(theirs), None),
-                "openexr 2 threads": (lambda: openexr_read(theirs, 2), None),
-            }, args.runs)
+            read = medians(alternate({
+                "oxport": lambda: exr.read(ours),
+                "openexr": lambda: openexr_read(theirs),
+                "openexr 2 threads": lambda: openexr_read(theirs, 2),
+            }, args.runs))
             mb = raw / 1e6
             rows.append([
                 label, method, f"{mb:.1f}",

@@ -27,7 +27,6 @@ import argparse
 import os
 import shutil
 import statistics
-import sys
 import time
 from pathlib import Path
 from typing import Callable
@@ -35,7 +34,7 @@ from typing import Callable
 import numpy as np
 from distributed import Client, LocalCluster
 
-from docs import ROOT, machine, table, update_section
+from docs import ROOT, alternate, machine, table, update_section
 from exr import renders
 
 import oxport.dask
@@ -70,6 +69,12 @@ def main() -> None:
     # Before any cluster: Dask sets OMP_NUM_THREADS=1 in this process, which `nproc` obeys.
     where = machine()
     out = WORK / "out"
+
+    def clear(_: str) -> None:
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir(parents=True)
+        os.sync()
+
     starts = {}
     clusters = {}
     for name, workers, threads in [("2 workers × 1 thread", 2, 1), ("1 worker × 2 threads", 1, 2)]:
@@ -87,11 +92,6 @@ def main() -> None:
         frames = make_frames(args.frames, step)
         size = sum(p.stat().st_size for p in frames)
 
-        def clear() -> None:
-            shutil.rmtree(out, ignore_errors=True)
-            out.mkdir(parents=True)
-            os.sync()
-
         def loop() -> None:
             for frame in frames:
                 exr.convert(frame, out / frame.name, compression="zstd")
@@ -105,17 +105,7 @@ def main() -> None:
 
         contenders: dict[str, Callable[[], None]] = {"loop (one process)": loop}
         contenders.update({f"LocalCluster, {name}": on(client) for name, (_, client) in clusters.items()})
-        times: dict[str, list[float]] = {name: [] for name in contenders}
-        names = list(contenders)
-        for run in range(args.runs + 1):
-            for name in names if run % 2 == 0 else names[::-1]:
-                clear()
-                start = time.perf_counter()
-                contenders[name]()
-                seconds = time.perf_counter() - start
-                print(f"{label} round {run} {name}: {seconds:.2f} s", file=sys.stderr, flush=True)
-                if run > 0:
-                    times[name].append(seconds)
+        times = alternate(contenders, args.runs, before=clear, log=label)
         sizes.append(f"{label}: {size / 1e6:.1f} MB of ZIP in, "
                      f"{sum(p.stat().st_size for p in out.iterdir()) / 1e6:.1f} MB of ZSTD out")
         loop_time = statistics.median(times["loop (one process)"])
