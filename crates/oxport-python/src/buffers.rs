@@ -68,8 +68,8 @@ fn buffer_of(object: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<PyUntyped
         format.trim_start_matches(['@', '=', '>'])
     };
     let realigned = || -> PyResult<PyUntypedBuffer> {
-        let bytes = PyMemoryView::from(object)?.call_method0("tobytes")?;
-        let copy = PyByteArray::from(&bytes)?;
+        // One copy, in C order (bytearray reads any buffer, strided too).
+        let copy = PyByteArray::from(object)?;
         let shape = PyTuple::new(py, buffer.shape())?;
         let aligned = PyMemoryView::from(copy.as_any())?.call_method1("cast", (native, shape))?;
         PyUntypedBuffer::get(&aligned)
