@@ -35,6 +35,7 @@ import inspect
 import os
 import shutil
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
@@ -342,8 +343,6 @@ def _local(source: str) -> Iterator[str]:
         folder = distributed.get_worker().local_directory
     except ValueError:
         folder = None
-    import tempfile
-
     with tempfile.TemporaryDirectory(prefix="oxport-", dir=folder) as scratch:
         local = os.path.join(scratch, _name(source) or "input")
         with fsspec.open(source, "rb") as remote, open(local, "wb") as copy:
