@@ -400,12 +400,20 @@ def zstd_finalize_dict(
 # oxport.deflate
 
 _DeflateFormat = Literal["zlib", "gzip", "raw"]
+_DeflateEngine = Literal["fastest", "libdeflate"]
 
 class DeflateError(Error): ...
 
-def deflate_compress(data: ReadableBuffer, level: int = 6, *, format: _DeflateFormat = "zlib") -> bytes: ...
+def deflate_compress(
+    data: ReadableBuffer, level: int = 6, *, format: _DeflateFormat = "zlib", engine: _DeflateEngine = "fastest"
+) -> bytes: ...
 def deflate_compress_into(
-    data: ReadableBuffer, out: WriteableBuffer, level: int = 6, *, format: _DeflateFormat = "zlib"
+    data: ReadableBuffer,
+    out: WriteableBuffer,
+    level: int = 6,
+    *,
+    format: _DeflateFormat = "zlib",
+    engine: _DeflateEngine = "fastest",
 ) -> int: ...
 def deflate_compress_bound(size: int, *, format: _DeflateFormat = "zlib") -> int: ...
 def deflate_decompress(

@@ -1,5 +1,6 @@
-"""Deflate, zlib and gzip through libdeflate: one-shot, the formats of the
-standard library's ``zlib`` and ``gzip`` (each reads what the other writes).
+"""Deflate, zlib and gzip through libdeflate and ISA-L: one-shot, the formats
+of the standard library's ``zlib`` and ``gzip`` (each reads what the other
+writes).
 
 ::
 
@@ -12,7 +13,14 @@ standard library's ``zlib`` and ``gzip`` (each reads what the other writes).
 ``format`` is ``"zlib"`` (``zlib.compress``), ``"gzip"`` (``gzip.compress``;
 decompression reads every member, like ``gzip.decompress``) or ``"raw"``
 (``wbits=-15``). Levels go from 0 (stored) through 1 (fastest) to 12
-(smallest); 1 to 9 compare with zlib's. Results are ``bytes`` allocated at
+(smallest); 1 to 9 compare with zlib's.
+
+``engine="fastest"`` (the default) compresses levels 1 to 3 with ISA-L's
+igzip, the fastest deflate there is at those levels (at level 1 about 1.7×
+libdeflate's speed for about 5% more output; see docs/benchmarks.md), and
+levels 0 and 4 to 12 with
+libdeflate (decompression is always libdeflate's). ``engine="libdeflate"``
+uses libdeflate at every level, for its exact bytes. Results are ``bytes`` allocated at
 their final size when gzip's trailer gives it; ``max_output_size`` stops a
 decompression bomb with :class:`DeflateError` before it allocates.
 """

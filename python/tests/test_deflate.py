@@ -33,13 +33,30 @@ def stdlib_decompress(data: bytes, format: str) -> bytes:
 
 
 @pytest.mark.parametrize("format", ["zlib", "gzip", "raw"])
-@pytest.mark.parametrize("level", [0, 1, 6, 9, 12])
+@pytest.mark.parametrize("level", [0, 1, 2, 3, 4, 6, 9, 12])
 def test_the_standard_library_reads_oxport_and_back(format: str, level: int) -> None:
     for data in (b"", b"x", TEXT, os.urandom(70_000)):
-        packed = deflate.compress(data, level, format=format)  # type: ignore[arg-type]
-        assert stdlib_decompress(packed, format) == data
+        for engine in ("fastest", "libdeflate"):
+            packed = deflate.compress(data, level, format=format, engine=engine)  # type: ignore[arg-type]
+            assert stdlib_decompress(packed, format) == data
+            out = bytearray(deflate.compress_bound(len(data), format=format))  # type: ignore[arg-type]
+            n = deflate.compress_into(data, out, level, format=format, engine=engine)  # type: ignore[arg-type]
+            assert out[:n] == packed
         theirs = stdlib_compress(data, min(level, 9), format)
         assert deflate.decompress(theirs, format=format) == data  # type: ignore[arg-type]
+
+
+def test_isal_compresses_the_fast_levels() -> None:
+    """Levels 1 to 3 are ISA-L's (other bytes than libdeflate's), the rest
+    libdeflate's."""
+    for level in range(13):
+        fastest = deflate.compress(TEXT, level)
+        libdeflate = deflate.compress(TEXT, level, engine="libdeflate")
+        assert (fastest != libdeflate) == (1 <= level <= 3), level
+        # The wrapper is the same: header and Adler-32.
+        assert fastest[:2] == libdeflate[:2] and fastest[-4:] == libdeflate[-4:]
+    with pytest.raises(ValueError, match="engine"):
+        deflate.compress(TEXT, engine="zlib")  # type: ignore[arg-type]
 
 
 def test_gzip_members_and_padding_like_gzip_decompress() -> None:

@@ -1,7 +1,8 @@
-//! `oxport.deflate`: deflate, zlib and gzip through libdeflate, one-shot,
+//! `oxport.deflate`: deflate, zlib and gzip through libdeflate (and ISA-L
+//! at the fast levels), one-shot,
 //! the output allocated at its final size when gzip's trailer gives it.
 
-use oxport::codec::deflate::{self, Format};
+use oxport::codec::deflate::{self, Engine, Format};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
@@ -23,6 +24,16 @@ fn format(name: &str) -> PyResult<Format> {
         "raw" => Ok(Format::Raw),
         _ => Err(PyValueError::new_err(format!(
             "format: expected 'zlib', 'gzip' or 'raw', got {name:?}"
+        ))),
+    }
+}
+
+fn engine(name: &str) -> PyResult<Engine> {
+    match name {
+        "fastest" => Ok(Engine::Fastest),
+        "libdeflate" => Ok(Engine::Libdeflate),
+        _ => Err(PyValueError::new_err(format!(
+            "engine: expected 'fastest' or 'libdeflate', got {name:?}"
         ))),
     }
 }
@@ -49,21 +60,26 @@ fn deflate_error(error: oxport::Error) -> PyErr {
     }
 }
 
-/// `data` compressed at `level` (0 to 12) in `format`.
+/// `data` compressed at `level` (0 to 12) in `format` by `engine`.
 #[pyfunction]
-#[pyo3(signature = (data, level = 6, *, format = "zlib"))]
+#[pyo3(signature = (data, level = 6, *, format = "zlib", engine = "fastest"))]
 fn deflate_compress<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     level: i32,
     format: &str,
+    engine: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let (level, format) = (self::level(level)?, self::format(format)?);
+    let (level, format, engine) = (
+        self::level(level)?,
+        self::format(format)?,
+        self::engine(engine)?,
+    );
     let data = Buffer::read(data)?;
     let data = data.as_slice();
     let mut out = BytesOut::default();
     maybe_detach(py, data.len(), || {
-        deflate::compress(data, level, format, &mut out)
+        deflate::compress(data, level, format, engine, &mut out)
     })
     .map_err(deflate_error)?;
     out.finish(py)
@@ -71,20 +87,25 @@ fn deflate_compress<'py>(
 
 /// `data` compressed into `out` (a writable buffer); the size written.
 #[pyfunction]
-#[pyo3(signature = (data, out, level = 6, *, format = "zlib"))]
+#[pyo3(signature = (data, out, level = 6, *, format = "zlib", engine = "fastest"))]
 fn deflate_compress_into(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     out: &Bound<'_, PyAny>,
     level: i32,
     format: &str,
+    engine: &str,
 ) -> PyResult<usize> {
-    let (level, format) = (self::level(level)?, self::format(format)?);
+    let (level, format, engine) = (
+        self::level(level)?,
+        self::format(format)?,
+        self::engine(engine)?,
+    );
     let data = Buffer::read(data)?;
     let mut out = Buffer::write(out)?;
     let (data, buf) = (data.as_slice(), out.as_mut_slice());
     maybe_detach(py, data.len(), || {
-        deflate::compress_into(data, level, format, buf)
+        deflate::compress_into(data, level, format, engine, buf)
     })
     .map_err(deflate_error)
 }

@@ -7,7 +7,6 @@ use std::ptr::NonNull;
 
 use libdeflate_sys as sys;
 
-use super::LEVELS;
 use crate::{Error, Result};
 
 pub(crate) struct Compressor(NonNull<sys::libdeflate_compressor>);
@@ -51,13 +50,7 @@ pub(crate) fn with_compressor<R>(
     level: i32,
     work: impl FnOnce(*mut sys::libdeflate_compressor) -> Result<R>,
 ) -> Result<R> {
-    if !LEVELS.contains(&level) {
-        return Err(Error::invalid(format!(
-            "level {level} is not a deflate level (from {} to {})",
-            LEVELS.start(),
-            LEVELS.end()
-        )));
-    }
+    super::check_level(level)?;
     COMPRESSORS.with(|cell| {
         let mut slots = cell.try_borrow_mut().map_err(|_| busy())?;
         let slot = &mut slots[level as usize];

@@ -166,7 +166,7 @@ pub fn decompress_into(data: &[u8], format: Format, buf: &mut [u8]) -> Result<us
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::deflate::{compress, compress_bound, compress_into};
+    use crate::codec::deflate::{Engine, compress, compress_bound, compress_into};
 
     fn sample(n: usize) -> Vec<u8> {
         (0..n as u32)
@@ -179,31 +179,34 @@ mod tests {
         for n in [0, 1, 1000, 300_000] {
             let data = sample(n);
             for format in [Format::Raw, Format::Zlib, Format::Gzip] {
-                for level in [0, 1, 6, 9, 12] {
+                for (level, engine) in [0, 1, 2, 3, 6, 9, 12]
+                    .into_iter()
+                    .flat_map(|level| [(level, Engine::Fastest), (level, Engine::Libdeflate)])
+                {
                     let mut packed = Vec::new();
-                    compress(&data, level, format, &mut packed).unwrap();
+                    compress(&data, level, format, engine, &mut packed).unwrap();
                     assert!(packed.len() <= compress_bound(n, format));
                     let mut back = Vec::new();
                     decompress(&packed, format, None, None, &mut back).unwrap();
-                    assert_eq!(back, data, "{format:?} {level} {n}");
+                    assert_eq!(back, data, "{format:?} {level} {engine:?} {n}");
                     let mut buf = vec![0u8; n];
                     assert_eq!(decompress_into(&packed, format, &mut buf).unwrap(), n);
                     let mut again = vec![0u8; compress_bound(n, format)];
-                    let m = compress_into(&data, level, format, &mut again).unwrap();
+                    let m = compress_into(&data, level, format, engine, &mut again).unwrap();
                     assert_eq!(&again[..m], &packed[..]);
                 }
             }
         }
-        assert!(compress(b"x", 13, Format::Zlib, &mut Vec::new()).is_err());
+        assert!(compress(b"x", 13, Format::Zlib, Engine::Fastest, &mut Vec::new()).is_err());
     }
 
     #[test]
     fn gzip_members_and_padding_are_read_like_python() {
         let (a, b) = (sample(100_000), b"second member".to_vec());
         let mut packed = Vec::new();
-        compress(&a, 6, Format::Gzip, &mut packed).unwrap();
+        compress(&a, 6, Format::Gzip, Engine::Fastest, &mut packed).unwrap();
         packed.extend_from_slice(&[0; 7]);
-        compress(&b, 1, Format::Gzip, &mut packed).unwrap();
+        compress(&b, 1, Format::Gzip, Engine::Fastest, &mut packed).unwrap();
         packed.extend_from_slice(&[0; 3]);
         let mut back = Vec::new();
         decompress(&packed, Format::Gzip, None, None, &mut back).unwrap();
@@ -217,7 +220,7 @@ mod tests {
         let data = vec![0u8; 5 << 20];
         for format in [Format::Raw, Format::Zlib, Format::Gzip] {
             let mut packed = Vec::new();
-            compress(&data, 6, format, &mut packed).unwrap();
+            compress(&data, 6, format, Engine::Fastest, &mut packed).unwrap();
             let mut out = Vec::new();
             let error = decompress(&packed, format, Some(1 << 20), None, &mut out).unwrap_err();
             assert!(
@@ -238,7 +241,7 @@ mod tests {
         assert!(decompress(b"", Format::Zlib, None, None, &mut Vec::new()).is_err());
         decompress(b"", Format::Gzip, None, None, &mut Vec::new()).unwrap();
         let mut zlib = Vec::new();
-        compress(b"abc", 6, Format::Zlib, &mut zlib).unwrap();
+        compress(b"abc", 6, Format::Zlib, Engine::Fastest, &mut zlib).unwrap();
         zlib.push(0);
         assert!(decompress(&zlib, Format::Zlib, None, None, &mut Vec::new()).is_err());
     }

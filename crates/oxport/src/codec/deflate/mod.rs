@@ -1,6 +1,7 @@
 //! Deflate (RFC 1951) and its zlib (RFC 1950) and gzip (RFC 1952)
-//! wrappers, one-shot, through libdeflate: the same formats Python's `zlib`
-//! and `gzip` read and write.
+//! wrappers, one-shot, through libdeflate (and ISA-L's igzip for the fast
+//! levels, see [`Engine`]): the same formats Python's `zlib` and `gzip`
+//! read and write.
 //!
 //! libdeflate works on whole buffers, so decompression needs room for the
 //! whole output: gzip records the size (modulo 2^32) in its trailer, and
@@ -10,8 +11,10 @@
 mod compress;
 mod context;
 mod decompress;
+#[cfg(feature = "isal")]
+mod isal;
 
-pub use compress::{compress, compress_bound, compress_into};
+pub use compress::{Engine, compress, compress_bound, compress_into};
 pub use decompress::{decompress, decompress_into};
 
 /// The wrapper around the deflate stream.
@@ -26,8 +29,19 @@ pub enum Format {
     Gzip,
 }
 
-/// The levels libdeflate accepts: 0 stores, 1 is fastest, 12 smallest.
+/// The levels: 0 stores, 1 is fastest, 12 smallest (libdeflate's).
 pub const LEVELS: std::ops::RangeInclusive<i32> = 0..=12;
+
+fn check_level(level: i32) -> crate::Result<()> {
+    if !LEVELS.contains(&level) {
+        return Err(crate::Error::invalid(format!(
+            "level {level} is not a deflate level (from {} to {})",
+            LEVELS.start(),
+            LEVELS.end()
+        )));
+    }
+    Ok(())
+}
 
 /// zlib's and libdeflate's default level.
 pub const DEFAULT_LEVEL: i32 = 6;

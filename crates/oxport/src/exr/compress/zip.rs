@@ -2,7 +2,7 @@
 //! libdeflate, as OpenEXR 3.x compresses it: at level 4 by default, the
 //! same bytes).
 
-use crate::codec::deflate::{self, Format};
+use crate::codec::deflate::{self, Engine, Format};
 use crate::exr::filter::delta;
 use crate::exr::scratch::with_buffer;
 use crate::{Error, Result};
@@ -14,7 +14,7 @@ pub const DEFAULT_LEVEL: i32 = 4;
 pub(crate) fn compress(raw: &[u8], level: i32, out: &mut Vec<u8>) -> Result<()> {
     with_buffer(raw.len(), |filtered| {
         delta::split_delta_encode(raw, filtered);
-        deflate::compress(filtered, level, Format::Zlib, out)
+        deflate::compress(filtered, level, Format::Zlib, Engine::Libdeflate, out)
     })
 }
 

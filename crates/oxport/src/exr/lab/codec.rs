@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::Result;
-use crate::codec::deflate::{self, Format};
+use crate::codec::deflate::{self, Engine, Format};
 use crate::codec::zstd::{self, CompressParams, DecompressOptions};
 use crate::exr::chunk::Layout;
 
@@ -57,7 +57,9 @@ impl Codec {
     pub(crate) fn compress(self, data: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Result<()> {
         let _ = layout;
         match self {
-            Codec::Deflate(level) => deflate::compress(data, level, Format::Zlib, out),
+            Codec::Deflate(level) => {
+                deflate::compress(data, level, Format::Zlib, Engine::Libdeflate, out)
+            }
             Codec::Zstd(level) => {
                 zstd::compress(data, &CompressParams::with_level(level)?, None, out)
             }
