@@ -25,7 +25,7 @@ test-rust:
 # is `cargo +nightly fuzz run TARGET` in fuzz/ (see fuzz/README.md).
 FUZZ_TARGETS := $(shell sed -n 's/^name = "\(.*\)"/\1/p' fuzz/Cargo.toml | grep -v oxport-fuzz)
 fuzz-build:
-	$(CARGO) build --manifest-path fuzz/Cargo.toml --release --bins
+	$(CARGO) build --manifest-path fuzz/Cargo.toml --release --bins --features isal
 	for target in $(FUZZ_TARGETS); do \
 		mkdir -p fuzz/corpus/$$target; \
 		if [ -d fuzz/seeds/$$target ]; then cp fuzz/seeds/$$target/* fuzz/corpus/$$target/; fi; \

@@ -3,14 +3,16 @@
 //! the ways of decompressing agree. zstd: one-shot on one thread and two,
 //! into a caller's buffer, and the streaming decompressor fed in pieces with
 //! `max_length` limits; deflate: zlib, gzip and raw, with a limit and into
-//! a buffer. The first byte picks the piece sizes.
+//! a buffer. The first byte picks the piece sizes. And the input compressed
+//! at deflate levels 1 to 3 decompresses to itself (compressed by ISA-L with
+//! `--features isal`, by libdeflate without).
 //! `cargo +nightly fuzz run codec_decompress` in this folder (seeds:
 //! `corpus/codec_decompress/`).
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oxport::codec::deflate::{self, Format};
+use oxport::codec::deflate::{self, Engine, Format};
 use oxport::codec::zstd::{self, DecompressOptions, DecompressParams, Decompressor};
 
 /// Bounds the work per input: a small input may legally expand 32,768 times.
@@ -76,4 +78,13 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(&buf[..n], &out[..]);
         }
     }
+
+    let level = 1 + i32::from(knob % 3);
+    let format = [Format::Zlib, Format::Gzip, Format::Raw][usize::from(knob / 3 % 3)];
+    let mut packed = Vec::new();
+    deflate::compress(data, level, format, Engine::Fastest, &mut packed).expect("compresses");
+    assert!(packed.len() <= deflate::compress_bound(data.len(), format));
+    let mut back = Vec::new();
+    deflate::decompress(&packed, format, None, None, &mut back).expect("decompresses");
+    assert_eq!(back, data);
 });
