@@ -52,12 +52,18 @@ thread_local! {
     static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
 }
 
-/// The most bytes the raw stream of `len` input bytes can take: ISA-L
-/// falls back to stored blocks (5 bytes of header per 65,535 bytes) when
-/// compressing does not pay, and each piece may add a 5-byte empty block.
+/// The most bytes the raw stream of `len` input bytes can take.
 pub(super) fn bound(len: usize) -> usize {
-    let stored = len + 5 * len.div_ceil(65_535).max(1);
-    stored + 5 * len.div_ceil(PIECE)
+    bound_in_pieces(len, PIECE)
+}
+
+/// [`bound`] for pieces of `piece` bytes: ISA-L falls back to stored
+/// blocks (5 bytes of header per 65,535 bytes) when compressing does not
+/// pay; each piece rounds its blocks up on its own and may end with an
+/// empty 5-byte block (the full flush).
+fn bound_in_pieces(len: usize, piece: usize) -> usize {
+    let pieces = len.div_ceil(piece).max(1);
+    len + 5 * len.div_ceil(65_535) + 10 * pieces
 }
 
 /// Compresses `data` into `out` as raw deflate at `level` (1 to 3); the
@@ -100,7 +106,9 @@ fn compress_in_pieces(
             let room = &mut out[written..];
             // The bound of this piece alone, or what is left when less: an
             // overflow is then reported below.
-            let avail = bound(input.len()).min(room.len()).min(u32::MAX as usize);
+            let avail = bound_in_pieces(input.len(), piece)
+                .min(room.len())
+                .min(u32::MAX as usize);
             // SAFETY: `stateless_init` resets what a call reads, and every pointer set below is valid for its
             // length during the call; the level buffer is the size the
             // level asks for.
@@ -152,7 +160,7 @@ mod tests {
     }
 
     fn round_trip(data: &[u8], level: i32, piece: usize) -> usize {
-        let mut out = vec![MaybeUninit::uninit(); bound(data.len())];
+        let mut out = vec![MaybeUninit::uninit(); bound_in_pieces(data.len(), piece)];
         let n = compress_in_pieces(data, level, &mut out, piece)
             .unwrap()
             .unwrap();
@@ -202,6 +210,10 @@ mod tests {
             .collect();
         let n = round_trip(&data, 3, PIECE);
         assert!(n <= bound(data.len()));
+        // In pieces that do not fall on block boundaries, each stored.
+        for piece in [65_536, 100_000] {
+            round_trip(&data, 1, piece);
+        }
     }
 
     #[test]
