@@ -42,13 +42,26 @@ pub fn compress_bound(len: usize, format: Format) -> usize {
     let libdeflate = unsafe { sys::libdeflate_deflate_compress_bound(std::ptr::null_mut(), len) };
     #[cfg(feature = "isal")]
     let libdeflate = libdeflate.max(super::isal::bound(len));
-    libdeflate + header(format, 0).len() + trailer_len(format)
+    let (header, trailer) = wrapper_len(format);
+    libdeflate + header + trailer
 }
 
-/// The wrapper's header as libdeflate writes it at `level`.
-fn header(format: Format, level: i32) -> Vec<u8> {
+/// The bytes of the wrapper before and after the deflate stream.
+fn wrapper_len(format: Format) -> (usize, usize) {
     match format {
-        Format::Raw => Vec::new(),
+        Format::Raw => (0, 0),
+        Format::Zlib => (2, 4),
+        Format::Gzip => (10, 8),
+    }
+}
+
+/// The wrapper's header as libdeflate writes it at `level`: the first
+/// `wrapper_len(format).0` bytes.
+#[cfg(feature = "isal")]
+fn header(format: Format, level: i32) -> [u8; 10] {
+    let mut header = [0; 10];
+    match format {
+        Format::Raw => {}
         Format::Zlib => {
             let hint = match level {
                 ..2 => 0,
@@ -56,9 +69,9 @@ fn header(format: Format, level: i32) -> Vec<u8> {
                 6..8 => 2,
                 _ => 3,
             };
-            let mut header: u16 = (8 << 8) | (7 << 12) | (hint << 6);
-            header |= 31 - header % 31;
-            header.to_be_bytes().to_vec()
+            let mut cmf_flg: u16 = (8 << 8) | (7 << 12) | (hint << 6);
+            cmf_flg |= 31 - cmf_flg % 31;
+            header[..2].copy_from_slice(&cmf_flg.to_be_bytes());
         }
         Format::Gzip => {
             let flags = match level {
@@ -66,17 +79,10 @@ fn header(format: Format, level: i32) -> Vec<u8> {
                 8.. => 2,
                 _ => 0,
             };
-            vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, flags, 255]
+            header = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, flags, 255];
         }
     }
-}
-
-fn trailer_len(format: Format) -> usize {
-    match format {
-        Format::Raw => 0,
-        Format::Zlib => 4,
-        Format::Gzip => 8,
-    }
+    header
 }
 
 fn too_small(room: usize, len: usize, format: Format) -> Error {
@@ -93,6 +99,7 @@ fn compress_raw(
     engine: Engine,
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize> {
+    super::check_level(level)?;
     if engine.uses_isal(level) {
         return compress_wrapped_isal(data, level, format, out);
     }
@@ -126,14 +133,13 @@ fn compress_wrapped_isal(
     format: Format,
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize> {
-    let header = header(format, level);
-    let trailer_len = trailer_len(format);
-    if out.len() < header.len() + trailer_len {
+    let (header_len, trailer_len) = wrapper_len(format);
+    if out.len() < header_len + trailer_len {
         return Err(too_small(out.len(), data.len(), format));
     }
     let room = out.len();
-    let (head, rest) = out.split_at_mut(header.len());
-    head.copy_from_slice(as_uninit(&header));
+    let (head, rest) = out.split_at_mut(header_len);
+    head.copy_from_slice(as_uninit(&header(format, level)[..header_len]));
     let body_room = rest.len() - trailer_len;
     let body = super::isal::compress(data, level, &mut rest[..body_room])?
         .ok_or_else(|| too_small(room, data.len(), format))?;
@@ -152,7 +158,7 @@ fn compress_wrapped_isal(
         }
     }
     rest[body..body + trailer_len].copy_from_slice(as_uninit(&trailer[..trailer_len]));
-    Ok(header.len() + body + trailer_len)
+    Ok(header_len + body + trailer_len)
 }
 
 #[cfg(not(feature = "isal"))]
@@ -175,7 +181,6 @@ pub fn compress(
     engine: Engine,
     out: &mut (impl Output + ?Sized),
 ) -> Result<()> {
-    super::check_level(level)?;
     let bound = compress_bound(data.len(), format);
     let spare = out.spare(bound)?;
     let written = compress_raw(data, level, format, engine, spare)?;
@@ -193,7 +198,6 @@ pub fn compress_into(
     engine: Engine,
     buf: &mut [u8],
 ) -> Result<usize> {
-    super::check_level(level)?;
     // SAFETY: initialised bytes are valid as possibly uninitialised ones.
     let spare = unsafe { &mut *(buf as *mut [u8] as *mut [MaybeUninit<u8>]) };
     compress_raw(data, level, format, engine, spare)
@@ -218,9 +222,8 @@ mod tests {
                 compress(&data, level, format, Engine::Fastest, &mut fastest).unwrap();
                 let mut libdeflate = Vec::new();
                 compress(&data, level, format, Engine::Libdeflate, &mut libdeflate).unwrap();
-                let n = header(format, level).len();
+                let (n, t) = wrapper_len(format);
                 assert_eq!(fastest[..n], libdeflate[..n], "{format:?} {level}");
-                let t = trailer_len(format);
                 assert_eq!(
                     fastest[fastest.len() - t..],
                     libdeflate[libdeflate.len() - t..],
