@@ -169,6 +169,12 @@ def same_code_note() -> str:
             " between bindings of the same libzstd are to be read.")
 
 
+def zstd_row(label: str, result: dict[str, float]) -> list[str]:
+    """A zstd cell's row; its pyzstd/stdlib ratio is kept for the note."""
+    SAME_CODE.append(result["pyzstd"] / result["stdlib"])
+    return row(label, result, ZSTD)
+
+
 def label(size: int) -> str:
     return f"{size // GiB} GiB" if size >= GiB else f"{size // MiB} MiB" if size >= MiB else f"{size // KiB} KiB"
 
@@ -194,12 +200,10 @@ def zstd_tables(data: bytes, runs: int, big_levels: set[int]) -> tuple[list[list
             print(f"zstd compress {label(size)} level {level}", file=sys.stderr, flush=True)
             result = cell(contenders(piece), runs if size < GiB else max(3, runs // 2),
                           contenders(warm) if size == GiB else None, f"zstd compress {size} {level}")
-            compress_rows.append(row(f"{label(size)}, level {level}", result, ZSTD))
-            SAME_CODE.append(result["pyzstd"] / result["stdlib"])
+            compress_rows.append(zstd_row(f"{label(size)}, level {level}", result))
             key = f"zstd decompress {size} {level}"
             if hit := cached(key, ZSTD):  # compressing 1 GiB at level 17 takes minutes: only when measuring
-                decompress_rows.append(row(f"{label(size)}, level {level}", hit, ZSTD))
-                SAME_CODE.append(hit["pyzstd"] / hit["stdlib"])
+                decompress_rows.append(zstd_row(f"{label(size)}, level {level}", hit))
                 continue
             packed = stdlib_zstd.compress(piece, level)
             assert ox_zstd.decompress(packed) == piece
@@ -217,8 +221,7 @@ def zstd_tables(data: bytes, runs: int, big_levels: set[int]) -> tuple[list[list
             print(f"zstd decompress {label(size)} level {level}", file=sys.stderr, flush=True)
             result = cell(readers(packed), runs if size < GiB else max(3, runs // 2),
                           readers(warm_packed) if size == GiB else None, key)
-            decompress_rows.append(row(f"{label(size)}, level {level}", result, ZSTD))
-            SAME_CODE.append(result["pyzstd"] / result["stdlib"])
+            decompress_rows.append(zstd_row(f"{label(size)}, level {level}", result))
             del packed
     for total in (64 * MiB, 256 * MiB):
         piece = data[:total]
@@ -240,8 +243,7 @@ def zstd_tables(data: bytes, runs: int, big_levels: set[int]) -> tuple[list[list
             one = cell({"oxport 1 thread": lambda: ox_zstd.decompress(packed, threads=1),
                         "stdlib": lambda: stdlib_zstd.decompress(packed)}, runs,
                        key=f"zstd frames {total} {count} one thread")
-            SAME_CODE.append(result["pyzstd"] / result["stdlib"])
-            result_row = row(f"{label(total)} in {count} frames", result, ZSTD)
+            result_row = zstd_row(f"{label(total)} in {count} frames", result)
             result_row[1] += (f"; 1 thread {fmt(one['oxport 1 thread'])}"
                               f" ({100 * one['oxport 1 thread'] / one['stdlib']:.0f}%)")
             decompress_rows.append(result_row)
