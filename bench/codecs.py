@@ -12,10 +12,15 @@ decompression needs the decompressed size, so every contender is given it as
 the size of its first buffer); 1 KiB, 1 MiB and 64 MiB at levels 1, 3, 6, 9,
 each contender's output size shown; gzip decompression of the 64 MiB input.
 
-Each cell times every contender on the same input in the same process. The
-contenders alternate (the order rotates every round), the first round is a
-warm-up and not counted (for 1 GiB inputs it runs on a 64 MiB slice), small
-inputs are timed as loops of many calls (at least 50 ms per sample); medians.
+Each cell times every contender on the same input, in several fresh
+processes one after another (``--processes``; 3 from 64 MiB on): what one
+process's memory layout and allocator state do to one contender (the same C
+code lands up to a third apart within one process) then varies across
+processes instead of deciding the cell. In each process the contenders take
+turns (the order rotates every round, and starts elsewhere in each process)
+for ``--runs`` counted rounds (one at 1 GiB) after a warm-up round (at 1 GiB
+on a 64 MiB slice); small inputs are timed as loops of many calls (at least
+50 ms per sample); the median of all samples.
 Everything happens in memory: nothing is written to disk. Results are
 ``bytes`` for every contender but cramjam, which returns its own buffer
 type (no copy counted for it). pyzstd is a Python layer over backports.zstd,
@@ -26,15 +31,19 @@ the seekable benchmark (OBJ text and uncompressed ``.blend``), repeated to
 1 GiB; the small inputs are slices of it.
 
 Run: make bench-codecs  (or .venv/bin/python bench/codecs.py [--runs N]
-[--big-levels 3,10], which leaves out 1 GiB at level 17: 2.5 hours of the run)
+[--processes N] [--big-levels 3,10], which leaves out 1 GiB at level 17:
+2.5 hours of the run)
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import gc
+import gzip
 import json
 import statistics
+import subprocess
 import sys
 import time
 import zlib
@@ -57,64 +66,221 @@ from oxport import zstd as ox_zstd
 
 KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
 ZSTD = ["oxport", "stdlib", "zstandard", "pyzstd", "cramjam"]
+# One process's samples: seconds per call of each round, and the size of each
+# contender's output; a cell's result: the medians, and those sizes.
+Sample = dict[str, dict[str, Any]]
+Result = dict[str, dict[str, Any]]
 DEFLATE = ["oxport", "stdlib", "deflate", "isal"]
+# The single-input cells below 1 GiB take their input from here on.
+SLICE = 200 * MiB
+# A 1 GiB cell's warm-up round runs on the first 64 MiB.
+WARM = 64 * MiB
 
 
-def corpus() -> bytes:
+def corpus(end: int = GiB) -> bytes:
+    """The scene files repeated to ``end`` bytes: the same bytes at the same
+    offsets whatever ``end`` is, so that a worker builds only what its cell
+    reads."""
     tar = scenes_tar().read_bytes()
-    data = (tar * (GiB // len(tar) + 1))[:GiB]
-    return data
+    return (tar * (end // len(tar) + 1))[:end]
 
 
-def per_call(fn: Callable[[], Any], calls: int) -> float:
+def parse(key: str) -> tuple[str, int, int]:
+    """A cell's key: ``"<what> <input size> <level or frame count>"``, the
+    first part two words (``zstd compress``, ``deflate decompress``, ...)."""
+    codec, op, size, arg = key.split()
+    return f"{codec} {op}", int(size), int(arg)
+
+
+def span(key: str) -> tuple[int, int]:
+    """Where in the corpus a cell's input lies: from its start for 1 GiB and
+    the multi-frame and zero-fill cells, from 200 MiB on for the others."""
+    what, size, _ = parse(key)
+    start = 0 if size >= GiB or what in ("zstd frames", "zstd frames1", "zero fill") else SLICE
+    return start, start + size
+
+
+def packed_input(piece: bytes, level: int) -> bytes:
+    """A 1 GiB decompression cell's input, compressed once and kept in
+    target/ (at level 17 that takes 9 minutes; each process of the cell reads
+    it), compressed again if it no longer decompresses to ``piece``."""
+    path = ROOT / "target" / f"bench-codecs-{len(piece)}-{level}.zst"
+    if path.exists():
+        packed = path.read_bytes()
+        if ox_zstd.decompress(packed) == piece:
+            return packed
+    packed = stdlib_zstd.compress(piece, level)
+    path.with_suffix(".tmp").write_bytes(packed)
+    path.with_suffix(".tmp").replace(path)
+    return packed
+
+
+def build(key: str, data: bytes, warm: bool = False) -> dict[str, Callable[[], Any]]:
+    """The contenders of one cell, on its input (``warm``: on the 64 MiB the
+    warm-up round of a 1 GiB cell runs on, compressed at level 3)."""
+    what, size, arg = parse(key)
+    start, end = (0, WARM) if warm else span(key)
+    piece, level = data[start:end], 3 if warm else arg
+    if what == "zstd compress":
+        zc = zstandard.ZstdCompressor(level=arg)
+        return {
+            "oxport": lambda: ox_zstd.compress(piece, arg),
+            "stdlib": lambda: stdlib_zstd.compress(piece, arg),
+            "zstandard": lambda: zc.compress(piece),
+            "pyzstd": lambda: pyzstd.compress(piece, arg),
+            "cramjam": lambda: cramjam.zstd.compress(piece, level=arg),
+        }
+    if what == "zstd decompress":
+        if size >= GiB and not warm:
+            packed = packed_input(piece, level)
+        else:
+            packed = stdlib_zstd.compress(piece, level)
+            assert ox_zstd.decompress(packed) == piece
+        zd = zstandard.ZstdDecompressor()
+        return {
+            "oxport": lambda: ox_zstd.decompress(packed),
+            "stdlib": lambda: stdlib_zstd.decompress(packed),
+            "zstandard": lambda: zd.decompress(packed),
+            "pyzstd": lambda: pyzstd.decompress(packed),
+            "cramjam": lambda: cramjam.zstd.decompress(packed),
+        }
+    if what in ("zstd frames", "zstd frames1"):
+        step = len(piece) // arg
+        packed = b"".join(stdlib_zstd.compress(piece[i:i + step], 3) for i in range(0, len(piece), step))
+        assert ox_zstd.decompress(packed) == piece
+        if what == "zstd frames1":
+            return {"oxport 1 thread": lambda: ox_zstd.decompress(packed, threads=1),
+                    "stdlib": lambda: stdlib_zstd.decompress(packed)}
+        zd = zstandard.ZstdDecompressor()
+        return {
+            "oxport": lambda: ox_zstd.decompress(packed),
+            "stdlib": lambda: stdlib_zstd.decompress(packed),
+            # Its one-shot decompress reads only the first frame.
+            "zstandard": lambda: zd.decompressobj(read_across_frames=True).decompress(packed),
+            "pyzstd": lambda: pyzstd.decompress(packed),
+            "cramjam": lambda: cramjam.zstd.decompress(packed),
+        }
+    if what == "deflate compress":
+        contenders = {
+            "oxport": lambda: ox_deflate.compress(piece, arg),
+            "stdlib": lambda: zlib.compress(piece, arg),
+            "deflate": lambda: deflate_pypi.zlib_compress(piece, arg),
+        }
+        if arg <= 3:
+            contenders["isal"] = lambda: isal.isal_zlib.compress(piece, arg)
+        return contenders
+    if what == "deflate decompress":
+        packed = zlib.compress(piece, arg)
+        assert ox_deflate.decompress(packed) == piece
+        # deflate's zlib decompression needs the size: every contender is given it.
+        return {
+            "oxport": lambda: ox_deflate.decompress(packed, bufsize=len(piece)),
+            "stdlib": lambda: zlib.decompress(packed, bufsize=len(piece)),
+            "deflate": lambda: deflate_pypi.zlib_decompress(packed, len(piece)),
+            "isal": lambda: isal.isal_zlib.decompress(packed, bufsize=len(piece)),
+        }
+    if what == "gzip decompress":
+        packed = gzip.compress(piece, arg)
+        return {
+            "oxport": lambda: ox_deflate.decompress(packed, format="gzip"),
+            "stdlib": lambda: gzip.decompress(packed),
+            "deflate": lambda: deflate_pypi.gzip_decompress(packed),
+            "isal": lambda: isal.igzip.decompress(packed),
+        }
+    if what == "zero fill":
+        packed = ox_zstd.compress(piece, arg)
+        return {"zero fill": lambda: zero_filled(size), "oxport": lambda: ox_zstd.decompress(packed)}
+    raise ValueError(f"no such cell: {key}")
+
+
+def zero_filled(n: int) -> None:
+    """A fresh ``bytes`` of n bytes set to zero: what pyo3's
+    ``PyBytes::new_with`` does before its closure runs (oxport allocates with
+    ``PyBytes_FromStringAndSize(NULL, n)`` and lets the decompressor write
+    first)."""
+    out = ALLOC(None, n)
+    ctypes.memset(ctypes.cast(ctypes.c_char_p(out), ctypes.c_void_p), 0, n)
+
+
+ALLOC = ctypes.pythonapi.PyBytes_FromStringAndSize
+ALLOC.restype = ctypes.py_object
+ALLOC.argtypes = [ctypes.c_char_p, ctypes.c_ssize_t]
+
+
+def per_call(fn: Callable[[], Any], calls: int) -> tuple[float, int]:
+    """Seconds per call of ``calls`` calls, and the size of the last result."""
     gc.collect()
     start = time.perf_counter()
     for _ in range(calls):
-        fn()
-    return (time.perf_counter() - start) / calls
+        out = fn()
+    seconds = (time.perf_counter() - start) / calls
+    return seconds, 0 if out is None else len(out)
 
 
-CACHE = ROOT / "target" / "bench-codecs.json"
-cache: dict[str, dict[str, float]] = {}
-
-
-def cell(contenders: dict[str, Callable[[], Any]], runs: int,
-         warmups: dict[str, Callable[[], Any]] | None = None, key: str = "") -> dict[str, float]:
-    """Median seconds per call of each contender, alternating. Finished cells
-    are kept in target/bench-codecs.json, so that an interrupted run goes on
-    where it stopped (``--fresh`` starts over)."""
-    if key and (hit := cached(key, list(contenders))):
-        return hit
-    result = measure(contenders, runs, warmups)
-    if key:
-        cache[key] = result
-        CACHE.write_text(json.dumps(cache, indent=1))
-    return result
-
-
-def cached(key: str, names: list[str]) -> dict[str, float] | None:
-    """The cell's finished result, if every contender in it was measured."""
-    hit = cache.get(key)
-    return hit if hit is not None and set(hit) == set(names) else None
-
-
-def measure(contenders: dict[str, Callable[[], Any]], runs: int,
-            warmups: dict[str, Callable[[], Any]] | None) -> dict[str, float]:
+def samples(contenders: dict[str, Callable[[], Any]], runs: int, first: int = 0,
+            warmups: dict[str, Callable[[], Any]] | None = None, loud: bool = False) -> Sample:
+    """``runs`` counted rounds after a warm-up round; in every round each
+    contender is timed once, in an order that rotates (starting at ``first``).
+    A sample of a quick call is a loop of calls lasting at least 50 ms.
+    Returns the seconds per call of every round and the size of each
+    contender's last result."""
     calls: dict[str, int] = {}
     for name, fn in (warmups or contenders).items():
-        once = per_call(fn, 1)
+        once, _ = per_call(fn, 1)
         calls[name] = 1 if warmups else max(1, int(0.05 / max(once, 1e-9)))
         if not warmups and calls[name] > 1:
             per_call(fn, calls[name])
     times: dict[str, list[float]] = {name: [] for name in contenders}
+    sizes: dict[str, int] = {}
     names = list(contenders)
     for run in range(runs):
-        order = names[run % len(names):] + names[:run % len(names)]
-        for name in order:
-            times[name].append(per_call(contenders[name], calls[name]))
-            if warmups:  # a long cell: say where it is
-                print(f"  round {run + 1}/{runs} {name}: {fmt(times[name][-1])}", file=sys.stderr, flush=True)
-    return {name: statistics.median(t) for name, t in times.items()}
+        turn = (first + run) % len(names)
+        for name in names[turn:] + names[:turn]:
+            seconds, sizes[name] = per_call(contenders[name], calls[name])
+            times[name].append(seconds)
+            if loud:  # a long cell: say where it is
+                print(f"  round {run + 1}/{runs} {name}: {fmt(seconds)}", file=sys.stderr, flush=True)
+    return {"seconds": times, "bytes": sizes}
+
+
+def in_processes(key: str, processes: int, runs: int) -> Sample:
+    """One cell timed in ``processes`` fresh Python processes, one after
+    another, each starting its rotation of the contenders elsewhere: what one
+    process's memory layout and allocator state do to a contender varies
+    from process to process, and goes into the median instead of deciding it."""
+    result: Sample = {"seconds": {}, "bytes": {}}
+    for process in range(processes):
+        out = subprocess.run([sys.executable, __file__, "--worker", key, "--runs", str(runs),
+                              "--first", str(process)], check=True, stdout=subprocess.PIPE, text=True).stdout
+        sample = json.loads(out)
+        for name, seconds in sample["seconds"].items():
+            result["seconds"].setdefault(name, []).extend(seconds)
+        result["bytes"] = sample["bytes"]
+    return result
+
+
+CACHE = ROOT / "target" / "bench-codecs.json"
+cache: dict[str, Result] = {}
+
+
+def cell(key: str, names: list[str], args: argparse.Namespace) -> Result:
+    """The medians of one cell (seconds per call) and the size of each
+    contender's output, from ``--processes`` fresh processes (3 from 64 MiB
+    on, each one round at 1 GiB). Finished cells are kept in
+    target/bench-codecs.json, so that an interrupted run goes on where it
+    stopped (``--fresh`` starts over)."""
+    hit = cache.get(key)
+    if hit is not None and set(hit.get("seconds", {})) == set(names):
+        return hit
+    print(key, file=sys.stderr, flush=True)
+    _, size, _ = parse(key)
+    sample = in_processes(key, args.processes if size < 64 * MiB else min(args.processes, 3),
+                          args.runs if size < GiB else 1)
+    result: Result = {"seconds": {name: statistics.median(t) for name, t in sample["seconds"].items()},
+                      "bytes": sample["bytes"]}
+    cache[key] = result
+    CACHE.write_text(json.dumps(cache, indent=1))
+    return result
 
 
 def fmt(seconds: float) -> str:
@@ -169,80 +335,30 @@ def same_code_note() -> str:
             " between bindings of the same libzstd are to be read.")
 
 
-def zstd_row(label: str, result: dict[str, float]) -> list[str]:
+def zstd_row(label: str, result: Result) -> list[str]:
     """A zstd cell's row; its pyzstd/stdlib ratio is kept for the note."""
-    SAME_CODE.append(result["pyzstd"] / result["stdlib"])
-    return row(label, result, ZSTD)
+    seconds = result["seconds"]
+    SAME_CODE.append(seconds["pyzstd"] / seconds["stdlib"])
+    return row(label, seconds, ZSTD)
 
 
 def label(size: int) -> str:
     return f"{size // GiB} GiB" if size >= GiB else f"{size // MiB} MiB" if size >= MiB else f"{size // KiB} KiB"
 
 
-def zstd_tables(data: bytes, runs: int, big_levels: set[int]) -> tuple[list[list[str]], list[list[str]]]:
+def zstd_tables(args: argparse.Namespace, big_levels: set[int]) -> tuple[list[list[str]], list[list[str]]]:
     compress_rows, decompress_rows = [], []
     for size in (KiB, MiB, GiB):
-        piece = data[200 * MiB: 200 * MiB + size] if size < GiB else data
-        warm = data[:64 * MiB]
         for level in (3, 10, 17):
             if size == GiB and level not in big_levels:
                 continue
-            zc = zstandard.ZstdCompressor(level=level)
-
-            def contenders(d: bytes) -> dict[str, Callable[[], Any]]:
-                return {
-                    "oxport": lambda: ox_zstd.compress(d, level),
-                    "stdlib": lambda: stdlib_zstd.compress(d, level),
-                    "zstandard": lambda: zc.compress(d),
-                    "pyzstd": lambda: pyzstd.compress(d, level),
-                    "cramjam": lambda: cramjam.zstd.compress(d, level=level),
-                }
-            print(f"zstd compress {label(size)} level {level}", file=sys.stderr, flush=True)
-            result = cell(contenders(piece), runs if size < GiB else max(3, runs // 2),
-                          contenders(warm) if size == GiB else None, f"zstd compress {size} {level}")
-            compress_rows.append(zstd_row(f"{label(size)}, level {level}", result))
-            key = f"zstd decompress {size} {level}"
-            if hit := cached(key, ZSTD):  # compressing 1 GiB at level 17 takes minutes: only when measuring
-                decompress_rows.append(zstd_row(f"{label(size)}, level {level}", hit))
-                continue
-            packed = stdlib_zstd.compress(piece, level)
-            assert ox_zstd.decompress(packed) == piece
-            zd = zstandard.ZstdDecompressor()
-            warm_packed = stdlib_zstd.compress(warm, 3) if size == GiB else packed
-
-            def readers(p: bytes) -> dict[str, Callable[[], Any]]:
-                return {
-                    "oxport": lambda: ox_zstd.decompress(p),
-                    "stdlib": lambda: stdlib_zstd.decompress(p),
-                    "zstandard": lambda: zd.decompress(p),
-                    "pyzstd": lambda: pyzstd.decompress(p),
-                    "cramjam": lambda: cramjam.zstd.decompress(p),
-                }
-            print(f"zstd decompress {label(size)} level {level}", file=sys.stderr, flush=True)
-            result = cell(readers(packed), runs if size < GiB else max(3, runs // 2),
-                          readers(warm_packed) if size == GiB else None, key)
-            decompress_rows.append(zstd_row(f"{label(size)}, level {level}", result))
-            del packed
+            name = f"{label(size)}, level {level}"
+            compress_rows.append(zstd_row(name, cell(f"zstd compress {size} {level}", ZSTD, args)))
+            decompress_rows.append(zstd_row(name, cell(f"zstd decompress {size} {level}", ZSTD, args)))
     for total in (64 * MiB, 256 * MiB):
-        piece = data[:total]
         for count in (128, 512):
-            step = len(piece) // count
-            packed = b"".join(stdlib_zstd.compress(piece[i:i + step], 3) for i in range(0, len(piece), step))
-            assert ox_zstd.decompress(packed) == piece
-            zd = zstandard.ZstdDecompressor()
-            readers_all = {
-                "oxport": lambda: ox_zstd.decompress(packed),
-                "stdlib": lambda: stdlib_zstd.decompress(packed),
-                # Its one-shot decompress reads only the first frame.
-                "zstandard": lambda: zd.decompressobj(read_across_frames=True).decompress(packed),
-                "pyzstd": lambda: pyzstd.decompress(packed),
-                "cramjam": lambda: cramjam.zstd.decompress(packed),
-            }
-            print(f"zstd decompress {label(total)} in {count} frames", file=sys.stderr, flush=True)
-            result = cell(readers_all, runs, key=f"zstd frames {total} {count}")
-            one = cell({"oxport 1 thread": lambda: ox_zstd.decompress(packed, threads=1),
-                        "stdlib": lambda: stdlib_zstd.decompress(packed)}, runs,
-                       key=f"zstd frames {total} {count} one thread")
+            result = cell(f"zstd frames {total} {count}", ZSTD, args)
+            one = cell(f"zstd frames1 {total} {count}", ["oxport 1 thread", "stdlib"], args)["seconds"]
             result_row = zstd_row(f"{label(total)} in {count} frames", result)
             result_row[1] += (f"; 1 thread {fmt(one['oxport 1 thread'])}"
                               f" ({100 * one['oxport 1 thread'] / one['stdlib']:.0f}%)")
@@ -250,87 +366,61 @@ def zstd_tables(data: bytes, runs: int, big_levels: set[int]) -> tuple[list[list
     return compress_rows, decompress_rows
 
 
-def deflate_tables(data: bytes, runs: int) -> tuple[list[list[str]], list[list[str]]]:
+def deflate_tables(args: argparse.Namespace) -> tuple[list[list[str]], list[list[str]]]:
     compress_rows, decompress_rows = [], []
     for size in (KiB, MiB, 64 * MiB):
-        piece = data[200 * MiB: 200 * MiB + size]
         for level in (1, 3, 6, 9):
-            contenders = {
-                "oxport": lambda: ox_deflate.compress(piece, level),
-                "stdlib": lambda: zlib.compress(piece, level),
-                "deflate": lambda: deflate_pypi.zlib_compress(piece, level),
-            }
-            if level <= 3:
-                contenders["isal"] = lambda: isal.isal_zlib.compress(piece, level)
-            print(f"deflate compress {label(size)} level {level}", file=sys.stderr, flush=True)
-            result = cell(contenders, runs, key=f"deflate compress {size} {level}")
-            ratios = {name: len(fn()) / len(piece) for name, fn in contenders.items()}
-            compress_rows.append(row(f"{label(size)}, level {level}", result, DEFLATE, ratios))
-            packed = zlib.compress(piece, level)
-            assert ox_deflate.decompress(packed) == piece
-            # deflate's zlib decompression needs the size: every contender is given it.
-            readers = {
-                "oxport": lambda: ox_deflate.decompress(packed, bufsize=len(piece)),
-                "stdlib": lambda: zlib.decompress(packed, bufsize=len(piece)),
-                "deflate": lambda: deflate_pypi.zlib_decompress(packed, len(piece)),
-                "isal": lambda: isal.isal_zlib.decompress(packed, bufsize=len(piece)),
-            }
-            print(f"deflate decompress {label(size)} level {level}", file=sys.stderr, flush=True)
-            decompress_rows.append(row(f"{label(size)}, level {level}",
-                                       cell(readers, runs, key=f"deflate decompress {size} {level}"), DEFLATE))
-    import gzip
-    piece = data[200 * MiB: 264 * MiB]
-    packed = gzip.compress(piece, 6)
-    readers = {
-        "oxport": lambda: ox_deflate.decompress(packed, format="gzip"),
-        "stdlib": lambda: gzip.decompress(packed),
-        "deflate": lambda: deflate_pypi.gzip_decompress(packed),
-        "isal": lambda: isal.igzip.decompress(packed),
-    }
-    print("gzip decompress 64 MiB", file=sys.stderr, flush=True)
-    decompress_rows.append(row("gzip, 64 MiB, level 6", cell(readers, runs, key="gzip decompress"), DEFLATE))
+            names = DEFLATE if level <= 3 else DEFLATE[:-1]
+            result = cell(f"deflate compress {size} {level}", names, args)
+            ratios = {name: n / size for name, n in result["bytes"].items()}
+            compress_rows.append(row(f"{label(size)}, level {level}", result["seconds"], DEFLATE, ratios))
+            result = cell(f"deflate decompress {size} {level}", DEFLATE, args)
+            decompress_rows.append(row(f"{label(size)}, level {level}", result["seconds"], DEFLATE))
+    result = cell(f"gzip decompress {64 * MiB} 6", DEFLATE, args)
+    decompress_rows.append(row("gzip, 64 MiB, level 6", result["seconds"], DEFLATE))
     return compress_rows, decompress_rows
 
 
-def zero_fill_rows(data: bytes, runs: int) -> list[list[str]]:
-    """What zero-filling an output before decompressing into it would cost
-    (pyo3's ``PyBytes::new_with`` does it; oxport allocates with
-    ``PyBytes_FromStringAndSize(NULL, n)`` and lets the decompressor write
-    first): a fresh ``bytes`` of n bytes set to zero, against decompressing n
+def zero_fill_rows(args: argparse.Namespace) -> list[list[str]]:
+    """What zero-filling an output before decompressing into it would cost:
+    a fresh ``bytes`` of n bytes set to zero, against oxport decompressing n
     bytes."""
-    import ctypes
-
-    alloc = ctypes.pythonapi.PyBytes_FromStringAndSize
-    alloc.restype = ctypes.py_object
-    alloc.argtypes = [ctypes.c_char_p, ctypes.c_ssize_t]
-
-    def zero_filled(n: int) -> None:
-        out = alloc(None, n)
-        ctypes.memset(ctypes.cast(ctypes.c_char_p(out), ctypes.c_void_p), 0, n)
-
     rows = []
     for size in (MiB, 64 * MiB, GiB):
-        packed = ox_zstd.compress(data[:size], 3)
-        result = cell({"zero fill": lambda: zero_filled(size), "stdlib": lambda: ox_zstd.decompress(packed)},
-                      max(3, runs // 2), key=f"zero fill {size}")
-        rows.append([label(size), fmt(result["zero fill"]), fmt(result["stdlib"]),
-                     f"{100 * result['zero fill'] / result['stdlib']:.0f}%"])
+        result = cell(f"zero fill {size} 3", ["zero fill", "oxport"], args)["seconds"]
+        rows.append([label(size), fmt(result["zero fill"]), fmt(result["oxport"]),
+                     f"{100 * result['zero fill'] / result['oxport']:.0f}%"])
     return rows
+
+
+def worker(key: str, runs: int, first: int) -> None:
+    """One process's samples of one cell, as JSON on standard output (a
+    1 GiB cell says each call's time on standard error as it ends)."""
+    data = corpus(span(key)[1])
+    big = parse(key)[1] >= GiB
+    json.dump(samples(build(key, data), runs, first, build(key, data, warm=True) if big else None, big),
+              sys.stdout)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=7, help="counted rounds per cell (1 GiB cells: half, at least 3)")
+    parser.add_argument("--runs", type=int, default=3, help="counted rounds per process (1 GiB: one)")
+    parser.add_argument("--processes", type=int, default=5,
+                        help="fresh processes per cell below 1 GiB (at most 3 from 64 MiB)")
     parser.add_argument("--big-levels", default="3,10,17",
                         help="levels measured at 1 GiB (at level 17 one call takes 8-9 minutes here,"
                              " the cell about 2.5 hours)")
     parser.add_argument("--only", choices=["zstd", "deflate"], help="one table set only")
     parser.add_argument("--fresh", action="store_true", help="measure every cell again")
+    parser.add_argument("--worker", metavar="CELL", help=argparse.SUPPRESS)
+    parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        worker(args.worker, args.runs, args.first)
+        return
     if CACHE.exists() and not args.fresh:
         cache.update(json.loads(CACHE.read_text()))
     big_levels = {int(level) for level in args.big_levels.split(",") if level}
-    data = corpus()
     versions = (f"zstd {ox_zstd.zstd_version}; backports.zstd {metadata.version('backports.zstd')}, "
                 f"zstandard {zstandard.__version__}, pyzstd {pyzstd.__version__}, cramjam {cramjam.__version__}, "
                 f"deflate {metadata.version('deflate')}, "
@@ -340,18 +430,20 @@ def main() -> None:
     parts = [
         "## Python compression bindings",
         "",
-        f"`.venv/bin/python bench/codecs.py --runs {args.runs} --big-levels {args.big_levels}`"
-        f" ({machine()}; {versions}). Median time per call and, in parentheses, the"
-        " percentage of the standard library's time (lower is faster). Contenders alternate,"
-        " a warm-up round is not counted, all in memory.",
+        f"`.venv/bin/python bench/codecs.py --runs {args.runs} --processes {args.processes}"
+        f" --big-levels {args.big_levels}` ({machine()}; {versions}). Median time per call and, in"
+        " parentheses, the percentage of the standard library's time (lower is faster). Every cell is"
+        f" timed in {args.processes} fresh processes (3 from 64 MiB), each running {args.runs} counted"
+        " rounds (1 GiB: one) after a warm-up (1 GiB: on 64 MiB), the contenders in turns; the median"
+        " is over all of them. All in memory.",
     ]
     if args.only in (None, "zstd"):
-        compress_rows, decompress_rows = zstd_tables(data, args.runs, big_levels)
+        compress_rows, decompress_rows = zstd_tables(args, big_levels)
         parts += ["", "### zstd: compress", "", table(header_zstd, compress_rows),
                   "", "### zstd: decompress (input compressed by the stdlib at the level shown)", "",
                   table(header_zstd, decompress_rows), "", same_code_note()]
     if args.only in (None, "deflate"):
-        compress_rows, decompress_rows = deflate_tables(data, args.runs)
+        compress_rows, decompress_rows = deflate_tables(args)
         parts += ["", "### deflate (zlib format): compress, [compressed size / input size]", "",
                   table(header_deflate, compress_rows),
                   "", "### deflate: decompress (input compressed by the stdlib)", "",
@@ -362,7 +454,7 @@ def main() -> None:
                   " `bytes` of n bytes set to zero, against oxport decompressing n bytes (level 3) into"
                   " memory it does not fill first.", "",
                   table(["output", "allocate and zero-fill", "oxport decompress", "added"],
-                        zero_fill_rows(data, args.runs))]
+                        zero_fill_rows(args))]
     text = "\n".join(parts)
     print(text)
     if args.only is None:
