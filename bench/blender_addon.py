@@ -11,7 +11,6 @@ import shutil
 import statistics
 import subprocess
 import tempfile
-from pathlib import Path
 
 from docs import ROOT, machine, table, update_section
 

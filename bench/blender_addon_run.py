@@ -22,7 +22,6 @@ first = os.path.join(out_dir, "first.obj")
 sys.argv = [sys.argv[0], "--", *script_args, first]
 exec(compile(open(script).read(), script, "exec"), {"__name__": "__main__"})
 
-import oxport_obj  # noqa: E402
 from oxport_obj import export  # noqa: E402
 
 os.remove(first)
