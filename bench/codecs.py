@@ -66,11 +66,11 @@ from oxport import zstd as ox_zstd
 
 KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
 ZSTD = ["oxport", "stdlib", "zstandard", "pyzstd", "cramjam"]
+DEFLATE = ["oxport", "stdlib", "deflate", "isal"]
 # One process's samples: seconds per call of each round, and the size of each
 # contender's output; a cell's result: the medians, and those sizes.
 Sample = dict[str, dict[str, Any]]
 Result = dict[str, dict[str, Any]]
-DEFLATE = ["oxport", "stdlib", "deflate", "isal"]
 # The single-input cells below 1 GiB take their input from here on.
 SLICE = 200 * MiB
 # A 1 GiB cell's warm-up round runs on the first 64 MiB.
@@ -406,7 +406,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="counted rounds per process (1 GiB: one)")
     parser.add_argument("--processes", type=int, default=5,
-                        help="fresh processes per cell below 1 GiB (at most 3 from 64 MiB)")
+                        help="fresh processes per cell (at most 3 from 64 MiB)")
     parser.add_argument("--big-levels", default="3,10,17",
                         help="levels measured at 1 GiB (at level 17 one call takes 8-9 minutes here,"
                              " the cell about 2.5 hours)")
