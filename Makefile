@@ -6,26 +6,52 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 CARGO ?= cargo
 
-.PHONY: bench-codecs bench-color bench-dask bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
+# Optional accelerators, built where their tools are present (`oxport
+# --version` and `oxport.build_info()` say what a build has): ISA-L's igzip
+# needs nasm and autotools, ZFP's generated bindings libclang. `make ISAL=`
+# leaves one out; CI names both, so that a missing tool fails loudly.
+have = $(shell command -v $(1) >/dev/null 2>&1 && echo yes)
+ISAL ?= $(if $(and $(call have,nasm),$(call have,autoreconf),$(call have,automake),$(call have,libtoolize)),isal)
+ZFP ?= $(if $(shell ldconfig -p 2>/dev/null | grep -q 'libclang' && echo yes),zfp)
+# The command line tool takes both; the Python package has no use for ZFP (the lab is the CLI's).
+CLI_FEATURES := $(strip $(ISAL) $(ZFP))
+PY_FEATURES := $(strip $(ISAL))
+comma := ,
+LIB_FEATURES := $(subst $(eval) ,$(comma),$(addprefix oxport/,$(CLI_FEATURES)))
+
+.PHONY: wheel test-wheel test-default-deps bench-codecs bench-color bench-dask bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
-	$(CARGO) run --release -p oxport-cli -- demo
+	$(CARGO) run --release -p oxport-cli --features "$(CLI_FEATURES)" -- demo
 
-test: lint test-rust fuzz-build test-python
+test: lint test-default-deps test-rust fuzz-build test-python test-wheel
 
+# Clippy on the default build and on the one with the accelerators.
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(if $(LIB_FEATURES),$(CARGO) clippy --workspace --all-targets --features "$(LIB_FEATURES)" -- -D warnings)
 
+# The default build needs Rust and a C compiler only: neither bindgen (libclang)
+# nor ISA-L (nasm, autotools) may be in its dependency graph.
+test-default-deps:
+	for package in oxport-cli oxport-python; do \
+		if $(CARGO) tree -p $$package -e normal,build --prefix none | grep -E '^(bindgen|isal-sys) '; then \
+			echo "$$package: the default build depends on the crates above"; exit 1; \
+		fi; \
+	done
+
+# Every test on the default build, then the codec tests again with ISA-L.
 test-rust:
 	$(CARGO) test --workspace
+	$(if $(ISAL),$(CARGO) test -p oxport --features isal codec)
 
 # Every fuzz target builds (with the stable toolchain, without coverage
 # instrumentation) and runs a few thousand inputs as a smoke test; real fuzzing
 # is `cargo +nightly fuzz run TARGET` in fuzz/ (see fuzz/README.md).
 FUZZ_TARGETS := $(shell sed -n 's/^name = "\(.*\)"/\1/p' fuzz/Cargo.toml | grep -v oxport-fuzz)
 fuzz-build:
-	$(CARGO) build --manifest-path fuzz/Cargo.toml --release --bins --features isal
+	$(CARGO) build --manifest-path fuzz/Cargo.toml --release --bins $(if $(ISAL),--features isal)
 	for target in $(FUZZ_TARGETS); do \
 		mkdir -p fuzz/corpus/$$target; \
 		if [ -d fuzz/seeds/$$target ]; then cp fuzz/seeds/$$target/* fuzz/corpus/$$target/; fi; \
@@ -42,12 +68,36 @@ $(VENV)/.installed: pyproject.toml
 
 # Builds the extension in release mode and installs the package into the venv (editable).
 build: venv
-	$(VENV)/bin/maturin develop --release --quiet
+	$(VENV)/bin/maturin develop --release --quiet $(if $(PY_FEATURES),--features "$(PY_FEATURES)")
 
 test-python: build
 	$(VPY) -m mypy.stubtest oxport._native --allowlist python/stubtest-allowlist.txt
 	$(VPY) -m mypy --strict python/oxport
 	$(VPY) -m pytest python/tests -q
+
+# An abi3 wheel (CPython 3.9 and later) for manylinux2014 (glibc 2.17 and
+# later), linked by zig's toolchain against that old glibc, with the
+# accelerators whose tools are present; and the sdist. Both into dist/.
+WHEEL_POLICY := manylinux2014
+wheel: venv
+	$(VPY) -m pip install --quiet "ziglang>=0.13" "auditwheel>=6"
+	rm -f dist/oxport-*.whl dist/oxport-*.tar.gz
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/maturin build --release --quiet --zig \
+		--compatibility $(WHEEL_POLICY) $(if $(PY_FEATURES),--features "$(PY_FEATURES)") --out dist
+	$(VENV)/bin/maturin sdist --quiet --out dist
+	$(VENV)/bin/auditwheel show dist/oxport-*.whl
+
+# The wheel in a fresh virtual environment of another Python than the one
+# that built it, with no Rust toolchain on PATH: the smoke suite, with the
+# `dask` extra installed from the wheel.
+OTHER_PYTHON ?= $(firstword $(wildcard $(shell pyenv root 2>/dev/null)/versions/3.13*/bin/python3))
+test-wheel: wheel
+	@test -n "$(OTHER_PYTHON)" || { echo "test-wheel: no Python 3.13 (pyenv install 3.13, or OTHER_PYTHON=...)"; exit 1; }
+	rm -rf target/wheel-venv
+	$(OTHER_PYTHON) -m venv target/wheel-venv
+	target/wheel-venv/bin/python -m pip install --quiet --only-binary=:all: "$$(ls dist/oxport-*.whl)[dask]" pytest
+	cd target && env -i HOME="$$HOME" PATH=/usr/bin:/bin OXPORT_EXPECT_ENGINES="$(PY_FEATURES)" \
+		wheel-venv/bin/python -m pytest -q -p no:cacheprovider ../python/smoke
 
 # The exhaustive f32 test: all 2^32 values against glibc (minutes).
 exhaustive:

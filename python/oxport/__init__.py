@@ -24,7 +24,7 @@ of oxport's own memory, without copies.
 from __future__ import annotations
 
 from . import color, deflate, exr, seekable, zstd
-from ._native import CorruptError, Error, ParseError, UnsupportedError, __version__
+from ._native import BuildInfo, CorruptError, Error, ParseError, UnsupportedError, __version__, build_info
 from ._obj import (
     Material,
     Mesh,
@@ -44,6 +44,7 @@ from ._obj import (
 )
 
 __all__ = [
+    "BuildInfo",
     "CorruptError",
     "Error",
     "Material",
@@ -59,6 +60,7 @@ __all__ = [
     "WriteOptions",
     "WriteSummary",
     "__version__",
+    "build_info",
     "color",
     "convert_obj",
     "deflate",

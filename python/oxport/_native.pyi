@@ -171,6 +171,17 @@ def convert_obj(
 def remove_temporaries(path: _StrPath) -> int: ...
 
 @final
+class BuildInfo:
+    @property
+    def version(self) -> str: ...
+    @property
+    def zstd_version(self) -> str: ...
+    @property
+    def engines(self) -> dict[str, bool]: ...
+
+def build_info() -> BuildInfo: ...
+
+@final
 class Gathered:
     def __new__(
         cls,

@@ -19,7 +19,10 @@ decompression reads every member, like ``gzip.decompress``) or ``"raw"``
 igzip, the fastest deflate there is at those levels (at level 1 about 1.7×
 libdeflate's speed for about 5% more output; see docs/benchmarks.md), and
 levels 0 and 4 to 12 with
-libdeflate (decompression is always libdeflate's). ``engine="libdeflate"``
+libdeflate (decompression is always libdeflate's). ISA-L is in the wheels and
+in builds from source where nasm and autotools were present
+(``oxport.build_info().engines["isal"]``); without it libdeflate compresses
+every level. ``engine="libdeflate"``
 uses libdeflate at every level, for its exact bytes. Results are ``bytes`` allocated at
 their final size when gzip's trailer gives it; ``max_output_size`` stops a
 decompression bomb with :class:`DeflateError` before it allocates.

@@ -5,7 +5,7 @@ mod progress;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Fast, exact I/O for 3D and VFX data.
 #[derive(Parser)]
@@ -33,7 +33,18 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // `--version` also lists the optional engines this build has.
+    let long_version = format!(
+        "{}\n{}",
+        env!("CARGO_PKG_VERSION"),
+        oxport::build::summary()
+    );
+    let long_version: &'static str = long_version.leak();
+    let matches = Cli::command().long_version(long_version).get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
     let result = match cli.command {
         Command::Demo(args) => cmd::demo::run(args),
         Command::Obj(command) => cmd::obj::run(command),

@@ -4,14 +4,15 @@
 //! lists and tuples of numbers (flat, or rows) are converted once. Errors
 //! name the argument.
 
-use pyo3::buffer::{ElementType, PyUntypedBuffer};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyFloat, PyInt, PyList, PyMemoryView, PyTuple};
 
+use crate::view::{Element, Request, View};
+
 /// A typed view of a Python buffer, or the converted copy of one.
 pub enum Array<T> {
-    Borrowed { buffer: PyUntypedBuffer, len: usize },
+    Borrowed { buffer: View, len: usize },
     Owned(Vec<T>),
 }
 
@@ -24,7 +25,7 @@ impl<T> Array<T> {
             // bytes are `len` values of `T` and that the pointer is aligned for
             // `T`; the buffer export pins the memory until `buffer` is dropped.
             Array::Borrowed { buffer, len } => unsafe {
-                std::slice::from_raw_parts(buffer.buf_ptr().cast::<T>(), *len)
+                std::slice::from_raw_parts(buffer.as_ptr().cast::<T>(), *len)
             },
             Array::Owned(values) => values,
         }
@@ -37,11 +38,11 @@ fn value_error(name: &str, what: impl std::fmt::Display) -> PyErr {
 
 /// The object's buffer, or `None` for a list or tuple (converted by
 /// [`sequence`]); an error naming the argument for anything else.
-fn buffer_of(object: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<PyUntypedBuffer>> {
+fn buffer_of(object: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<View>> {
     if object.is_instance_of::<PyList>() || object.is_instance_of::<PyTuple>() {
         return Ok(None);
     }
-    let buffer = PyUntypedBuffer::get(object).map_err(|_| {
+    let buffer = View::get(object, Request::Array).ok_or_else(|| {
         value_error(
             name,
             format!(
@@ -53,7 +54,7 @@ fn buffer_of(object: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<PyUntyped
     })?;
     // Empty buffers may point anywhere: the callers take them as they are.
     if buffer.item_count() == 0
-        || (buffer.buf_ptr() as usize).is_multiple_of(buffer.item_size().max(1))
+        || (buffer.as_ptr() as usize).is_multiple_of(buffer.item_size().max(1))
     {
         return Ok(Some(buffer));
     }
@@ -67,16 +68,16 @@ fn buffer_of(object: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<PyUntyped
     } else {
         format.trim_start_matches(['@', '=', '>'])
     };
-    let realigned = || -> PyResult<PyUntypedBuffer> {
+    let realigned = || -> PyResult<Option<View>> {
         // One copy, in C order (bytearray reads any buffer, strided too).
         let copy = PyByteArray::from(object)?;
         let shape = PyTuple::new(py, buffer.shape())?;
         let aligned = PyMemoryView::from(copy.as_any())?.call_method1("cast", (native, shape))?;
-        PyUntypedBuffer::get(&aligned)
+        Ok(View::get(&aligned, Request::Array))
     };
     // A format memoryview cannot cast to is not one of numbers: the callers
     // refuse the original buffer with the argument's name.
-    Ok(Some(realigned().unwrap_or(buffer)))
+    Ok(Some(realigned().ok().flatten().unwrap_or(buffer)))
 }
 
 fn type_name(object: &Bound<'_, PyAny>) -> String {
@@ -138,9 +139,9 @@ fn sequence<T: Copy + Default, const N: usize>(
 
 /// The number of rows of `width` values: the shape must be `(rows, width)`, or
 /// flat `(rows * width,)`.
-fn rows(buffer: &PyUntypedBuffer, name: &str, width: usize) -> PyResult<usize> {
+fn rows(buffer: &View, name: &str, width: usize) -> PyResult<usize> {
     let shape = buffer.shape();
-    match *shape {
+    match *shape.as_slice() {
         [n, w] if w == width => Ok(n),
         [n] if n % width == 0 => Ok(n / width),
         _ if width == 1 => Err(value_error(
@@ -154,9 +155,8 @@ fn rows(buffer: &PyUntypedBuffer, name: &str, width: usize) -> PyResult<usize> {
     }
 }
 
-fn borrowable<T>(buffer: &PyUntypedBuffer) -> bool {
-    buffer.is_c_contiguous()
-        && (buffer.buf_ptr() as usize).is_multiple_of(std::mem::align_of::<T>())
+fn borrowable<T>(buffer: &View) -> bool {
+    buffer.is_c_contiguous() && (buffer.as_ptr() as usize).is_multiple_of(std::mem::align_of::<T>())
 }
 
 /// Rows of `N` float32 values: `(V, N)` or flat `(N * V,)`. Float32 buffers
@@ -174,22 +174,21 @@ pub fn float_rows<const N: usize>(
         return sequence(object, name, number, "a number").map(Array::Owned);
     };
     let len = rows(&buffer, name, N)?;
-    let element = ElementType::from_format(buffer.format());
-    if len == 0 && element != ElementType::Unknown {
+    let element = Element::of(buffer.format());
+    if len == 0 && element != Element::Unknown {
         // Empty buffers may point anywhere, aligned or not.
         return Ok(Array::Owned(Vec::new()));
     }
-    let py = object.py();
     let flat: Vec<f32> = match element {
-        ElementType::Float { bytes: 4 } if borrowable::<f32>(&buffer) => {
+        Element::Float(4) if borrowable::<f32>(&buffer) => {
             return Ok(Array::Borrowed { buffer, len });
         }
-        ElementType::Float { bytes: 4 } => buffer.into_typed::<f32>()?.to_vec(py)?,
-        ElementType::Float { bytes: 8 } => cast::<f64>(py, buffer, |v| v as f32)?,
-        ElementType::SignedInteger { bytes: 4 } => cast::<i32>(py, buffer, |v| v as f32)?,
-        ElementType::SignedInteger { bytes: 8 } => cast::<i64>(py, buffer, |v| v as f32)?,
-        ElementType::UnsignedInteger { bytes: 4 } => cast::<u32>(py, buffer, |v| v as f32)?,
-        ElementType::UnsignedInteger { bytes: 8 } => cast::<u64>(py, buffer, |v| v as f32)?,
+        Element::Float(4) => buffer.to_vec::<f32>()?,
+        Element::Float(8) => cast::<f64>(buffer, |v| v as f32)?,
+        Element::Signed(4) => cast::<i32>(buffer, |v| v as f32)?,
+        Element::Signed(8) => cast::<i64>(buffer, |v| v as f32)?,
+        Element::Unsigned(4) => cast::<u32>(buffer, |v| v as f32)?,
+        Element::Unsigned(8) => cast::<u64>(buffer, |v| v as f32)?,
         _ => {
             return Err(value_error(
                 name,
@@ -208,17 +207,8 @@ pub fn float_rows<const N: usize>(
 }
 
 /// A buffer of `T` converted to float32 by `convert`.
-fn cast<T: pyo3::buffer::Element + Copy>(
-    py: Python<'_>,
-    buffer: PyUntypedBuffer,
-    convert: impl Fn(T) -> f32,
-) -> PyResult<Vec<f32>> {
-    Ok(buffer
-        .into_typed::<T>()?
-        .to_vec(py)?
-        .into_iter()
-        .map(convert)
-        .collect())
+fn cast<T: Copy>(buffer: View, convert: impl Fn(T) -> f32) -> PyResult<Vec<f32>> {
+    Ok(buffer.to_vec::<T>()?.into_iter().map(convert).collect())
 }
 
 /// Rows of `N` non-negative integers below 2^32: `(C, N)` or flat. 32-bit
@@ -237,20 +227,19 @@ pub fn index_rows<const N: usize>(
         return sequence(object, name, index, what).map(Array::Owned);
     };
     let len = rows(&buffer, name, N)?;
-    let element = ElementType::from_format(buffer.format());
-    if len == 0 && element != ElementType::Unknown {
+    let element = Element::of(buffer.format());
+    if len == 0 && element != Element::Unknown {
         // Empty buffers may point anywhere, aligned or not.
         return Ok(Array::Owned(Vec::new()));
     }
-    let py = object.py();
     let flat: Vec<u32> = match element {
-        ElementType::UnsignedInteger { bytes: 4 } if borrowable::<u32>(&buffer) => {
+        Element::Unsigned(4) if borrowable::<u32>(&buffer) => {
             return Ok(Array::Borrowed { buffer, len });
         }
-        ElementType::SignedInteger { bytes: 4 } if borrowable::<i32>(&buffer) => {
+        Element::Signed(4) if borrowable::<i32>(&buffer) => {
             // SAFETY: checked by `borrowable` and the format; the slice lives only in this block.
             let values =
-                unsafe { std::slice::from_raw_parts(buffer.buf_ptr().cast::<i32>(), len * N) };
+                unsafe { std::slice::from_raw_parts(buffer.as_ptr().cast::<i32>(), len * N) };
             if let Some(i) = values.iter().position(|&v| v < 0) {
                 return Err(value_error(
                     name,
@@ -259,18 +248,18 @@ pub fn index_rows<const N: usize>(
             }
             return Ok(Array::Borrowed { buffer, len });
         }
-        ElementType::UnsignedInteger { bytes: 1 } => widen::<u8>(py, buffer, name)?,
-        ElementType::UnsignedInteger { bytes: 2 } => widen::<u16>(py, buffer, name)?,
-        ElementType::UnsignedInteger { bytes: 4 } => widen::<u32>(py, buffer, name)?,
-        ElementType::UnsignedInteger { bytes: 8 } => widen::<u64>(py, buffer, name)?,
-        ElementType::SignedInteger { bytes: 1 } => widen::<i8>(py, buffer, name)?,
-        ElementType::SignedInteger { bytes: 2 } => widen::<i16>(py, buffer, name)?,
-        ElementType::SignedInteger { bytes: 4 } => widen::<i32>(py, buffer, name)?,
-        ElementType::SignedInteger { bytes: 8 } => widen::<i64>(py, buffer, name)?,
-        ElementType::Bool if buffer.is_c_contiguous() => {
+        Element::Unsigned(1) => widen::<u8>(buffer, name)?,
+        Element::Unsigned(2) => widen::<u16>(buffer, name)?,
+        Element::Unsigned(4) => widen::<u32>(buffer, name)?,
+        Element::Unsigned(8) => widen::<u64>(buffer, name)?,
+        Element::Signed(1) => widen::<i8>(buffer, name)?,
+        Element::Signed(2) => widen::<i16>(buffer, name)?,
+        Element::Signed(4) => widen::<i32>(buffer, name)?,
+        Element::Signed(8) => widen::<i64>(buffer, name)?,
+        Element::Bool if buffer.is_c_contiguous() => {
             // SAFETY: a C-contiguous buffer of one-byte booleans, read only in this block.
             let bytes =
-                unsafe { std::slice::from_raw_parts(buffer.buf_ptr().cast::<u8>(), len * N) };
+                unsafe { std::slice::from_raw_parts(buffer.as_ptr().cast::<u8>(), len * N) };
             bytes.iter().map(|&b| u32::from(b != 0)).collect()
         }
         _ => {
@@ -287,11 +276,11 @@ pub fn index_rows<const N: usize>(
     ))
 }
 
-fn widen<T>(py: Python<'_>, buffer: PyUntypedBuffer, name: &str) -> PyResult<Vec<u32>>
+fn widen<T>(buffer: View, name: &str) -> PyResult<Vec<u32>>
 where
-    T: pyo3::buffer::Element + Into<i128> + Copy,
+    T: Into<i128> + Copy,
 {
-    let values = buffer.into_typed::<T>()?.to_vec(py)?;
+    let values = buffer.to_vec::<T>()?;
     values
         .iter()
         .enumerate()

@@ -6,7 +6,7 @@
 
 use std::ffi::c_int;
 use std::mem::MaybeUninit;
-use std::ptr::{NonNull, null_mut};
+use std::ptr::null_mut;
 
 use oxport::codec::Output;
 use pyo3::exceptions::PyTypeError;
@@ -14,84 +14,52 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::view::{Request, View};
+
 unsafe extern "C" {
     // CPython's own way to grow or shrink a `bytes` object nobody else
-    // references yet (exported by every CPython; not in pyo3-ffi's public API).
+    // references yet: exported by every CPython 3 with this signature, though
+    // outside the stable ABI (which has no other way to resize one in place).
     fn _PyBytes_Resize(bytes: *mut *mut ffi::PyObject, size: ffi::Py_ssize_t) -> c_int;
 }
 
 /// A contiguous buffer borrowed from a Python object, released on drop.
 pub struct Buffer {
-    view: Box<ffi::Py_buffer>,
+    view: View,
 }
 
-// SAFETY: the exporter keeps the memory alive and in place until the view
-// is released, which happens in `Drop` (with the GIL held: buffers are
-// dropped where they were made, never inside `detach`).
-unsafe impl Send for Buffer {}
-unsafe impl Sync for Buffer {}
-
 impl Buffer {
-    fn get(object: &Bound<'_, PyAny>, flags: c_int, what: &str) -> PyResult<Self> {
-        let mut view = Box::new(MaybeUninit::<ffi::Py_buffer>::zeroed());
-        // SAFETY: a live object and room for the view; on failure nothing
-        // is held and a Python error is set.
-        if unsafe { ffi::PyObject_GetBuffer(object.as_ptr(), view.as_mut_ptr(), flags) } != 0 {
-            let _ = PyErr::take(object.py());
-            return Err(PyTypeError::new_err(format!(
+    fn get(object: &Bound<'_, PyAny>, request: Request, what: &str) -> PyResult<Self> {
+        match View::get(object, request) {
+            Some(view) => Ok(Buffer { view }),
+            None => Err(PyTypeError::new_err(format!(
                 "{what}, not '{}'",
                 object.get_type().name()?
-            )));
+            ))),
         }
-        // SAFETY: filled by the successful call above.
-        let view = unsafe { Box::from_raw(Box::into_raw(view).cast::<ffi::Py_buffer>()) };
-        Ok(Buffer { view })
     }
 
     /// Any bytes-like object, read only.
     pub fn read(object: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Self::get(object, ffi::PyBUF_SIMPLE, "a bytes-like object is required")
+        Self::get(object, Request::Bytes, "a bytes-like object is required")
     }
 
     /// A writable bytes-like object (`bytearray`, `memoryview`, numpy arrays).
     pub fn write(object: &Bound<'_, PyAny>) -> PyResult<Self> {
         Self::get(
             object,
-            ffi::PyBUF_WRITABLE,
+            Request::WritableBytes,
             "a writable bytes-like object is required",
         )
     }
 
     pub fn as_slice(&self) -> &[u8] {
-        match NonNull::new(self.view.buf.cast::<u8>()) {
-            // SAFETY: a simple buffer is `len` contiguous bytes, pinned while held.
-            Some(ptr) => unsafe {
-                std::slice::from_raw_parts(ptr.as_ptr(), self.view.len as usize)
-            },
-            None => &[],
-        }
+        self.view.as_bytes()
     }
 
     /// The bytes, for writing (only for buffers from [`Buffer::write`]).
-    #[allow(clippy::mut_from_ref)]
     pub fn as_mut_slice(&mut self) -> &mut [u8] {
-        debug_assert_eq!(self.view.readonly, 0);
-        match NonNull::new(self.view.buf.cast::<u8>()) {
-            // SAFETY: a writable simple buffer, pinned while held.
-            Some(ptr) => unsafe {
-                std::slice::from_raw_parts_mut(ptr.as_ptr(), self.view.len as usize)
-            },
-            None => &mut [],
-        }
-    }
-}
-
-impl Drop for Buffer {
-    fn drop(&mut self) {
-        Python::attach(|_| {
-            // SAFETY: a view obtained by `PyObject_GetBuffer`, released once.
-            unsafe { ffi::PyBuffer_Release(&mut *self.view) }
-        });
+        self.view.as_bytes_mut()
     }
 }
 

@@ -5,6 +5,7 @@
 mod atomic;
 mod blender;
 mod buffers;
+mod build;
 mod bytes;
 mod color;
 mod deflate;
@@ -14,6 +15,7 @@ mod mesh;
 mod numfmt;
 mod obj;
 mod seekable;
+mod view;
 mod zstd;
 
 use pyo3::prelude::*;
@@ -53,6 +55,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(color::color_preset_names, m)?)?;
     zstd::register(m)?;
     deflate::register(m)?;
+    m.add_class::<build::BuildInfo>()?;
+    m.add_function(wrap_pyfunction!(build::build_info, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

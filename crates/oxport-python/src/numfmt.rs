@@ -1,10 +1,10 @@
 //! `format_fixed`: numbers to text as C's `printf("%.Nf")`, for tests and
 //! benchmarks that compare with other formatters.
 
-use pyo3::buffer::{ElementType, PyUntypedBuffer};
 use pyo3::prelude::*;
 
 use crate::errors::invalid;
+use crate::view::{Element, Request, View};
 
 /// Formats `values` (a float32 or float64 buffer) with `precision` decimals,
 /// exactly as C's `printf("%.Nf")`, one value per line. The GIL is released
@@ -18,8 +18,8 @@ pub(crate) fn format_fixed(
     if precision > oxport::numfmt::MAX_PRECISION {
         return Err(invalid("precision", "must be 0 to 9"));
     }
-    let buffer = PyUntypedBuffer::get(&values)
-        .map_err(|_| invalid("values", "expected a float32 or float64 buffer"))?;
+    let buffer = View::get(&values, Request::Array)
+        .ok_or_else(|| invalid("values", "expected a float32 or float64 buffer"))?;
     fn lines<F: oxport::numfmt::FixedFloat>(values: &[F], precision: usize) -> Vec<u8> {
         let mut out = Vec::with_capacity(values.len() * (precision + 4));
         for &v in values {
@@ -28,13 +28,13 @@ pub(crate) fn format_fixed(
         }
         out
     }
-    Ok(match ElementType::from_format(buffer.format()) {
-        ElementType::Float { bytes: 4 } => {
-            let values = buffer.into_typed::<f32>()?.to_vec(py)?;
+    Ok(match Element::of(buffer.format()) {
+        Element::Float(4) => {
+            let values = buffer.to_vec::<f32>()?;
             py.detach(|| lines(&values, precision))
         }
-        ElementType::Float { bytes: 8 } => {
-            let values = buffer.into_typed::<f64>()?.to_vec(py)?;
+        Element::Float(8) => {
+            let values = buffer.to_vec::<f64>()?;
             py.detach(|| lines(&values, precision))
         }
         _ => return Err(invalid("values", "expected float32 or float64")),

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use oxport::seekable::{self, Index, ReadOptions, Reader, Source, WriteOptions};
-use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::bytes::Buffer;
 use crate::errors::to_py_err;
 
 /// A Python binary file object as a source: `seek` then `read`, under the
@@ -200,22 +200,16 @@ impl SeekableReader {
 
     /// Reads decompressed bytes at `offset` into `buffer` (a writable,
     /// contiguous bytes-like object); returns the count.
-    fn readinto_at(&self, py: Python<'_>, offset: u64, buffer: PyBuffer<u8>) -> PyResult<usize> {
-        if buffer.readonly() || !buffer.is_c_contiguous() {
-            return Err(PyValueError::new_err(
-                "buffer: expected a writable, contiguous bytes-like object",
-            ));
-        }
-        let len = buffer.item_count();
-        let pointer = buffer.buf_ptr() as usize;
-        py.detach(|| {
-            // SAFETY: the buffer is writable, C-contiguous bytes of `len`
-            // items; holding `buffer` keeps the export (and the memory) alive
-            // and unresizable until this call returns.
-            let out = unsafe { std::slice::from_raw_parts_mut(pointer as *mut u8, len) };
-            self.reader.read_at(offset, out)
-        })
-        .map_err(to_py_err)
+    fn readinto_at(
+        &self,
+        py: Python<'_>,
+        offset: u64,
+        buffer: &Bound<'_, PyAny>,
+    ) -> PyResult<usize> {
+        let mut buffer = Buffer::write(buffer)?;
+        let out = buffer.as_mut_slice();
+        py.detach(|| self.reader.read_at(offset, out))
+            .map_err(to_py_err)
     }
 }
 
@@ -261,17 +255,11 @@ impl SeekableWriter {
     }
 
     /// Appends the bytes of `data` (any contiguous bytes-like object).
-    fn write(&self, py: Python<'_>, data: PyBuffer<u8>) -> PyResult<usize> {
-        if !data.is_c_contiguous() {
-            return Err(PyValueError::new_err(
-                "data: expected a contiguous bytes-like object",
-            ));
-        }
-        let len = data.item_count();
-        let pointer = data.buf_ptr() as usize;
+    fn write(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let data = Buffer::read(data)?;
+        let bytes = data.as_slice();
+        let len = bytes.len();
         py.detach(|| {
-            // SAFETY: C-contiguous bytes of `len` items, kept alive by `data`.
-            let bytes = unsafe { std::slice::from_raw_parts(pointer as *const u8, len) };
             let mut guard = self.writer.lock().unwrap_or_else(|e| e.into_inner());
             let writer = guard
                 .as_mut()

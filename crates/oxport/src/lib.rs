@@ -38,6 +38,7 @@
 //!
 pub mod atomic;
 pub mod blender;
+pub mod build;
 pub mod codec;
 pub mod color;
 mod direct;

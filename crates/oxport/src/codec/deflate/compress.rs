@@ -2,7 +2,7 @@
 //!
 //! [`Engine::Fastest`] (what [`compress`] uses unless told otherwise)
 //! compresses levels 1 to 3 with ISA-L's igzip when oxport is built with
-//! it (the `isal` feature, on by default) and every other level with
+//! it (the `isal` feature, opt-in: it needs nasm and autotools to build) and every other level with
 //! libdeflate; [`Engine::Libdeflate`] uses libdeflate at every level (the
 //! bytes OpenEXR's ZIP writes). Either way the zlib and gzip wrappers are
 //! libdeflate's: the same header for the same level, whoever compresses.

@@ -1,0 +1,121 @@
+"""The installed package, whatever built it: one test per area, run by
+`make test-wheel` against the wheel in a fresh virtual environment of another
+Python than the one that built it, with no Rust toolchain on PATH. These
+tests import only what the wheel and its `dask` extra install."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import oxport
+
+
+def test_installed_not_source() -> None:
+    # The package under test is the installed wheel, not the checkout's python/.
+    assert "site-packages" in Path(oxport.__file__).parts
+    assert shutil.which("cargo") is None and shutil.which("rustc") is None
+
+
+def test_build_info() -> None:
+    info = oxport.build_info()
+    assert info.version == oxport.__version__
+    assert info.zstd_version.startswith("1.")
+    assert set(info.engines) == {"isal", "zfp", "direct"}
+    expected = os.environ.get("OXPORT_EXPECT_ENGINES")
+    if expected is not None:
+        assert {name for name, on in info.engines.items() if on and name != "direct"} == set(expected.split())
+    assert "isal" in str(info)
+
+
+def test_obj_write_read(tmp_path: Path) -> None:
+    mesh = oxport.Mesh(
+        "quad",
+        positions=np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], np.float32),
+        face_offsets=np.array([0, 4]),
+        position_indices=np.array([0, 1, 2, 3]),
+    )
+    path = tmp_path / "quad.obj"
+    oxport.write_obj(path, [mesh])
+    assert b"v 1.000000 1.000000 0.000000\n" in path.read_bytes()
+    scene = oxport.read_obj(path)
+    (read,) = scene.meshes
+    assert read.name == "quad"
+    np.testing.assert_array_equal(read.positions, mesh.positions)
+    np.testing.assert_array_equal(read.position_indices, [0, 1, 2, 3])
+
+
+def test_seekable_pack_and_random_read(tmp_path: Path) -> None:
+    data = bytes(range(256)) * 4096 + os.urandom(100_000)
+    src = tmp_path / "data.bin"
+    src.write_bytes(data)
+    archive = tmp_path / "data.bin.zst"
+    oxport.seekable.pack(src, archive, frame_size=64 * 1024)
+    with oxport.seekable.open(archive) as f:
+        f.seek(700_000)
+        assert f.read(5000) == data[700_000:705_000]
+    with archive.open("rb") as raw, oxport.seekable.open(io.BufferedReader(raw)) as f:  # a file object
+        f.seek(len(data) - 10)
+        assert f.read() == data[-10:]
+
+
+@pytest.mark.parametrize("size", [0, 1000, 3 << 20])
+def test_zstd_round_trip(size: int) -> None:
+    data = (b"oxport " * (size // 7 + 1))[:size]
+    frame = oxport.zstd.compress(data, level=3)
+    assert oxport.zstd.decompress(frame) == data
+
+
+@pytest.mark.parametrize("level", [1, 3, 6, 12])
+@pytest.mark.parametrize("format", ["zlib", "gzip", "raw"])
+def test_deflate_round_trip(level: int, format: str) -> None:
+    data = os.urandom(1000) + b"abc" * 100_000
+    packed = oxport.deflate.compress(data, level, format=format)  # type: ignore[arg-type]
+    assert len(packed) < len(data)
+    assert oxport.deflate.decompress(packed, format=format) == data  # type: ignore[arg-type]
+
+
+def test_exr_write_read(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    channels = {name: rng.random((37, 53)).astype(np.float16) for name in "RGB"}
+    path = tmp_path / "image.exr"
+    oxport.exr.write(path, channels, compression="zip")
+    assert path.read_bytes()[:4] == b"\x76\x2f\x31\x01"
+    header, read = oxport.exr.read(path)
+    assert header["compression"] == "zip"
+    for name, plane in channels.items():
+        np.testing.assert_array_equal(read[name], plane)
+
+
+def test_color_conversion() -> None:
+    # CSS Color 4's Oklab of sRGB red.
+    oklab = oxport.color.convert(np.array([[1.0, 0.0, 0.0]]), "srgb", "oklab")
+    np.testing.assert_allclose(oklab[0], [0.62795536, 0.22486306, 0.12584630], atol=1e-6)
+    back = oxport.color.convert(oklab, "oklab", "srgb")
+    np.testing.assert_allclose(back[0], [1.0, 0.0, 0.0], atol=1e-12)
+
+
+def test_dask_extra(tmp_path: Path) -> None:
+    # `pip install 'oxport[dask]'` brings what oxport.dask imports and runs on.
+    import oxport.dask
+
+    for frame in range(3):
+        plane = np.full((4, 6), frame, np.float32)
+        oxport.exr.write(tmp_path / f"f{frame}.exr", {"Y": plane}, compression="none")
+    stack = oxport.dask.exr_stack(sorted(str(p) for p in tmp_path.glob("f*.exr")), "Y")
+    assert stack.shape == (3, 4, 6)
+    np.testing.assert_array_equal(stack.compute(scheduler="synchronous")[:, 0, 0], [0, 1, 2])
+    import distributed  # convert() runs on a distributed Client
+
+    assert distributed.Client is not None
+
+
+def test_python_is_another() -> None:
+    # Recorded for the log: the interpreter the wheel was tested on.
+    print(sys.version)
