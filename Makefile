@@ -12,7 +12,7 @@ CARGO ?= cargo
 # leaves one out; CI names both, so that a missing tool fails loudly.
 have = $(shell command -v $(1) >/dev/null 2>&1 && echo yes)
 ISAL ?= $(if $(and $(call have,nasm),$(call have,autoreconf),$(call have,automake),$(call have,libtoolize)),isal)
-ZFP ?= $(if $(shell ldconfig -p 2>/dev/null | grep -q 'libclang' && echo yes),zfp)
+ZFP ?= $(if $(shell ldconfig -p 2>/dev/null | grep -q 'libclang\(-[0-9.]*\)\?\.so' && echo yes),zfp)
 # The command line tool takes both; the Python package has no use for ZFP (the lab is the CLI's).
 CLI_FEATURES := $(strip $(ISAL) $(ZFP))
 PY_FEATURES := $(strip $(ISAL))
@@ -79,25 +79,36 @@ test-python: build
 # later), linked by zig's toolchain against that old glibc, with the
 # accelerators whose tools are present; and the sdist. Both into dist/.
 WHEEL_POLICY := manylinux2014
+WHEEL_TAG := manylinux_2_17_x86_64
 wheel: venv
 	$(VPY) -m pip install --quiet "ziglang>=0.13" "auditwheel>=6"
 	rm -f dist/oxport-*.whl dist/oxport-*.tar.gz
-	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/maturin build --release --quiet --zig \
+	env PATH="$(CURDIR)/$(VENV)/bin:$$PATH" "CC_x86_64-unknown-linux-gnu=$(CURDIR)/tools/wheel-cc.sh" \
+		$(VENV)/bin/maturin build --release --quiet --strip --zig \
 		--compatibility $(WHEEL_POLICY) $(if $(PY_FEATURES),--features "$(PY_FEATURES)") --out dist
-	$(VENV)/bin/maturin sdist --quiet --out dist
-	$(VENV)/bin/auditwheel show dist/oxport-*.whl
+	$(VENV)/bin/maturin sdist --out dist
+	$(VENV)/bin/auditwheel show dist/oxport-*.whl | tee target/auditwheel.txt
+	grep -q '"$(WHEEL_TAG)"' target/auditwheel.txt || { echo "wheel: auditwheel does not confirm $(WHEEL_TAG)"; exit 1; }
 
-# The wheel in a fresh virtual environment of another Python than the one
-# that built it, with no Rust toolchain on PATH: the smoke suite, with the
-# `dask` extra installed from the wheel.
-OTHER_PYTHON ?= $(firstword $(wildcard $(shell pyenv root 2>/dev/null)/versions/3.13*/bin/python3))
+# The wheel in fresh virtual environments of other Pythons than the one that
+# built it, with no Rust toolchain on PATH: the smoke suite on 3.13 with the
+# `dask` extra installed from the wheel, and on 3.9, the oldest the wheel is
+# for (without the extra: Dask needs 3.10).
+PYENV_ROOT ?= $(shell pyenv root 2>/dev/null)
+NEWEST_PYTHON ?= $(lastword $(sort $(wildcard $(PYENV_ROOT)/versions/3.13*/bin/python3)))
+OLDEST_PYTHON ?= $(lastword $(sort $(wildcard $(PYENV_ROOT)/versions/3.9*/bin/python3)))
+SMOKE = cd target && env -i HOME="$$HOME" PATH=/usr/bin:/bin OXPORT_EXPECT_ENGINES="$(PY_FEATURES)" \
+	$(1)/bin/python -m pytest -q -p no:cacheprovider $(2) ../python/smoke
 test-wheel: wheel
-	@test -n "$(OTHER_PYTHON)" || { echo "test-wheel: no Python 3.13 (pyenv install 3.13, or OTHER_PYTHON=...)"; exit 1; }
-	rm -rf target/wheel-venv
-	$(OTHER_PYTHON) -m venv target/wheel-venv
-	target/wheel-venv/bin/python -m pip install --quiet --only-binary=:all: "$$(ls dist/oxport-*.whl)[dask]" pytest
-	cd target && env -i HOME="$$HOME" PATH=/usr/bin:/bin OXPORT_EXPECT_ENGINES="$(PY_FEATURES)" \
-		wheel-venv/bin/python -m pytest -q -p no:cacheprovider ../python/smoke
+	@test -n "$(NEWEST_PYTHON)" -a -n "$(OLDEST_PYTHON)" || { \
+		echo "test-wheel: needs Python 3.13 and 3.9 (pyenv install 3.13 3.9, or NEWEST_PYTHON=... OLDEST_PYTHON=...)"; exit 1; }
+	rm -rf target/wheel-newest target/wheel-oldest
+	$(NEWEST_PYTHON) -m venv target/wheel-newest
+	target/wheel-newest/bin/python -m pip install --quiet --only-binary=:all: "$$(ls dist/oxport-*.whl)[dask]" pytest
+	$(call SMOKE,wheel-newest,)
+	$(OLDEST_PYTHON) -m venv target/wheel-oldest
+	target/wheel-oldest/bin/python -m pip install --quiet --only-binary=:all: "$$(ls dist/oxport-*.whl)" pytest
+	$(call SMOKE,wheel-oldest,-k "not dask")
 
 # The exhaustive f32 test: all 2^32 values against glibc (minutes).
 exhaustive:
