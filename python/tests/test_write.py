@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import array
+import ctypes
 import os
 from pathlib import Path
 
@@ -365,3 +366,28 @@ def test_mtl_statements_follow_illum(tmp_path: Path) -> None:
     path = tmp_path / "s.mtl"
     oxport.write_mtl(path, [oxport.Material("pbr", statements=[("Pr", "0.500000"), ("Tf", "1 1 1")])])
     assert path.read_text().endswith("illum 2\nPr 0.500000\nTf 1 1 1\n")
+
+
+def test_buffer_layouts_and_formats(tmp_path: Path) -> None:
+    # Strided and Fortran-ordered buffers are copied out in C order; `l` is
+    # as wide as the item (ctypes says `<l` for its 8-byte c_long); other
+    # byte orders are refused.
+    expected = tmp_path / "expected.obj"
+    oxport.write_obj(expected, [quad(smooth=np.array([1], np.uint32))])
+    wide = np.zeros((4, 6), np.float32)
+    wide[:, ::2] = QUAD
+    layouts = [
+        oxport.Mesh("quad", wide[:, ::2], np.array([0, 4]), np.repeat(np.arange(4), 2)[::2],
+                    smooth=np.array([True])),
+        oxport.Mesh("quad", np.asfortranarray(QUAD.astype(np.float64)), array.array("l", [0, 4]),
+                    (ctypes.c_long * 4)(0, 1, 2, 3),
+                    smooth=[1]),
+    ]
+    for i, mesh in enumerate(layouts):
+        out = tmp_path / f"{i}.obj"
+        oxport.write_obj(out, [mesh])
+        assert out.read_bytes() == expected.read_bytes(), i
+    with pytest.raises(ValueError, match="positions: expected numbers"):
+        oxport.Mesh("quad", QUAD.astype(">f4"), [0, 4], [0, 1, 2, 3])
+    with pytest.raises(ValueError, match="position_indices: entry 2 is negative"):
+        oxport.Mesh("quad", QUAD, [0, 4], np.array([0, 1, -2, 3], np.int32))

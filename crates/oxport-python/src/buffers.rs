@@ -174,7 +174,7 @@ pub fn float_rows<const N: usize>(
         return sequence(object, name, number, "a number").map(Array::Owned);
     };
     let len = rows(&buffer, name, N)?;
-    let element = Element::of(buffer.format());
+    let element = Element::of(buffer.format(), buffer.item_size());
     if len == 0 && element != Element::Unknown {
         // Empty buffers may point anywhere, aligned or not.
         return Ok(Array::Owned(Vec::new()));
@@ -227,7 +227,7 @@ pub fn index_rows<const N: usize>(
         return sequence(object, name, index, what).map(Array::Owned);
     };
     let len = rows(&buffer, name, N)?;
-    let element = Element::of(buffer.format());
+    let element = Element::of(buffer.format(), buffer.item_size());
     if len == 0 && element != Element::Unknown {
         // Empty buffers may point anywhere, aligned or not.
         return Ok(Array::Owned(Vec::new()));

@@ -28,7 +28,7 @@ pub(crate) fn format_fixed(
         }
         out
     }
-    Ok(match Element::of(buffer.format()) {
+    Ok(match Element::of(buffer.format(), buffer.item_size()) {
         Element::Float(4) => {
             let values = buffer.to_vec::<f32>()?;
             py.detach(|| lines(&values, precision))

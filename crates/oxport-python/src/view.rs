@@ -8,7 +8,7 @@
 //! used the same way on every version. [`View`] holds one exported buffer
 //! and releases it on drop; [`Element`] reads its `struct` format.
 
-use std::ffi::{CStr, c_char, c_int, c_long, c_void};
+use std::ffi::{CStr, c_char, c_int, c_void};
 use std::mem::{MaybeUninit, size_of};
 
 use pyo3::ffi::{Py_ssize_t, PyObject};
@@ -208,59 +208,60 @@ pub enum Element {
 }
 
 impl Element {
-    /// `@` or no prefix: native sizes; `=` and `<` (and `>` and `!` on a
-    /// big-endian machine): standard sizes in native order. Anything in
-    /// another byte order, or of more than one item, is `Unknown`.
-    pub fn of(format: &CStr) -> Element {
-        let bytes = format.to_bytes();
+    /// The element of a buffer whose format is `format` and whose items are
+    /// `item_size` bytes. Only native byte order is read (no prefix, `@`,
+    /// `=`, and `<` or `>`/`!` as the machine is); anything else, or a
+    /// format of more than one item, is `Unknown`. The width of `l`, `L`,
+    /// `n` and `N` is the item size: it depends on the platform and on the
+    /// exporter (ctypes' `c_long` says `<l` for 8 bytes).
+    pub fn of(format: &CStr, item_size: usize) -> Element {
         let little = cfg!(target_endian = "little");
-        let (native, code) = match bytes {
-            [code] | [b'@', code] => (true, *code),
-            [b'=', code] => (false, *code),
-            [b'<', code] if little => (false, *code),
-            [b'>' | b'!', code] if !little => (false, *code),
+        let code = match format.to_bytes() {
+            [code] | [b'@' | b'=', code] => *code,
+            [b'<', code] if little => *code,
+            [b'>' | b'!', code] if !little => *code,
             _ => return Element::Unknown,
         };
-        let long = if native { size_of::<c_long>() } else { 4 };
-        match code {
-            b'e' => Element::Float(2),
-            b'f' => Element::Float(4),
-            b'd' => Element::Float(8),
-            b'b' => Element::Signed(1),
-            b'h' => Element::Signed(2),
-            b'i' => Element::Signed(4),
-            b'l' => Element::Signed(long),
-            b'q' => Element::Signed(8),
-            b'n' if native => Element::Signed(size_of::<isize>()),
-            b'B' | b'c' => Element::Unsigned(1),
-            b'H' => Element::Unsigned(2),
-            b'I' => Element::Unsigned(4),
-            b'L' => Element::Unsigned(long),
-            b'Q' => Element::Unsigned(8),
-            b'N' if native => Element::Unsigned(size_of::<usize>()),
-            b'?' => Element::Bool,
-            _ => Element::Unknown,
+        let (element, size) = match code {
+            b'e' => (Element::Float(2), 2),
+            b'f' => (Element::Float(4), 4),
+            b'd' => (Element::Float(8), 8),
+            b'b' => (Element::Signed(1), 1),
+            b'h' => (Element::Signed(2), 2),
+            b'i' => (Element::Signed(4), 4),
+            b'q' => (Element::Signed(8), 8),
+            b'l' | b'n' if matches!(item_size, 4 | 8) => (Element::Signed(item_size), item_size),
+            b'B' | b'c' => (Element::Unsigned(1), 1),
+            b'H' => (Element::Unsigned(2), 2),
+            b'I' => (Element::Unsigned(4), 4),
+            b'Q' => (Element::Unsigned(8), 8),
+            b'L' | b'N' if matches!(item_size, 4 | 8) => (Element::Unsigned(item_size), item_size),
+            b'?' => (Element::Bool, 1),
+            _ => return Element::Unknown,
+        };
+        if size == item_size {
+            element
+        } else {
+            Element::Unknown
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::ffi::c_long;
-    use std::mem::size_of;
-
     use super::Element;
 
     #[test]
     fn formats() {
-        assert_eq!(Element::of(c"f"), Element::Float(4));
-        assert_eq!(Element::of(c"<d"), Element::Float(8));
-        assert_eq!(Element::of(c"@l"), Element::Signed(size_of::<c_long>()));
-        assert_eq!(Element::of(c"=l"), Element::Signed(4));
-        assert_eq!(Element::of(c"=n"), Element::Unknown);
-        assert_eq!(Element::of(c"?"), Element::Bool);
-        assert_eq!(Element::of(c">i"), Element::Unknown);
-        assert_eq!(Element::of(c"2f"), Element::Unknown);
-        assert_eq!(Element::of(c"T{f:x:}"), Element::Unknown);
+        assert_eq!(Element::of(c"f", 4), Element::Float(4));
+        assert_eq!(Element::of(c"<d", 8), Element::Float(8));
+        assert_eq!(Element::of(c"@l", 8), Element::Signed(8));
+        assert_eq!(Element::of(c"=l", 4), Element::Signed(4));
+        assert_eq!(Element::of(c"<L", 8), Element::Unsigned(8));
+        assert_eq!(Element::of(c"?", 1), Element::Bool);
+        assert_eq!(Element::of(c"i", 8), Element::Unknown);
+        assert_eq!(Element::of(c">i", 4), Element::Unknown);
+        assert_eq!(Element::of(c"2f", 8), Element::Unknown);
+        assert_eq!(Element::of(c"T{f:x:}", 4), Element::Unknown);
     }
 }

@@ -1,0 +1,26 @@
+"""oxport.build_info(): what this build of the extension has."""
+
+from __future__ import annotations
+
+import oxport
+from oxport import deflate
+
+
+def test_build_info_names_the_engines() -> None:
+    info = oxport.build_info()
+    assert info.version == oxport.__version__
+    assert info.zstd_version.count(".") == 2
+    assert list(info.engines) == ["isal", "zfp", "direct"]
+    assert all(isinstance(on, bool) for on in info.engines.values())
+    text = str(info)
+    assert text.startswith(f"oxport {oxport.__version__}\n")
+    for name, on in info.engines.items():
+        assert f"{'+' if on else '-'}{name}: " in text
+    assert repr(info).startswith("BuildInfo(version=")
+
+
+def test_isal_flag_is_what_deflate_does() -> None:
+    # ISA-L and libdeflate write different streams at level 1.
+    data = b"".join(b"v %d %d %d\n" % (i, i * 7, i * 13) for i in range(20_000))
+    differs = deflate.compress(data, 1) != deflate.compress(data, 1, engine="libdeflate")
+    assert differs == oxport.build_info().engines["isal"]
