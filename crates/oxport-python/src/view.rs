@@ -1,5 +1,5 @@
-//! Python's buffer protocol, for the one abi3 extension module that serves
-//! CPython 3.9 and later.
+//! Python's buffer protocol, for the abi3 extension module that serves
+//! CPython 3.10 and later (and the module built for 3.9 alone).
 //!
 //! pyo3 declares the buffer protocol under the stable ABI only from 3.11,
 //! the release that added it there. The structure and the four functions
