@@ -83,7 +83,7 @@ test-python: build
 # abi3 wheel for CPython 3.10 and later, and one for 3.9 (abi3 for 3.9 would
 # pass every call's arguments through a tuple and a dict, 150 ns more a call:
 # docs/benchmarks.md); and the sdist. All into dist/.
-PYENV_ROOT ?= $(shell pyenv root 2>/dev/null)
+PYENV_ROOT ?= $(or $(shell pyenv root 2>/dev/null),$(HOME)/.pyenv)
 NEWEST_PYTHON ?= $(lastword $(sort $(wildcard $(PYENV_ROOT)/versions/3.13*/bin/python3)))
 OLDEST_PYTHON ?= $(lastword $(sort $(wildcard $(PYENV_ROOT)/versions/3.9*/bin/python3)))
 WHEEL_POLICY := manylinux2014
