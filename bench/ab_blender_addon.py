@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPTS = ROOT.parent / "shared" / "data" / "blender"
+SCRIPTS = ROOT / "integrations" / "blender" / "refdata"
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Blender's exporter against the oxport add-on (gathering included), in the
 same Blender process, alternating runs: the monkey subdivided 6 times and the
-many-object scene of shared/data/blender/scene.py. Writes its section of
+many-object scene of integrations/blender/refdata/scene.py. Writes its section of
 docs/benchmarks.md. Run: make bench-blender (or .venv/bin/python bench/blender_addon.py [--runs N])."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import tempfile
 
 from docs import ROOT, machine, table, update_section
 
-SCRIPTS = ROOT.parent / "shared" / "data" / "blender"
+SCRIPTS = ROOT / "integrations" / "blender" / "refdata"
 RUNNER = ROOT / "bench" / "blender_addon_run.py"
 
 

@@ -29,7 +29,7 @@ from docs import ROOT, alternate, machine, medians, table, update_section
 
 from oxport import exr
 
-SCRIPTS = ROOT.parent / "shared" / "data" / "blender"
+SCRIPTS = ROOT / "integrations" / "blender" / "refdata"
 WORK = ROOT / "target" / "bench-exr"
 METHODS = {"zip": OpenEXR.ZIP_COMPRESSION, "zstd": OpenEXR.ZSTD_COMPRESSION}
 

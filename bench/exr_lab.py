@@ -34,7 +34,7 @@ def main() -> None:
         "## OpenEXR filter lab",
         "",
         f"`.venv/bin/python bench/exr_lab.py` ({machine()}): `oxport exr lab` on {names} "
-        "(Cycles, shared/data/blender/render.py, seeds 1 and 2). Each chunk of 16 lines is filtered and "
+        "(Cycles, integrations/blender/refdata/render.py, seeds 1 and 2). Each chunk of 16 lines is filtered and "
         "compressed on one thread, then decompressed and checked; the fastest of 3 rounds.",
         "",
         "![ratio against compression speed](images/exr_lab.png)",

@@ -1,6 +1,6 @@
 """OBJ reading side by side: oxport against rapidobj, tinyobjloader and
 trimesh, on files Blender 3.4 wrote (the monkey subdivided 6 times, and a
-4,000-object scene of shared/data/blender/scene.py), time to numpy arrays.
+4,000-object scene of integrations/blender/refdata/scene.py), time to numpy arrays.
 
 Each reader runs in a process of its own (bench/obj_read_worker.py; rapidobj's
 wheels need Python >= 3.12, so it runs in the Python 3.13 venv that
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from docs import ROOT, machine, table, update_section
 
-SCRIPTS = ROOT.parent / "shared" / "data" / "blender"
+SCRIPTS = ROOT / "integrations" / "blender" / "refdata"
 REFDATA = ROOT / "target" / "refdata"
 WORKER = ROOT / "bench" / "obj_read_worker.py"
 # The slow readers run fewer times.
@@ -125,7 +125,7 @@ def main() -> None:
     parser.add_argument("--objects", type=int, default=4000, help="objects in the many-object scene")
     args = parser.parse_args()
     if shutil.which("blender") is None or not SCRIPTS.is_dir():
-        raise SystemExit("Blender and shared/data/blender are needed to make the files (apt-get install -y blender)")
+        raise SystemExit("Blender is needed to make the files (apt-get install -y blender)")
     python313 = subprocess.run([str(ROOT / "bench" / "python313.sh")], check=True, capture_output=True,
                                text=True).stdout.strip()
     files = [

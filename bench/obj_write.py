@@ -32,7 +32,7 @@ from docs import ROOT, machine, median_time, table, update_section
 sys.path.insert(0, str(ROOT / "python" / "tests"))
 from objparse import read_obj  # noqa: E402
 
-SCRIPTS = ROOT.parent / "shared" / "data" / "blender"
+SCRIPTS = ROOT / "integrations" / "blender" / "refdata"
 REFDATA = ROOT / "target" / "refdata"
 
 

@@ -13,8 +13,8 @@ sys.path.insert(0, os.path.dirname(__file__))
 ROOT = Path(__file__).resolve().parents[2]
 #: Reference files made by Blender, cached across runs (never committed).
 REFDATA = ROOT / "target" / "refdata"
-#: The shared scripts that make real data with Blender.
-SCRIPTS = ROOT.parent / "shared" / "data" / "blender"
+#: The scripts that make reference data with Blender (integrations/blender/refdata).
+SCRIPTS = ROOT / "integrations" / "blender" / "refdata"
 
 
 def blender() -> str:
@@ -29,7 +29,7 @@ def blender() -> str:
 
 
 def blender_export(script: str, args: list[str], out: Path) -> Path:
-    """Runs one of the shared Blender scripts with ``args`` and ``out`` (its OBJ
+    """Runs one of the reference Blender scripts with ``args`` and ``out`` (its OBJ
     path) once; later calls reuse the files, which are only moved into place
     once Blender has written them whole."""
     if not out.exists():
