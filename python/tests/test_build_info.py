@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import oxport
-from oxport import deflate
 
 
 def test_build_info_names_the_engines() -> None:
@@ -17,10 +16,3 @@ def test_build_info_names_the_engines() -> None:
     for name, on in info.engines.items():
         assert f"{'+' if on else '-'}{name}: " in text
     assert repr(info).startswith("BuildInfo(version=")
-
-
-def test_isal_flag_is_what_deflate_does() -> None:
-    # ISA-L and libdeflate write different streams at level 1.
-    data = b"".join(b"v %d %d %d\n" % (i, i * 7, i * 13) for i in range(20_000))
-    differs = deflate.compress(data, 1) != deflate.compress(data, 1, engine="libdeflate")
-    assert differs == oxport.build_info().engines["isal"]

@@ -144,9 +144,16 @@ impl View {
         unsafe { PyBuffer_IsContiguous(&*self.view, b'C' as c_char) != 0 }
     }
 
+    /// Whether the bytes are `len` bytes in a row. A view exported without
+    /// strides ([`Request::Bytes`], [`Request::WritableBytes`]) is, by the
+    /// protocol's rules: no call into CPython on the codecs' path.
+    fn is_flat(&self) -> bool {
+        self.view.strides.is_null() || self.is_c_contiguous()
+    }
+
     /// The bytes of a contiguous buffer (empty for a strided one).
     pub fn as_bytes(&self) -> &[u8] {
-        if self.len() == 0 || !self.is_c_contiguous() {
+        if self.len() == 0 || !self.is_flat() {
             return &[];
         }
         // SAFETY: `len` contiguous bytes, pinned while the view is held.
@@ -155,7 +162,7 @@ impl View {
 
     /// The bytes of a contiguous buffer from [`Request::WritableBytes`].
     pub fn as_bytes_mut(&mut self) -> &mut [u8] {
-        if self.len() == 0 || self.readonly() || !self.is_c_contiguous() {
+        if self.len() == 0 || self.readonly() || !self.is_flat() {
             return &mut [];
         }
         // SAFETY: writable, contiguous and pinned while the view is held;
