@@ -81,7 +81,7 @@ test-python: build
 # Wheels for manylinux2014 (glibc 2.17 and later), linked by zig's toolchain
 # against that old glibc, with the accelerators whose tools are present: one
 # abi3 wheel for CPython 3.10 and later, and one for 3.9 (abi3 for 3.9 would
-# pass every call's arguments through a tuple and a dict, 150 ns more a call:
+# pass every call's arguments through a tuple and a dict, about 200 ns more a call:
 # docs/benchmarks.md); and the sdist. All into dist/.
 PYENV_ROOT ?= $(or $(shell pyenv root 2>/dev/null),$(HOME)/.pyenv)
 NEWEST_PYTHON ?= $(lastword $(sort $(wildcard $(PYENV_ROOT)/versions/3.13*/bin/python3)))
