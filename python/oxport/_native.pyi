@@ -6,7 +6,7 @@ import numpy
 import numpy.typing as npt
 from pathlib import Path
 from collections.abc import Iterable, Mapping
-from typing import IO, Any, Final, Literal, Optional, Sequence, Union, final
+from typing import IO, Any, BinaryIO, Final, Literal, Optional, Sequence, Union, final
 
 from _typeshed import ReadableBuffer, WriteableBuffer
 
@@ -460,12 +460,21 @@ def color_render_gradients(
     width: int = 1024,
 ) -> None: ...
 def color_preset_names() -> list[str]: ...
-def exr_read(
-    path: Union[str, os.PathLike[str]], *, threads: Optional[int] = None
-) -> tuple[list[tuple[str, str, Any]], tuple[int, int], list[tuple[str, str, npt.NDArray[numpy.uint8]]]]: ...
-def exr_read_header(
-    path: Union[str, os.PathLike[str]],
-) -> tuple[list[tuple[str, str, Any]], tuple[int, int]]: ...
+class ExrReader:
+    def __init__(self, file: Union[str, os.PathLike[str], BinaryIO]) -> None: ...
+    @property
+    def multipart(self) -> bool: ...
+    def parts(self) -> list[tuple[list[tuple[str, str, Any]], str, list[tuple[int, int, int, int]]]]: ...
+    def read(
+        self,
+        part: int,
+        level: tuple[int, int],
+        channels: Optional[list[int]] = None,
+        window: Optional[tuple[int, int, int, int]] = None,
+        *,
+        threads: Optional[int] = None,
+    ) -> list[tuple[str, str, int, int, npt.NDArray[numpy.uint8]]]: ...
+
 def exr_write(
     path: Union[str, os.PathLike[str]],
     attributes: list[tuple[str, str, Any]],

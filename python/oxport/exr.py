@@ -28,10 +28,10 @@ and the lossy methods raise :class:`oxport.UnsupportedError`.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal, Optional, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Optional, Union
 
 from . import _native
 
@@ -39,7 +39,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Attribute", "Channel", "PixelType", "convert", "read", "read_header", "write"]
+__all__ = ["Attribute", "Channel", "File", "Level", "Part", "PixelType", "Window", "convert", "open",
+           "read", "read_header", "write"]
 
 PixelType = Literal["half", "float", "uint"]
 Compression = Literal["none", "rle", "zips", "zip", "zstd"]
@@ -147,26 +148,159 @@ def _from_python(name: str, value: Any) -> tuple[str, Any]:
         "wrap it in oxport.exr.Attribute(type, value)")
 
 
-def read(path: Union[str, os.PathLike[str]], *, threads: Optional[int] = None
+@dataclass(frozen=True)
+class Level:
+    """One level of a part: its number across (``x``) and down (``y``) and its
+    size in pixels. Scan-line parts and one-level tiled parts have one,
+    ``(0, 0)``; a mipmap has ``(0, 0), (1, 1), ...``; a ripmap every
+    ``(x, y)``."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of a file: its header (as :func:`read` gives it) and what it
+    holds. A single-part file has one part."""
+
+    index: int
+    header: dict[str, Any]
+    #: ``"scanlineimage"``, ``"tiledimage"``, ``"deepscanline"`` or ``"deeptile"``.
+    type: str
+    levels: list[Level]
+
+    @property
+    def name(self) -> Optional[str]:
+        """The ``name`` attribute (every part of a multi-part file has one)."""
+        return self.header.get("name")
+
+    @property
+    def view(self) -> Optional[str]:
+        """The ``view`` attribute: the view of a stereo file this part holds."""
+        return self.header.get("view")
+
+    @property
+    def channels(self) -> list[Channel]:
+        return list(self.header["channels"])
+
+    @property
+    def tiles(self) -> Optional[Attribute]:
+        """The ``tiles`` attribute of a tiled part: x size, y size, mode."""
+        return self.header.get("tiles")
+
+
+Window = tuple[tuple[int, int], tuple[int, int]]
+"""A pixel rectangle ``((x_min, y_min), (x_max, y_max))``, inclusive, as
+``dataWindow`` is."""
+
+
+class File:
+    """An OpenEXR file whose headers and offset tables are read, its pixels
+    not yet (:func:`open` makes one). Reads fetch and decode only the chunks
+    that hold the part, level, channels and window asked for, so a file
+    object over HTTP or S3 transfers only those bytes."""
+
+    def __init__(self, file: Union[str, os.PathLike[str], BinaryIO]) -> None:
+        self._reader = _native.ExrReader(file)
+        self.parts: list[Part] = [
+            Part(index, {name: _to_python(type_name, value) for name, type_name, value in attributes},
+                 type_name, [Level(*level) for level in levels])
+            for index, (attributes, type_name, levels) in enumerate(self._reader.parts())]
+
+    @property
+    def multipart(self) -> bool:
+        """Whether the file is multi-part."""
+        return self._reader.multipart
+
+    @property
+    def views(self) -> list[str]:
+        """The views of a stereo file: the ``multiView`` attribute of a
+        single-part file, or the ``view`` of each part, in order."""
+        multi = self.parts[0].header.get("multiView")
+        if isinstance(multi, list):
+            return list(multi)
+        return list(dict.fromkeys(p.view for p in self.parts if p.view is not None))
+
+    def part(self, part: Union[int, str]) -> Part:
+        """A part by index or by name."""
+        if isinstance(part, str):
+            for p in self.parts:
+                if p.name == part:
+                    return p
+            names = [p.name for p in self.parts]
+            raise KeyError(f"part {part!r}: the file's parts are {names}")
+        if not 0 <= part < len(self.parts):
+            raise IndexError(f"part {part}: the file has {len(self.parts)} parts")
+        return self.parts[part]
+
+    def read(self, part: Union[int, str] = 0, *, level: Union[int, tuple[int, int]] = 0,
+             channels: Optional[Sequence[str]] = None, window: Optional[Window] = None,
+             threads: Optional[int] = None) -> dict[str, np.ndarray]:
+        """Reads ``channels`` (names; ``None``: every channel) of ``window``
+        (in the level's pixel coordinates; ``None``: the level's whole data
+        window) of level ``level`` (``n`` is ``(n, n)``) of part ``part`` (an
+        index or a name). Each channel is a ``(height, width)`` array of
+        float16, float32 or uint32; a subsampled channel (``x_sampling`` 2)
+        has the samples that fall in the window, fewer than its pixels."""
+        chosen = self.part(part)
+        names = [c.name for c in chosen.channels]
+        indices = None
+        if channels is not None:
+            missing = [c for c in channels if c not in names]
+            if missing:
+                raise KeyError(f"channels {missing}: part {chosen.index} has {names}")
+            indices = [names.index(c) for c in channels]
+        box = None
+        if window is not None:
+            (x_min, y_min), (x_max, y_max) = window
+            box = (int(x_min), int(y_min), int(x_max), int(y_max))
+        levels = (level, level) if isinstance(level, int) else tuple(level)
+        planes = self._reader.read(chosen.index, levels, indices, box, threads=threads)
+        return {name: plane.view(_DTYPES[pixel_type]).reshape(height, width)
+                for name, pixel_type, width, height, plane in planes}
+
+    def close(self) -> None:
+        """Closes the file (a file object passed in stays open)."""
+        self._reader = None  # type: ignore[assignment]
+
+    def __enter__(self) -> File:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open(file: Union[str, os.PathLike[str], BinaryIO]) -> File:
+    """Opens the OpenEXR file ``file`` (a path, or a readable, seekable binary
+    file object such as an ``fsspec`` file): reads its headers and offset
+    tables, not its pixels. Every layout OpenEXR writes is listed: scan-line
+    and tiled parts (with their mipmap or ripmap levels), deep parts,
+    multi-part and multi-view files."""
+    return File(file)
+
+
+def read(path: Union[str, os.PathLike[str], BinaryIO], *, part: Union[int, str] = 0,
+         level: Union[int, tuple[int, int]] = 0, threads: Optional[int] = None
          ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """Reads the single-part scan line OpenEXR file ``path``: its header
-    (every attribute, in file order) and its channels, each a ``(height,
-    width)`` array of float16, float32 or uint32. Chunks are decompressed on
-    ``threads`` threads (``None``: one per core), straight into the
-    arrays."""
-    attributes, (width, height), planes = _native.exr_read(path, threads=threads)
-    header = {name: _to_python(type_name, value) for name, type_name, value in attributes}
-    channels = {name: plane.view(_DTYPES[pixel_type]).reshape(height, width)
-                for name, pixel_type, plane in planes}
-    return header, channels
+    """Reads part ``part`` (index or name) of the OpenEXR file ``path`` whole
+    (level ``level`` of a tiled part): its header (every attribute, in file
+    order) and its channels, each a ``(height, width)`` array of float16,
+    float32 or uint32. Chunks are decompressed on ``threads`` threads
+    (``None``: one per core), straight into the arrays."""
+    with open(path) as f:
+        return f.part(part).header, f.read(part, level=level, threads=threads)
 
 
-def read_header(path: Union[str, os.PathLike[str]]) -> dict[str, Any]:
-    """Reads the header of the OpenEXR file ``path`` (every attribute, in file
-    order, as :func:`read` gives them) without its pixels; the offset table is
-    checked as :func:`read` would."""
-    attributes, _ = _native.exr_read_header(path)
-    return {name: _to_python(type_name, value) for name, type_name, value in attributes}
+def read_header(path: Union[str, os.PathLike[str], BinaryIO], *, part: Union[int, str] = 0
+                ) -> dict[str, Any]:
+    """Reads the header of part ``part`` of the OpenEXR file ``path`` (every
+    attribute, in file order, as :func:`read` gives them) without its
+    pixels; the offset tables are read and checked as :func:`read` would."""
+    with open(path) as f:
+        return f.part(part).header
 
 
 def write(path: Union[str, os.PathLike[str]], channels: Mapping[str, npt.ArrayLike], *,

@@ -1,4 +1,4 @@
-//! `oxport.exr`: OpenEXR scan line images. Attributes cross as
+//! `oxport.exr`: OpenEXR images. Attributes cross as
 //! `(name, type name, value)` with plain Python values (the facade gives
 //! them numpy and `Fraction` shapes); pixels come out decoded straight into
 //! one `uint8` numpy array per channel and go in as buffers read in place.
@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use numpy::PyArray1;
+use oxport::source::Source;
 use oxport::exr::{self, AttributeValue, Channel, Compression, Header, LineOrder, PixelType};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -13,6 +14,7 @@ use pyo3::types::{PyBytes, PyList, PyTuple};
 
 use crate::bytes::Buffer;
 use crate::errors::to_py_err;
+use crate::source::open_source;
 
 fn pixel_type_name(t: PixelType) -> &'static str {
     match t {
@@ -280,8 +282,6 @@ fn value_from_py(
 }
 
 type Attributes<'py> = Vec<(String, String, Bound<'py, PyAny>)>;
-type Planes<'py> = Vec<(String, &'static str, Bound<'py, PyArray1<u8>>)>;
-type Read<'py> = (Attributes<'py>, (u64, u64), Planes<'py>);
 
 /// A header's attributes as `(name, type, value)`, in file order.
 fn attributes_of<'py>(py: Python<'py>, header: &Header) -> PyResult<Attributes<'py>> {
@@ -298,65 +298,125 @@ fn attributes_of<'py>(py: Python<'py>, header: &Header) -> PyResult<Attributes<'
         .collect()
 }
 
-/// Reads the header of the scan line OpenEXR file `path` (and checks its
-/// offset table), not its pixels: its attributes as `(name, type, value)` in
-/// file order and its data window's width and height.
-#[pyfunction]
-pub fn exr_read_header<'py>(
-    py: Python<'py>,
-    path: PathBuf,
-) -> PyResult<(Attributes<'py>, (u64, u64))> {
-    let reader = py.detach(|| exr::Reader::open(&path)).map_err(to_py_err)?;
-    let window = reader.header().data_window().map_err(to_py_err)?;
-    let attributes = attributes_of(py, reader.header())?;
-    Ok((attributes, (window.width(), window.height())))
+/// A part as the facade describes it: its attributes, its `type`, its
+/// levels as `(x, y, width, height)`.
+type PartInfo<'py> = (Attributes<'py>, &'static str, Vec<(usize, usize, usize, usize)>);
+
+/// Planes as `(channel name, pixel type, width, height, uint8 array)`.
+type Planes<'py> = Vec<(String, &'static str, usize, usize, Bound<'py, PyArray1<u8>>)>;
+
+/// An OpenEXR file whose headers and offset tables are read: its parts are
+/// read on demand, each read fetching only the chunks it needs.
+#[pyclass(module = "oxport._native", frozen)]
+pub struct ExrReader {
+    reader: exr::Reader<Box<dyn Source>>,
 }
 
-/// Reads the scan line OpenEXR file `path`: its attributes as
-/// `(name, type, value)` in file order, its data window's width and height,
-/// and each channel as `(name, pixel type, uint8 array of the plane)`. The
-/// arrays are numpy's own (its allocator: huge pages for large ones),
-/// decoded into without being zeroed first.
-#[pyfunction]
-#[pyo3(signature = (path, *, threads = None))]
-pub fn exr_read<'py>(
-    py: Python<'py>,
-    path: PathBuf,
-    threads: Option<usize>,
-) -> PyResult<Read<'py>> {
-    let reader = py.detach(|| exr::Reader::open(&path)).map_err(to_py_err)?;
-    let header = reader.header();
-    let window = header.data_window().map_err(to_py_err)?;
-    let channels = header.channels().map_err(to_py_err)?;
-    let sizes = reader.plane_sizes();
-    let names: Vec<(String, &'static str, usize)> = channels
-        .iter()
-        .zip(&sizes)
-        .map(|(c, &n)| (c.name.clone(), pixel_type_name(c.pixel_type), n))
-        .collect();
-    let attributes = attributes_of(py, header)?;
-    // SAFETY: uninitialised memory that nothing reads before `read_into`
-    // has written every byte of it; on an error the arrays are dropped unseen.
-    let arrays: Vec<Bound<'py, PyArray1<u8>>> = sizes
-        .iter()
-        .map(|&n| unsafe { PyArray1::<u8>::new(py, n, false) })
-        .collect();
-    let mut buffers = arrays
-        .iter()
-        .map(|a| Buffer::write(a.as_any()))
-        .collect::<PyResult<Vec<_>>>()?;
-    py.detach(|| {
-        let mut slices: Vec<&mut [u8]> = buffers.iter_mut().map(Buffer::as_mut_slice).collect();
-        reader.read_into(&mut slices, &exr::ReadOptions { threads })
-    })
-    .map_err(to_py_err)?;
-    drop(buffers);
-    let planes = names
-        .into_iter()
-        .zip(arrays)
-        .map(|((name, t, _), array)| (name, t, array))
-        .collect();
-    Ok((attributes, (window.width(), window.height()), planes))
+#[pymethods]
+impl ExrReader {
+    /// Opens `file`: a path, or a readable, seekable binary file object.
+    #[new]
+    fn new(py: Python<'_>, file: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let path = file.extract::<PathBuf>().ok();
+        let source = open_source(py, file)?;
+        let reader = py
+            .detach(|| exr::Reader::new(source))
+            .map_err(|e| match &path {
+                Some(path) => to_py_err(e.at_path(path)),
+                None => to_py_err(e),
+            })?;
+        Ok(ExrReader { reader })
+    }
+
+    /// Whether chunks name their part (a multi-part file).
+    #[getter]
+    fn multipart(&self) -> bool {
+        self.reader.is_multipart()
+    }
+
+    /// Every part, in file order.
+    fn parts<'py>(&self, py: Python<'py>) -> PyResult<Vec<PartInfo<'py>>> {
+        self.reader
+            .parts()
+            .iter()
+            .map(|part| {
+                let levels = part
+                    .levels()
+                    .iter()
+                    .map(|l| (l.x, l.y, l.width, l.height))
+                    .collect();
+                Ok((
+                    attributes_of(py, part.header())?,
+                    part.storage().type_name(),
+                    levels,
+                ))
+            })
+            .collect()
+    }
+
+    /// Reads `channels` (indices into the part's channels; `None`: all) of
+    /// `window` (`(x min, y min, x max, y max)` inclusive, in the level's
+    /// coordinates; `None`: all of it) of level `level` of part `part`.
+    /// The arrays are numpy's own, decoded into without being zeroed first.
+    #[pyo3(signature = (part, level, channels = None, window = None, *, threads = None))]
+    fn read<'py>(
+        &self,
+        py: Python<'py>,
+        part: usize,
+        level: (usize, usize),
+        channels: Option<Vec<usize>>,
+        window: Option<(i32, i32, i32, i32)>,
+        threads: Option<usize>,
+    ) -> PyResult<Planes<'py>> {
+        let selection = exr::Selection {
+            part,
+            level,
+            channels,
+            window: window.map(|(x_min, y_min, x_max, y_max)| exr::Window {
+                x_min,
+                y_min,
+                x_max,
+                y_max,
+            }),
+        };
+        let shapes = self.reader.shapes(&selection).map_err(to_py_err)?;
+        let all = self.reader.parts()[part]
+            .header()
+            .channels()
+            .map_err(to_py_err)?;
+        // SAFETY: uninitialised memory that nothing reads before the read
+        // has written every byte of it; on an error the arrays are dropped unseen.
+        let arrays: Vec<Bound<'py, PyArray1<u8>>> = shapes
+            .iter()
+            .map(|s| unsafe { PyArray1::<u8>::new(py, s.bytes(), false) })
+            .collect();
+        let mut buffers = arrays
+            .iter()
+            .map(|a| Buffer::write(a.as_any()))
+            .collect::<PyResult<Vec<_>>>()?;
+        py.detach(|| {
+            let mut slices: Vec<&mut [u8]> =
+                buffers.iter_mut().map(Buffer::as_mut_slice).collect();
+            self.reader
+                .read_selection_into(&selection, &mut slices, &exr::ReadOptions { threads })
+        })
+        .map_err(to_py_err)?;
+        drop(buffers);
+        Ok(shapes
+            .iter()
+            .zip(arrays)
+            .map(|(s, array)| {
+                let channel = &all[s.channel];
+                (
+                    channel.name.clone(),
+                    pixel_type_name(channel.pixel_type),
+                    s.width,
+                    s.height,
+                    array,
+                )
+            })
+            .collect())
+    }
 }
 
 /// Writes a scan line OpenEXR file: `attributes` as `(name, type, value)`

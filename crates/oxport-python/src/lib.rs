@@ -15,6 +15,7 @@ mod mesh;
 mod numfmt;
 mod obj;
 mod seekable;
+mod source;
 mod view;
 mod zstd;
 
@@ -43,8 +44,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<seekable::SeekableReader>()?;
     m.add_class::<seekable::SeekableWriter>()?;
     m.add_function(wrap_pyfunction!(seekable::seekable_pack, m)?)?;
-    m.add_function(wrap_pyfunction!(exr::exr_read, m)?)?;
-    m.add_function(wrap_pyfunction!(exr::exr_read_header, m)?)?;
+    m.add_class::<exr::ExrReader>()?;
     m.add_function(wrap_pyfunction!(exr::exr_write, m)?)?;
     m.add_function(wrap_pyfunction!(exr::exr_convert, m)?)?;
     m.add_function(wrap_pyfunction!(seekable::seekable_unpack, m)?)?;

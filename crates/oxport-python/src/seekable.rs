@@ -2,76 +2,18 @@
 //! a readable, seekable binary file object (an `fsspec` file over HTTP or
 //! S3: only the seek table and the frames a read needs are fetched).
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
 use oxport::seekable::{self, Index, ReadOptions, Reader, Source, WriteOptions};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::bytes::Buffer;
 use crate::errors::to_py_err;
-
-/// A Python binary file object as a source: `seek` then `read`, under the
-/// GIL, one read at a time.
-struct PyFile {
-    file: Py<PyAny>,
-    size: u64,
-    /// A seek and its read must not be split by another thread's.
-    lock: Mutex<()>,
-}
-
-impl PyFile {
-    fn new(file: &Bound<'_, PyAny>) -> PyResult<Self> {
-        for method in ["read", "seek"] {
-            if !file.hasattr(method)? {
-                return Err(PyTypeError::new_err(format!(
-                    "file: expected a path or a readable, seekable binary file object, got {} \
-                     (no {method}())",
-                    file.get_type().name()?
-                )));
-            }
-        }
-        let size = file.call_method1("seek", (0, 2))?.extract::<u64>()?;
-        Ok(PyFile {
-            file: file.clone().unbind(),
-            size,
-            lock: Mutex::new(()),
-        })
-    }
-}
-
-impl Source for PyFile {
-    fn size(&self) -> io::Result<u64> {
-        Ok(self.size)
-    }
-
-    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
-        let _turn = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        Python::attach(|py| -> PyResult<io::Result<()>> {
-            let file = self.file.bind(py);
-            file.call_method1("seek", (offset,))?;
-            let mut filled = 0;
-            while filled < buf.len() {
-                let chunk = file.call_method1("read", (buf.len() - filled,))?;
-                let chunk = chunk.cast::<PyBytes>().map_err(|_| {
-                    PyTypeError::new_err("file: read() returned something other than bytes")
-                })?;
-                let bytes = chunk.as_bytes();
-                if bytes.is_empty() {
-                    return Ok(Err(io::ErrorKind::UnexpectedEof.into()));
-                }
-                let take = bytes.len().min(buf.len() - filled);
-                buf[filled..filled + take].copy_from_slice(&bytes[..take]);
-                filled += take;
-            }
-            Ok(Ok(()))
-        })
-        .unwrap_or_else(|error| Err(io::Error::other(format!("file: {error}"))))
-    }
-}
+use crate::source::open_source;
 
 /// An archive open for reading (`oxport.seekable.open(..., "rb")` wraps it).
 #[pyclass(module = "oxport._native", frozen)]
@@ -86,22 +28,10 @@ impl SeekableReader {
     #[pyo3(signature = (file, *, threads = None))]
     fn new(py: Python<'_>, file: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<Self> {
         let options = ReadOptions { threads };
-        let reader = match file.extract::<PathBuf>() {
-            Ok(path) => py
-                .detach(|| {
-                    let source = std::fs::File::open(&path).map_err(|e| oxport::Error::Io {
-                        path: Some(path.clone()),
-                        source: e,
-                    })?;
-                    Reader::new(Box::new(source) as Box<dyn Source>, &options)
-                })
-                .map_err(to_py_err)?,
-            Err(_) => {
-                let source = Box::new(PyFile::new(file)?) as Box<dyn Source>;
-                py.detach(|| Reader::new(source, &options))
-                    .map_err(to_py_err)?
-            }
-        };
+        let source = open_source(py, file)?;
+        let reader = py
+            .detach(|| Reader::new(source, &options))
+            .map_err(to_py_err)?;
         Ok(SeekableReader { reader })
     }
 

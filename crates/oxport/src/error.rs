@@ -47,7 +47,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     /// An I/O error that happened on `path`.
-    pub(crate) fn io_at(path: &Path, source: std::io::Error) -> Self {
+    pub fn io_at(path: &Path, source: std::io::Error) -> Self {
         Error::Io {
             path: Some(path.to_path_buf()),
             source,
@@ -55,7 +55,7 @@ impl Error {
     }
 
     /// An I/O error without a path names `path`; other errors are unchanged.
-    pub(crate) fn at_path(self, path: &Path) -> Self {
+    pub fn at_path(self, path: &Path) -> Self {
         match self {
             Error::Io { path: None, source } => Error::io_at(path, source),
             other => other,

@@ -1,8 +1,10 @@
 //! A chunk's geometry and its uncompressed layout: line after line, and in
-//! each line every channel's samples in channel order (sorted by name),
-//! little-endian.
+//! each line the row of every channel that has samples on it, in channel
+//! order (sorted by name), little-endian. A channel sampled every `s`
+//! pixels has samples where the absolute coordinate divides by `s`.
 
-/// The shape of one chunk of scan lines.
+/// The shape of one chunk: a rectangle of pixels (a run of scan lines, a
+/// tile) and the channels stored in it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Layout<'a> {
     /// Bytes per sample of each channel, in channel order.
@@ -11,35 +13,143 @@ pub(crate) struct Layout<'a> {
     pub width: usize,
     /// Lines in this chunk (the last chunk may have fewer than the method's).
     pub lines: usize,
+    /// Each channel's x and y sampling, in channel order; empty when every
+    /// channel has a sample at every pixel.
+    pub sampling: &'a [(i32, i32)],
+    /// The coordinates of the chunk's first pixel: where the samples of a
+    /// subsampled channel fall depends on them.
+    pub origin: (i32, i32),
 }
 
-impl Layout<'_> {
-    /// Bytes of one line: every channel's row.
+/// One channel's row in a chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Row {
+    /// The line of the chunk it is on.
+    pub line: usize,
+    pub channel: usize,
+    /// Where it starts in the chunk, and its length, in bytes.
+    pub at: usize,
+    pub len: usize,
+}
+
+/// The rows of a chunk in order: [`Layout::rows`].
+pub(crate) struct Rows<'l, 'a> {
+    layout: &'l Layout<'a>,
+    line: usize,
+    channel: usize,
+    at: usize,
+}
+
+impl Iterator for Rows<'_, '_> {
+    type Item = Row;
+
+    fn next(&mut self) -> Option<Row> {
+        let layout = self.layout;
+        if layout.sizes.is_empty() {
+            return None;
+        }
+        while self.line < layout.lines {
+            let (line, channel) = (self.line, self.channel);
+            self.channel += 1;
+            if self.channel == layout.sizes.len() {
+                self.channel = 0;
+                self.line += 1;
+            }
+            if channel < layout.sizes.len() && layout.has_line(channel, line) {
+                let len = layout.channel_width(channel) * layout.sizes[channel];
+                let row = Row {
+                    line,
+                    channel,
+                    at: self.at,
+                    len,
+                };
+                self.at += len;
+                return Some(row);
+            }
+        }
+        None
+    }
+}
+
+/// How many of the `len` coordinates from `start` divide by `sampling`.
+pub(crate) fn samples(start: i32, len: usize, sampling: i32) -> usize {
+    if sampling == 1 {
+        return len;
+    }
+    let s = i64::from(sampling);
+    let (start, end) = (i64::from(start), i64::from(start) + len as i64);
+    ((end - 1).div_euclid(s) - (start - 1).div_euclid(s)) as usize
+}
+
+impl<'a> Layout<'a> {
+    /// A chunk of `lines` lines of `width` pixels, every channel sampled at
+    /// every pixel.
+    pub fn new(sizes: &'a [usize], width: usize, lines: usize) -> Self {
+        Layout {
+            sizes,
+            width,
+            lines,
+            sampling: &[],
+            origin: (0, 0),
+        }
+    }
+
+    fn sampling_of(&self, channel: usize) -> (i32, i32) {
+        self.sampling.get(channel).copied().unwrap_or((1, 1))
+    }
+
+    /// Samples per row of `channel`.
+    pub fn channel_width(&self, channel: usize) -> usize {
+        samples(self.origin.0, self.width, self.sampling_of(channel).0)
+    }
+
+    /// Rows of `channel` in the chunk.
+    pub fn channel_lines(&self, channel: usize) -> usize {
+        samples(self.origin.1, self.lines, self.sampling_of(channel).1)
+    }
+
+    /// Whether `channel` has a row on `line` of the chunk.
+    pub fn has_line(&self, channel: usize, line: usize) -> bool {
+        let ys = self.sampling_of(channel).1;
+        ys == 1 || (i64::from(self.origin.1) + line as i64).rem_euclid(i64::from(ys)) == 0
+    }
+
+    /// Bytes of one line when every channel has a row on it.
     pub fn line_bytes(&self) -> usize {
-        self.width * self.sizes.iter().sum::<usize>()
+        (0..self.sizes.len())
+            .map(|c| self.channel_width(c) * self.sizes[c])
+            .sum()
     }
 
     /// Uncompressed bytes of the chunk.
     pub fn bytes(&self) -> usize {
-        self.line_bytes() * self.lines
+        (0..self.sizes.len())
+            .map(|c| self.channel_width(c) * self.channel_lines(c) * self.sizes[c])
+            .sum()
+    }
+
+    /// Every row of the chunk, in the chunk's order.
+    pub fn rows(&self) -> Rows<'_, 'a> {
+        Rows {
+            layout: self,
+            line: 0,
+            channel: 0,
+            at: 0,
+        }
     }
 
     /// Every channel row of the chunk as (offset, length, word width), the
     /// 2-byte rows first (line by line, channels in order), then the 4-byte
     /// ones; and the bytes of the 2-byte rows. OpenEXR 3.5's ZSTD order.
     pub fn rows_by_width(&self) -> (Vec<(usize, usize, usize)>, usize) {
-        let mut rows = Vec::with_capacity(self.lines * self.sizes.len());
+        let all: Vec<Row> = self.rows().collect();
+        let mut rows = Vec::with_capacity(all.len());
         for width in [2, 4] {
-            for line in 0..self.lines {
-                let mut at = line * self.line_bytes();
-                for &size in self.sizes {
-                    let len = self.width * size;
-                    if size == width {
-                        rows.push((at, len, width));
-                    }
-                    at += len;
-                }
-            }
+            rows.extend(
+                all.iter()
+                    .filter(|r| self.sizes[r.channel] == width)
+                    .map(|r| (r.at, r.len, width)),
+            );
         }
         let split = rows.iter().filter(|r| r.2 == 2).map(|r| r.1).sum();
         (rows, split)
@@ -55,19 +165,6 @@ pub(crate) fn pack(planes: &[&[u8]], layout: &Layout, first: usize, chunk: &mut 
         for (plane, &size) in planes.iter().zip(layout.sizes) {
             let row = layout.width * size;
             chunk[at..at + row].copy_from_slice(&plane[line * row..(line + 1) * row]);
-            at += row;
-        }
-    }
-}
-
-/// The inverse of [`pack`]: each line's rows of `chunk` go to `rows[i]`, the
-/// chunk's lines of channel i (`layout.lines` rows, nothing else).
-pub(crate) fn unpack(chunk: &[u8], layout: &Layout, rows: &mut [&mut [u8]]) {
-    let mut at = 0;
-    for line in 0..layout.lines {
-        for (out, &size) in rows.iter_mut().zip(layout.sizes) {
-            let row = layout.width * size;
-            out[line * row..(line + 1) * row].copy_from_slice(&chunk[at..at + row]);
             at += row;
         }
     }
@@ -91,19 +188,36 @@ mod tests {
             })
             .collect();
         let refs: Vec<&[u8]> = planes.iter().map(Vec::as_slice).collect();
-        let layout = Layout {
-            sizes: &sizes,
-            width,
-            lines: 2,
-        };
+        let layout = Layout::new(&sizes, width, 2);
         let mut chunk = vec![0; layout.bytes()];
         pack(&refs, &layout, 3, &mut chunk);
         assert_eq!(chunk.len(), layout.bytes());
         assert_eq!(&chunk[..6], &planes[0][18..24]);
-        let mut a = vec![0; 2 * width * 2];
-        let mut b = vec![0; 2 * width * 4];
-        unpack(&chunk, &layout, &mut [&mut a, &mut b]);
-        assert_eq!(a, planes[0][18..30]);
-        assert_eq!(b, planes[1][36..60]);
+        let rows: Vec<Row> = layout.rows().collect();
+        assert_eq!(rows.len(), 4);
+        assert_eq!(&chunk[rows[2].at..rows[2].at + rows[2].len], &planes[0][24..30]);
+        assert_eq!(&chunk[rows[3].at..rows[3].at + rows[3].len], &planes[1][48..60]);
+    }
+
+    #[test]
+    fn subsampled_channels_have_rows_where_their_sampling_divides() {
+        // Y every pixel, C every 2×2 pixels, a chunk of 3 lines from (1, 3).
+        let sizes = [2, 2];
+        let layout = Layout {
+            sizes: &sizes,
+            width: 5,
+            lines: 3,
+            sampling: &[(1, 1), (2, 2)],
+            origin: (1, 3),
+        };
+        assert_eq!(samples(1, 5, 2), 2);
+        assert_eq!(samples(-3, 4, 2), 2);
+        assert_eq!(samples(3, 1, 2), 0);
+        assert_eq!(layout.channel_width(1), 2);
+        assert_eq!(layout.channel_lines(1), 1);
+        let rows: Vec<(usize, usize, usize, usize)> =
+            layout.rows().map(|r| (r.line, r.channel, r.at, r.len)).collect();
+        assert_eq!(rows, [(0, 0, 0, 10), (1, 0, 10, 10), (1, 1, 20, 4), (2, 0, 24, 10)]);
+        assert_eq!(layout.bytes(), 34);
     }
 }

@@ -95,6 +95,15 @@ impl Compression {
         )
     }
 
+    /// The methods oxport reads, by name, for messages.
+    pub(crate) fn readable_names() -> String {
+        ALL.iter()
+            .filter(|(c, _)| c.can_read())
+            .map(|&(_, name)| name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The methods oxport writes, by name, for messages.
     pub(crate) fn writable_names() -> String {
         ALL.iter()

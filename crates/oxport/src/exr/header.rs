@@ -53,6 +53,81 @@ impl Window {
     }
 }
 
+/// Every header of a file: one for a single-part file, one per part for a
+/// multi-part one, and what the version field says of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Headers {
+    pub parts: Vec<Header>,
+    /// Chunks start with their part's number.
+    pub multipart: bool,
+    /// A single-part file's version field says tiled (the `tiles` attribute
+    /// gives the tiles).
+    pub tiled: bool,
+    /// A single-part file's version field says deep.
+    pub deep: bool,
+    /// The offset of the first byte after the headers: the offset tables.
+    pub end: usize,
+}
+
+impl Headers {
+    /// Reads the magic number, the version field and every header at the
+    /// start of `bytes`.
+    pub fn read(bytes: &[u8]) -> Result<Self> {
+        let mut c = Cursor::new(bytes, 0);
+        if c.take(4, "not an OpenEXR file (shorter than its magic number)")? != MAGIC {
+            return Err(Error::Corrupt {
+                what: "not an OpenEXR file (the magic number is wrong)",
+                offset: Some(0),
+            });
+        }
+        let version = c.u32("the version field")?;
+        if version & 0xff != 2 {
+            return Err(Error::Unsupported(
+                format!(
+                    "OpenEXR file format version {} (oxport reads version 2)",
+                    version & 0xff
+                )
+                .into(),
+            ));
+        }
+        if version & !(0xff | TILED | LONG_NAMES | DEEP | MULTIPART) != 0 {
+            return Err(Error::Unsupported(
+                format!("version flags {:#x} that OpenEXR 3.5 does not define", version >> 8).into(),
+            ));
+        }
+        let max_name = if version & LONG_NAMES != 0 {
+            MAX_NAME
+        } else {
+            SHORT_NAME
+        };
+        let multipart = version & MULTIPART != 0;
+        if multipart && version & TILED != 0 {
+            return Err(c.corrupt("the version field says both multi-part and single-part tiled"));
+        }
+        let mut parts = vec![Header::read_attributes(&mut c, max_name)?];
+        if multipart {
+            // Headers follow one another up to an empty one (a lone NUL).
+            loop {
+                match c.peek() {
+                    None => return Err(c.corrupt("the headers end before the empty header")),
+                    Some(0) => {
+                        c.take(1, "the headers' end")?;
+                        break;
+                    }
+                    Some(_) => parts.push(Header::read_attributes(&mut c, max_name)?),
+                }
+            }
+        }
+        Ok(Headers {
+            parts,
+            multipart,
+            tiled: version & TILED != 0,
+            deep: version & DEEP != 0,
+            end: c.offset() as usize,
+        })
+    }
+}
+
 impl Header {
     /// The header OpenEXR 3.5 writes for an image of `width` × `height`
     /// pixels with `channels` (sorted by name here, as the format requires)
@@ -180,42 +255,23 @@ impl Header {
         }
     }
 
-    /// Reads the header at the start of `bytes`; the header and the offset
-    /// of the first byte after it (where the offset table starts).
+    /// Reads the header of a single-part file at the start of `bytes`; the
+    /// header and the offset of the first byte after it (where the offset
+    /// table starts).
     pub fn read(bytes: &[u8]) -> Result<(Header, usize)> {
-        let mut c = Cursor::new(bytes, 0);
-        if c.take(4, "not an OpenEXR file (shorter than its magic number)")? != MAGIC {
-            return Err(Error::Corrupt {
-                what: "not an OpenEXR file (the magic number is wrong)",
-                offset: Some(0),
-            });
-        }
-        let version = c.u32("the version field")?;
-        if version & 0xff != 2 {
-            return Err(Error::Unsupported(
-                format!(
-                    "OpenEXR file format version {} (oxport reads version 2)",
-                    version & 0xff
-                )
-                .into(),
+        let file = Headers::read(bytes)?;
+        if file.multipart {
+            return Err(Error::invalid(
+                "a multi-part file: read its headers with Headers::read",
             ));
         }
-        for (flag, what) in [
-            (MULTIPART, "multi-part files"),
-            (DEEP, "deep data"),
-            (TILED, "tiled files"),
-        ] {
-            if version & flag != 0 {
-                return Err(Error::Unsupported(
-                    format!("{what}: oxport reads single-part scan line files").into(),
-                ));
-            }
-        }
-        let max_name = if version & LONG_NAMES != 0 {
-            MAX_NAME
-        } else {
-            SHORT_NAME
-        };
+        let end = file.end;
+        let header = file.parts.into_iter().next().expect("one part");
+        Ok((header, end))
+    }
+
+    /// Reads attributes up to and including the NUL that ends a header.
+    fn read_attributes(c: &mut Cursor, max_name: usize) -> Result<Header> {
         let mut attributes: Vec<(String, AttributeValue)> = Vec::new();
         loop {
             match c.peek() {
@@ -250,18 +306,19 @@ impl Header {
             let value = AttributeValue::decode(type_name, value, value_at)?;
             attributes.push((name, value));
         }
-        Ok((Header { attributes }, c.offset() as usize))
+        Ok(Header { attributes })
     }
 
     /// What reading needs: channels, a known compression oxport reads, a
-    /// data window that is not empty, every channel sampled at every pixel.
+    /// data window that is not empty, each channel's sampling a divisor of
+    /// the window's position and size (as OpenEXR requires).
     pub(crate) fn check_readable(&self) -> Result<()> {
-        self.channels()?;
         let compression = self.compression()?;
         if !compression.can_read() {
             return Err(Error::Unsupported(
                 format!(
-                    "{compression} compression: oxport reads none, rle, zips, zip, piz and zstd"
+                    "{compression} compression: oxport reads {}",
+                    Compression::readable_names()
                 )
                 .into(),
             ));
@@ -273,7 +330,20 @@ impl Header {
                 offset: None,
             });
         }
-        self.check_sampling()
+        for channel in self.channels()? {
+            let fits = |s: i32, min: i32, size: u64| {
+                s >= 1 && min.rem_euclid(s) == 0 && size % s as u64 == 0
+            };
+            if !fits(channel.x_sampling, window.x_min, window.width())
+                || !fits(channel.y_sampling, window.y_min, window.height())
+            {
+                return Err(Error::Corrupt {
+                    what: "a channel's sampling does not divide the data window's position and size",
+                    offset: None,
+                });
+            }
+        }
+        Ok(())
     }
 
     fn check_sampling(&self) -> Result<()> {
@@ -438,14 +508,31 @@ mod tests {
     }
 
     #[test]
-    fn tiled_deep_and_multipart_files_are_unsupported() {
-        let mut bytes = Vec::new();
-        sample().write(&mut bytes).unwrap();
-        for flag in [TILED, DEEP, MULTIPART] {
-            let mut b = bytes.clone();
-            b[5] |= (flag >> 8) as u8;
-            assert!(matches!(Header::read(&b), Err(Error::Unsupported(_))));
+    fn multipart_headers_end_with_an_empty_header_and_flags_are_read() {
+        let mut single = Vec::new();
+        sample().write(&mut single).unwrap();
+        let mut multi = single.clone();
+        multi[5] |= (MULTIPART >> 8) as u8;
+        multi.extend_from_slice(&single[8..]);
+        multi.push(0);
+        let file = Headers::read(&multi).unwrap();
+        assert!(file.multipart && !file.tiled && !file.deep);
+        assert_eq!(file.parts, [sample(), sample()]);
+        assert_eq!(file.end, multi.len());
+        assert!(matches!(Header::read(&multi), Err(Error::InvalidArgument(_))));
+        for len in 0..multi.len() {
+            assert!(Headers::read(&multi[..len]).is_err(), "{len}");
         }
+        for (flag, tiled, deep) in [(TILED, true, false), (DEEP, false, true)] {
+            let mut b = single.clone();
+            b[5] |= (flag >> 8) as u8;
+            let file = Headers::read(&b).unwrap();
+            assert_eq!((file.tiled, file.deep, file.parts.len()), (tiled, deep, 1));
+        }
+        // A flag OpenEXR does not define.
+        let mut b = single.clone();
+        b[6] |= 0x20;
+        assert!(matches!(Headers::read(&b), Err(Error::Unsupported(_))));
     }
 
     #[test]

@@ -30,15 +30,19 @@ pub mod filter;
 mod header;
 pub mod lab;
 mod offsets;
+mod part;
 mod read;
 mod scratch;
+mod tile;
 mod write;
 
 pub use attribute::{AttributeValue, Channel, LineOrder, PixelType};
 pub use compression::Compression;
 pub use convert::{ConvertOptions, Converted, convert};
-pub use header::{Header, MAGIC, Window};
-pub use read::{ReadOptions, Reader, read, read_bytes, read_from};
+pub use header::{Header, Headers, MAGIC, Window};
+pub use part::{Part, Storage};
+pub use read::{ReadOptions, Reader, Selection, Shape, read, read_bytes, read_from};
+pub use tile::{Level, LevelMode, Rounding, Tiles};
 pub use write::{WriteOptions, write, write_bytes};
 
 /// A scan line image: its header and one plane of pixels per channel, in

@@ -72,53 +72,61 @@ pub(crate) fn spans(entries: &[u64], first_chunk: u64, size: u64) -> Option<Vec<
     )
 }
 
-/// Walks the chunks from `first_chunk`, placing each by its y: the exact
-/// span of every chunk, for chunks of `lines` lines starting at `y_min`.
-pub(crate) fn rebuild<S: Source + ?Sized>(
-    source: &S,
+/// A chunk found by walking: its part, its index in the part's table, its
+/// length with its prefix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Found {
+    pub part: usize,
+    pub index: usize,
+    pub len: u64,
+}
+
+/// Walks the chunks from `first_chunk` in a source of `size` bytes,
+/// placing each where `locate` (reading its prefix) says: the exact span
+/// of every chunk of parts of `counts` chunks. The walk stops at the first
+/// bytes that are not a chunk of the file.
+pub(crate) fn rebuild(
     size: u64,
     first_chunk: u64,
-    count: usize,
-    y_min: i32,
-    lines: usize,
-) -> Result<Vec<Span>> {
-    let mut found: Vec<Option<Span>> = vec![None; count];
+    counts: &[usize],
+    mut locate: impl FnMut(u64) -> Result<Option<Found>>,
+) -> Result<Vec<Vec<Span>>> {
+    let mut found: Vec<Vec<Option<Span>>> = counts.iter().map(|&n| vec![None; n]).collect();
+    let total: usize = counts.iter().sum();
     let mut at = first_chunk;
     let mut placed = 0;
-    while placed < count && at.saturating_add(8) <= size {
-        let mut prefix = [0u8; 8];
-        source.read_exact_at(&mut prefix, at)?;
-        let y = i32::from_le_bytes(prefix[..4].try_into().expect("4 bytes"));
-        let Ok(data) = u64::try_from(i32::from_le_bytes(prefix[4..].try_into().expect("4 bytes")))
+    while placed < total && at.saturating_add(8) <= size {
+        let Some(chunk) = locate(at)? else { break };
+        if chunk.len > size - at {
+            break;
+        }
+        let Some(slot) = found
+            .get_mut(chunk.part)
+            .and_then(|part| part.get_mut(chunk.index))
         else {
             break;
         };
-        if data > size - at - 8 {
-            break;
-        }
-        let from_top = i64::from(y) - i64::from(y_min);
-        let slot = usize::try_from(from_top)
-            .ok()
-            .filter(|&d| d % lines == 0)
-            .and_then(|d| found.get_mut(d / lines));
-        let Some(slot) = slot else { break };
         if slot.is_none() {
             placed += 1;
         }
         *slot = Some(Span {
             offset: at,
-            len: 8 + data,
+            len: chunk.len,
             exact: true,
         });
-        at += 8 + data;
+        at += chunk.len;
     }
     found
         .into_iter()
-        .map(|span| {
-            span.ok_or(Error::Corrupt {
-                what: "a chunk is missing: the offset table is broken and the chunks stop early",
-                offset: Some(at),
-            })
+        .map(|part| {
+            part.into_iter()
+                .map(|span| {
+                    span.ok_or(Error::Corrupt {
+                        what: "a chunk is missing: the offset table is broken and the chunks stop early",
+                        offset: Some(at),
+                    })
+                })
+                .collect()
         })
         .collect()
 }
@@ -175,18 +183,31 @@ mod tests {
         let mut zeroed = file(4);
         zeroed[8..32].fill(0);
         let size = zeroed.len() as u64;
-        let rebuilt = rebuild(zeroed.as_slice(), size, 32, 4, 10, 1).unwrap();
+        // One-line chunks from y = `y_min`, 3 bytes of data each.
+        let walk = |bytes: &[u8], y_min: i32| {
+            rebuild(bytes.len() as u64, 32, &[4], |at| {
+                let at = at as usize;
+                let y = i32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+                let data = i32::from_le_bytes(bytes[at + 4..at + 8].try_into().unwrap());
+                Ok(usize::try_from(y - y_min).ok().map(|index| Found {
+                    part: 0,
+                    index,
+                    len: 8 + data as u64,
+                }))
+            })
+        };
+        let rebuilt = walk(&zeroed, 10).unwrap();
         assert_eq!(
-            rebuilt[2],
+            rebuilt[0][2],
             Span {
                 offset: 54,
                 len: 11,
                 exact: true
             }
         );
+        assert_eq!(rebuilt[0][3].offset + rebuilt[0][3].len, size);
         // Truncated inside the last chunk, or a y outside the window: an error, not a panic.
-        assert!(rebuild(&zeroed[..zeroed.len() - 1], size - 1, 32, 4, 10, 1).is_err());
-        assert!(rebuild(zeroed.as_slice(), size, 32, 4, 11, 1).is_err());
-        assert!(rebuild(zeroed.as_slice(), size, 32, 4, 10, 2).is_err());
+        assert!(walk(&zeroed[..zeroed.len() - 1], 10).is_err());
+        assert!(walk(&zeroed, 11).is_err());
     }
 }

@@ -1,15 +1,19 @@
-//! Reading a scan line file: header, offset table, then every chunk read
-//! and decompressed in parallel, straight into its rows of each channel.
+//! Reading: the headers, every part's offset table, then the chunks a read
+//! needs, read and decompressed in parallel, straight into the rows of
+//! each plane they hold. A read is one part, one level, any of its
+//! channels and any window of it: only the chunks that cover the window
+//! are fetched.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use super::Image;
-use super::chunk::{self, Layout};
+use super::chunk::{Layout, samples};
 use super::compress;
 use super::compression::Compression;
-use super::header::Header;
-use super::offsets::{self, Span};
+use super::header::{Header, Headers, Window};
+use super::offsets::{self, Found, Span};
+use super::part::{Band, ChunkRef, Part};
 use super::scratch::with_buffer;
 use crate::pipeline::Pipeline;
 use crate::source::Source;
@@ -20,6 +24,40 @@ use crate::{Error, Result};
 pub struct ReadOptions {
     /// Threads decompressing chunks (`None`: one per core).
     pub threads: Option<usize>,
+}
+
+/// What to read: a part, one of its levels, some of its channels, a
+/// window of its pixels.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// The part's index.
+    pub part: usize,
+    /// The level, across and down ((0, 0): the image itself).
+    pub level: (usize, usize),
+    /// Channels by their index in the part's `channels`, in the order
+    /// wanted (`None`: every channel).
+    pub channels: Option<Vec<usize>>,
+    /// The pixels wanted, in the level's coordinates (`None`: the level's
+    /// whole data window).
+    pub window: Option<Window>,
+}
+
+/// The shape of one plane a read fills: `height` rows of `width` samples
+/// of `sample_size` bytes (a subsampled channel has fewer than the window
+/// has pixels).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// The channel's index in the part's `channels`.
+    pub channel: usize,
+    pub width: usize,
+    pub height: usize,
+    pub sample_size: usize,
+}
+
+impl Shape {
+    pub fn bytes(&self) -> usize {
+        self.width * self.height * self.sample_size
+    }
 }
 
 /// The most uncompressed bytes a compressed byte of `method` can stand for
@@ -35,39 +73,37 @@ fn max_ratio(method: Compression) -> u64 {
     }
 }
 
-/// Reads the OpenEXR file at `path`: the header, the offset table, then
-/// each chunk by the thread that decodes it (the file is never in memory
-/// whole).
+/// Reads the first part of the OpenEXR file at `path` whole: the headers,
+/// the offset tables, then each chunk by the thread that decodes it (the
+/// file is never in memory whole).
 pub fn read(path: &Path, options: &ReadOptions) -> Result<Image> {
     Reader::open(path)?.read(options)
 }
 
-/// Reads an OpenEXR file held in memory.
+/// Reads the first part of an OpenEXR file held in memory.
 pub fn read_bytes(file: &[u8], options: &ReadOptions) -> Result<Image> {
     read_from(file, options)
 }
 
-/// Reads an OpenEXR file from any [`Source`] (a file, memory, a remote object).
+/// Reads the first part of an OpenEXR file from any [`Source`] (a file,
+/// memory, a remote object).
 pub fn read_from<S: Source>(source: S, options: &ReadOptions) -> Result<Image> {
     Reader::new(source)?.read(options)
 }
 
-/// A file whose header and offset table are read and checked, its pixels
-/// not yet: for callers that decode into memory of their own
-/// ([`Reader::read_into`]).
+/// A file whose headers and offset tables are read and checked, its pixels
+/// not yet: reads of parts, levels, channels and windows fetch only the
+/// chunks they need.
 pub struct Reader<S> {
     source: S,
     /// The file's path, for errors.
     path: Option<PathBuf>,
     size: u64,
-    header: Header,
-    method: Compression,
-    sizes: Vec<usize>,
-    width: usize,
-    height: usize,
-    y_min: i32,
+    multipart: bool,
+    parts: Vec<Part>,
+    /// Each part's offset table.
+    tables: Vec<Vec<u64>>,
     first_chunk: u64,
-    entries: Vec<u64>,
 }
 
 impl Reader<File> {
@@ -81,133 +117,305 @@ impl Reader<File> {
 }
 
 impl<S: Source> Reader<S> {
-    /// Reads the header and the offset table of `source`.
+    /// Reads the headers and the offset tables of `source`.
     pub fn new(source: S) -> Result<Self> {
         let size = source.size()?;
-        let (header, table) = read_header(&source, size)?;
-        header.check_readable()?;
-        let method = header.compression()?;
-        let window = header.data_window()?;
-        let sizes: Vec<usize> = header
-            .channels()?
+        let file = read_headers(&source, size)?;
+        let (multipart, end) = (file.multipart, file.end as u64);
+        let parts = file
+            .parts
             .iter()
-            .map(|c| c.pixel_type.size())
-            .collect();
-        let (width, height) = (window.width(), window.height());
-        width
-            .checked_mul(height)
-            .and_then(|pixels| pixels.checked_mul(sizes.iter().sum::<usize>() as u64))
-            .filter(|&bytes| bytes <= size.saturating_mul(max_ratio(method)))
-            .ok_or(Error::Corrupt {
-                what: "the data window is larger than the file could hold",
-                offset: None,
-            })?;
-        // Both fit in memory: their product was just checked against the file.
-        let (width, height) = (width as usize, height as usize);
-        let count = height.div_ceil(method.lines_per_chunk());
-        let table = table as u64;
-        let entries = offsets::read_table(&source, size, table, count)?;
+            .cloned()
+            .map(|header| Part::new(header, &file))
+            .collect::<Result<Vec<_>>>()?;
+        for part in parts.iter().filter(|p| !p.storage().is_deep()) {
+            if part.raw_bytes() > size.saturating_mul(max_ratio(part.compression())) {
+                return Err(Error::Corrupt {
+                    what: "the data window is larger than the file could hold",
+                    offset: None,
+                });
+            }
+        }
+        let mut tables = Vec::with_capacity(parts.len());
+        let mut at = end;
+        for part in &parts {
+            let table = offsets::read_table(&source, size, at, part.chunk_count())?;
+            at += 8 * table.len() as u64;
+            tables.push(table);
+        }
         Ok(Reader {
             source,
             path: None,
             size,
-            header,
-            method,
-            sizes,
-            width,
-            height,
-            y_min: window.y_min,
-            first_chunk: table + 8 * count as u64,
-            entries,
+            multipart,
+            parts,
+            tables,
+            first_chunk: at,
         })
     }
 
-    /// The header.
+    /// The parts, in file order (one for a single-part file).
+    pub fn parts(&self) -> &[Part] {
+        &self.parts
+    }
+
+    /// Whether the file is multi-part (its chunks name their part).
+    pub fn is_multipart(&self) -> bool {
+        self.multipart
+    }
+
+    /// The first part's header.
     pub fn header(&self) -> &Header {
-        &self.header
+        self.parts[0].header()
     }
 
-    /// The size in bytes of each channel's plane, in the header's order.
+    /// The size in bytes of each plane of the first part, in the header's
+    /// order.
     pub fn plane_sizes(&self) -> Vec<usize> {
-        self.sizes
-            .iter()
-            .map(|s| self.width * self.height * s)
-            .collect()
+        self.shapes(&Selection::default())
+            .map(|shapes| shapes.iter().map(Shape::bytes).collect())
+            .unwrap_or_default()
     }
 
-    /// Reads the pixels into new planes.
+    /// Reads the first part whole (level (0, 0) of a tiled one) into new
+    /// planes.
     pub fn read(self, options: &ReadOptions) -> Result<Image> {
+        let planes = self.read_selection(&Selection::default(), options)?;
+        let header = self.parts.into_iter().next().expect("one part").header().clone();
+        Ok(Image { header, planes })
+    }
+
+    /// Reads the first part whole into `planes`, one per channel of the
+    /// sizes [`Reader::plane_sizes`] gives. Every byte of every plane is
+    /// written when this returns `Ok`.
+    pub fn read_into(&self, planes: &mut [&mut [u8]], options: &ReadOptions) -> Result<()> {
+        self.read_selection_into(&Selection::default(), planes, options)
+    }
+
+    /// The planes `selection` reads, in its order of channels; an error
+    /// when it names a part, level, channel or window the file does not have.
+    pub fn shapes(&self, selection: &Selection) -> Result<Vec<Shape>> {
+        Ok(self.resolve(selection)?.shapes)
+    }
+
+    /// Reads `selection` into new planes.
+    pub fn read_selection(
+        &self,
+        selection: &Selection,
+        options: &ReadOptions,
+    ) -> Result<Vec<Vec<u8>>> {
         let mut planes: Vec<Vec<u8>> = self
-            .plane_sizes()
-            .into_iter()
-            .map(|n| vec![0u8; n])
+            .shapes(selection)?
+            .iter()
+            .map(|s| vec![0u8; s.bytes()])
             .collect();
         let mut slices: Vec<&mut [u8]> = planes.iter_mut().map(Vec::as_mut_slice).collect();
-        self.read_into(&mut slices, options)?;
-        Ok(Image {
-            header: self.header,
-            planes,
-        })
+        self.read_selection_into(selection, &mut slices, options)?;
+        Ok(planes)
     }
 
-    /// Reads the pixels into `planes`, one per channel of the sizes
-    /// [`Reader::plane_sizes`] gives. Every byte of every plane is written
-    /// when this returns `Ok`.
-    pub fn read_into(&self, planes: &mut [&mut [u8]], options: &ReadOptions) -> Result<()> {
-        self.decode(planes, options).map_err(|e| match &self.path {
-            Some(path) => e.at_path(path),
-            None => e,
-        })
-    }
-
-    fn decode(&self, planes: &mut [&mut [u8]], options: &ReadOptions) -> Result<()> {
-        let sizes = self.plane_sizes();
-        if planes.len() != sizes.len() || planes.iter().zip(&sizes).any(|(p, &n)| p.len() != n) {
+    /// Reads `selection` into `planes`, of the sizes [`Reader::shapes`]
+    /// gives. Every byte of every plane is written when this returns `Ok`.
+    pub fn read_selection_into(
+        &self,
+        selection: &Selection,
+        planes: &mut [&mut [u8]],
+        options: &ReadOptions,
+    ) -> Result<()> {
+        let plan = self.resolve(selection)?;
+        if planes.len() != plan.shapes.len()
+            || planes
+                .iter()
+                .zip(&plan.shapes)
+                .any(|(p, s)| p.len() != s.bytes())
+        {
             return Err(Error::invalid(format!(
-                "planes of {sizes:?} bytes needed, {:?} given",
+                "planes of {:?} bytes needed, {:?} given",
+                plan.shapes.iter().map(Shape::bytes).collect::<Vec<_>>(),
                 planes.iter().map(|p| p.len()).collect::<Vec<_>>()
             )));
         }
-        let lines = self.method.lines_per_chunk();
-        let image = Decode {
-            method: self.method,
-            sizes: &self.sizes,
-            width: self.width,
-            height: self.height,
-            lines,
-            y_min: self.y_min,
+        self.decode(&plan, planes, options)
+            .map_err(|e| match &self.path {
+                Some(path) => e.at_path(path),
+                None => e,
+            })
+    }
+
+    /// Checks `selection` against the file.
+    fn resolve(&self, selection: &Selection) -> Result<Plan<'_>> {
+        let part = self.parts.get(selection.part).ok_or_else(|| {
+            Error::invalid(format!(
+                "part {} of a file of {} parts",
+                selection.part,
+                self.parts.len()
+            ))
+        })?;
+        part.header().check_readable()?;
+        if part.storage().is_deep() {
+            return Err(Error::Unsupported(
+                "deep parts: oxport reads their headers, not yet their samples".into(),
+            ));
+        }
+        let (lx, ly) = selection.level;
+        let level = part.level_index(lx, ly).ok_or_else(|| {
+            Error::invalid(format!(
+                "level ({lx}, {ly}): the part has {}",
+                describe_levels(part)
+            ))
+        })?;
+        let whole = part.level_window(level);
+        let window = selection.window.unwrap_or(whole);
+        if window.width() == 0
+            || window.height() == 0
+            || window.x_min < whole.x_min
+            || window.y_min < whole.y_min
+            || window.x_max > whole.x_max
+            || window.y_max > whole.y_max
+        {
+            return Err(Error::invalid(format!(
+                "window {window:?} is not inside the level's data window {whole:?}"
+            )));
+        }
+        let count = part.sizes.len();
+        let channels = selection
+            .channels
+            .clone()
+            .unwrap_or_else(|| (0..count).collect());
+        if let Some(&bad) = channels.iter().find(|&&c| c >= count) {
+            return Err(Error::invalid(format!(
+                "channel {bad} of a part of {count} channels"
+            )));
+        }
+        let shapes = channels
+            .iter()
+            .map(|&c| {
+                let (xs, ys) = part.sampling[c];
+                Shape {
+                    channel: c,
+                    width: samples(window.x_min, window.width() as usize, xs),
+                    height: samples(window.y_min, window.height() as usize, ys),
+                    sample_size: part.sizes[c],
+                }
+            })
+            .collect();
+        Ok(Plan {
+            part_index: selection.part,
+            part,
+            bands: part.bands(level, &window),
+            window,
+            shapes,
+        })
+    }
+
+    fn decode(&self, plan: &Plan, planes: &mut [&mut [u8]], options: &ReadOptions) -> Result<()> {
+        let source = &self.source;
+        let decoder = Decoder {
+            plan,
+            multipart: self.multipart,
             threads: options.threads,
         };
-        let source = &self.source;
-        if let Some(spans) = offsets::spans(&self.entries, self.first_chunk, self.size) {
-            match image.run(source, &spans, planes) {
+        if let Some(spans) = self.table_spans() {
+            match decoder.run(source, &spans[plan.part_index], planes) {
                 Err(Error::Corrupt { what, .. }) if what == BROKEN => {}
                 other => return other,
             }
         }
-        let spans = offsets::rebuild(
-            source,
-            self.size,
-            self.first_chunk,
-            self.entries.len(),
-            self.y_min,
-            lines,
-        )?;
-        image.run(source, &spans, planes)
+        let spans = self.walk()?;
+        decoder.run(source, &spans[plan.part_index], planes)
+    }
+
+    /// Each part's chunks where its table says, each reaching to the next
+    /// chunk of any part; `None` when an entry points outside the chunks.
+    fn table_spans(&self) -> Option<Vec<Vec<Span>>> {
+        let all: Vec<u64> = self.tables.iter().flatten().copied().collect();
+        let spans = offsets::spans(&all, self.first_chunk, self.size)?;
+        let mut rest = spans.as_slice();
+        Some(
+            self.tables
+                .iter()
+                .map(|t| {
+                    let (mine, after) = rest.split_at(t.len());
+                    rest = after;
+                    mine.to_vec()
+                })
+                .collect(),
+        )
+    }
+
+    /// Each part's chunks found by walking the file from the first chunk,
+    /// as OpenEXR does when a table is broken.
+    fn walk(&self) -> Result<Vec<Vec<Span>>> {
+        let counts: Vec<usize> = self.parts.iter().map(Part::chunk_count).collect();
+        offsets::rebuild(self.size, self.first_chunk, &counts, |at| {
+            self.locate(at)
+        })
+    }
+
+    /// The chunk that starts at `at`, by its prefix: `None` when the bytes
+    /// there are not a chunk of this file.
+    fn locate(&self, at: u64) -> Result<Option<Found>> {
+        let mut head = [0u8; 4 + 16 + 24];
+        let available = (self.size - at).min(head.len() as u64) as usize;
+        self.source.read_exact_at(&mut head[..available], at)?;
+        let int = |i: usize| i32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
+        let (part_index, from) = if self.multipart {
+            (usize::try_from(int(0)).ok(), 4)
+        } else {
+            (Some(0), 0)
+        };
+        let Some(part) = part_index.and_then(|p| self.parts.get(p)) else {
+            return Ok(None);
+        };
+        let prefix = part.prefix_len();
+        if from + prefix > available {
+            return Ok(None);
+        }
+        let tiled = part.storage().tiles().is_some();
+        let coords = if tiled {
+            [int(from), int(from + 4), int(from + 8), int(from + 12)]
+        } else {
+            [int(from), 0, 0, 0]
+        };
+        let sizes_at = from + if tiled { 16 } else { 4 };
+        let data = if part.storage().is_deep() {
+            let long = |i: usize| u64::from_le_bytes(head[i..i + 8].try_into().expect("8 bytes"));
+            long(sizes_at).checked_add(long(sizes_at + 8))
+        } else {
+            u64::try_from(int(sizes_at)).ok()
+        };
+        let (Some(data), Some(index)) = (data, part.index_of(coords)) else {
+            return Ok(None);
+        };
+        Ok(Some(Found {
+            part: part_index.expect("checked"),
+            index,
+            len: ((from + prefix) as u64).saturating_add(data),
+        }))
     }
 }
 
-/// Reads the header: the first 64 KiB, or more when it runs past them.
-fn read_header<S: Source + ?Sized>(source: &S, size: u64) -> Result<(Header, usize)> {
+/// Reads the headers: the first 64 KiB, or more when they run past them.
+fn read_headers<S: Source + ?Sized>(source: &S, size: u64) -> Result<Headers> {
     let mut len = size.min(64 << 10);
     loop {
         // At most the file's size.
         let mut head = vec![0u8; len as usize];
         source.read_exact_at(&mut head, 0)?;
-        match Header::read(&head) {
+        match Headers::read(&head) {
             Err(Error::Corrupt { .. }) if len < size => len = size.min(len * 4),
             found => return found,
         }
+    }
+}
+
+fn describe_levels(part: &Part) -> String {
+    let levels = part.levels();
+    match levels.last() {
+        Some(last) if levels.len() > 1 => {
+            format!("{} levels, up to ({}, {})", levels.len(), last.x, last.y)
+        }
+        _ => "one level, (0, 0)".into(),
     }
 }
 
@@ -222,89 +430,117 @@ fn most_data(raw: usize) -> usize {
     raw + raw / 2 + (64 << 10)
 }
 
-/// The image's shape, for decoding its chunks.
-struct Decode<'a> {
-    method: Compression,
-    sizes: &'a [usize],
-    width: usize,
-    height: usize,
-    lines: usize,
-    y_min: i32,
+/// A checked selection: the part, the window, the planes and the bands of
+/// chunks that cover them.
+struct Plan<'a> {
+    part_index: usize,
+    part: &'a Part,
+    window: Window,
+    shapes: Vec<Shape>,
+    bands: Vec<Band>,
+}
+
+/// Decodes the bands of a plan.
+struct Decoder<'a> {
+    plan: &'a Plan<'a>,
+    multipart: bool,
     threads: Option<usize>,
 }
 
-impl Decode<'_> {
-    /// Decodes the chunk of every span, in parallel, straight into its rows
-    /// of each plane.
+impl Decoder<'_> {
+    /// Decodes every band in parallel, each straight into its rows of each
+    /// plane.
     fn run<S: Source + ?Sized>(
         &self,
         source: &S,
         spans: &[Span],
         planes: &mut [&mut [u8]],
     ) -> Result<()> {
-        let (width, lines) = (self.width, self.lines);
-        let count = spans.len();
-        // Each chunk's rows of each plane, so that chunks decode in parallel
-        // straight into place.
-        let mut rows: Vec<Vec<&mut [u8]>> = (0..count)
-            .map(|_| Vec::with_capacity(self.sizes.len()))
+        let plan = self.plan;
+        let window = &plan.window;
+        // Each band's rows of each plane: the band's lines inside the
+        // window that the plane's channel samples.
+        let mut outputs: Vec<Vec<&mut [u8]>> = plan
+            .bands
+            .iter()
+            .map(|_| Vec::with_capacity(planes.len()))
             .collect();
-        for (plane, &size) in planes.iter_mut().zip(self.sizes) {
-            for (slot, piece) in rows.iter_mut().zip(plane.chunks_mut(lines * width * size)) {
-                slot.push(piece);
+        for (plane, shape) in planes.iter_mut().zip(&plan.shapes) {
+            let ys = plan.part.sampling[shape.channel].1;
+            let mut rest: &mut [u8] = plane;
+            for (band, out) in plan.bands.iter().zip(&mut outputs) {
+                let (top, bottom) = band_lines(band, window);
+                let rows = samples(top, (bottom - top) as usize, ys);
+                let (mine, after) =
+                    std::mem::take(&mut rest).split_at_mut(rows * shape.width * shape.sample_size);
+                out.push(mine);
+                rest = after;
             }
         }
-        let full = Layout {
-            sizes: self.sizes,
-            width,
-            lines,
-        };
+        let band_bytes = plan.bands.first().map_or(0, |band| {
+            band.chunks.iter().map(|c| self.layout(c).bytes()).sum()
+        });
         Pipeline::new(self.threads)?
-            .grouping(count, full.bytes())
+            .grouping(plan.bands.len(), band_bytes)
             .stream(
-                spans.iter().zip(rows).enumerate(),
-                |(index, (span, mut rows))| {
-                    let layout = Layout {
-                        lines: lines.min(self.height - index * lines),
-                        ..full
-                    };
-                    let y = (i64::from(self.y_min) + (index * lines) as i64) as i32;
-                    self.chunk(source, span, y, &layout, &mut rows)
+                plan.bands.iter().zip(outputs),
+                |(band, mut out)| {
+                    for chunk in &band.chunks {
+                        self.chunk(source, &spans[chunk.index], band, chunk, &mut out)?;
+                    }
+                    Ok(())
                 },
                 |()| Ok(()),
             )
     }
 
-    /// Reads the chunk at `span`, checks that it is the chunk of line `y`,
-    /// and decodes it into `rows`.
+    fn layout(&self, chunk: &ChunkRef) -> Layout<'_> {
+        let part = self.plan.part;
+        Layout {
+            sizes: &part.sizes,
+            width: chunk.width,
+            lines: chunk.lines,
+            sampling: &part.sampling,
+            origin: (chunk.x, chunk.y),
+        }
+    }
+
+    /// Reads the chunk at `span`, checks that its prefix is the one of
+    /// `chunk`, decodes it and copies the rows the plan wants into `out`
+    /// (the band's rows of each plane).
     fn chunk<S: Source + ?Sized>(
         &self,
         source: &S,
         span: &Span,
-        y: i32,
-        layout: &Layout,
-        rows: &mut [&mut [u8]],
+        band: &Band,
+        chunk: &ChunkRef,
+        out: &mut [&mut [u8]],
     ) -> Result<()> {
+        let layout = self.layout(chunk);
         let raw = layout.bytes();
+        let part = self.plan.part;
+        let mut expected = Vec::with_capacity(6);
+        if self.multipart {
+            expected.push(self.plan.part_index as i32);
+        }
+        let coords = if part.storage().tiles().is_some() { 4 } else { 1 };
+        expected.extend_from_slice(&chunk.coords[..coords]);
+        let prefix = 4 * (expected.len() + 1);
         // At most the file's size (spans lie inside it), and at most the
         // chunk's pixels with a margin unless the span is exact.
         let len = if span.exact {
             span.len
         } else {
-            span.len.min(8 + most_data(raw) as u64)
+            span.len.min((prefix + most_data(raw)) as u64)
         } as usize;
         with_buffer(len, |bytes| {
             source.read_exact_at(bytes, span.offset)?;
-            // Two entries closer than a chunk's prefix: not a chunk.
-            let prefix = bytes.get(..8).map(|p| {
-                let found_y = i32::from_le_bytes(p[..4].try_into().expect("4 bytes"));
-                let data = i32::from_le_bytes(p[4..].try_into().expect("4 bytes"));
-                (
-                    found_y,
-                    usize::try_from(data).ok().filter(|&n| n <= len - 8),
-                )
-            });
-            let Some((_, Some(data))) = prefix.filter(|&(found_y, _)| found_y == y) else {
+            let int = |i: usize| i32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4"));
+            let data = (len >= prefix && (0..expected.len()).all(|i| int(i) == expected[i]))
+                .then(|| int(expected.len()))
+                .and_then(|n| usize::try_from(n).ok())
+                .filter(|&n| n <= len - prefix);
+            let Some(data) = data else {
                 return Err(Error::Corrupt {
                     what: if span.exact {
                         "a chunk's size is negative or past the end of the file"
@@ -314,15 +550,65 @@ impl Decode<'_> {
                     offset: Some(span.offset),
                 });
             };
-            let data = &bytes[8..8 + data];
-            with_buffer(raw, |out| {
-                compress::decompress(self.method, data, layout, out)
-                    .map_err(|e| at_chunk(e, span.offset + 8))?;
-                chunk::unpack(out, layout, rows);
+            let data = &bytes[prefix..prefix + data];
+            with_buffer(raw, |decoded| {
+                compress::decompress(part.compression(), data, &layout, decoded)
+                    .map_err(|e| at_chunk(e, span.offset + prefix as u64))?;
+                self.copy_rows(decoded, &layout, band, out);
                 Ok(())
             })
         })
     }
+
+    /// Copies the rows of the decoded chunk that fall in the window, cut
+    /// to the window, into the band's rows of each plane.
+    fn copy_rows(&self, decoded: &[u8], layout: &Layout, band: &Band, out: &mut [&mut [u8]]) {
+        let plan = self.plan;
+        let window = &plan.window;
+        let (top, bottom) = band_lines(band, window);
+        let (x, width) = (layout.origin.0, layout.width as i64);
+        let left = i64::from(window.x_min).max(i64::from(x));
+        let right = (i64::from(window.x_max) + 1).min(i64::from(x) + width);
+        // For each plane: the bytes of the chunk's row before the window
+        // and in it, the bytes of the plane's row before the chunk.
+        let cuts: Vec<(usize, usize, usize)> = plan
+            .shapes
+            .iter()
+            .map(|shape| {
+                let xs = plan.part.sampling[shape.channel].0;
+                let size = shape.sample_size;
+                (
+                    samples(x, (left - i64::from(x)) as usize, xs) * size,
+                    samples(left as i32, (right - left) as usize, xs) * size,
+                    samples(window.x_min, (left - i64::from(window.x_min)) as usize, xs) * size,
+                )
+            })
+            .collect();
+        for row in layout.rows() {
+            let y = i64::from(layout.origin.1) + row.line as i64;
+            if y < i64::from(top) || y >= i64::from(bottom) {
+                continue;
+            }
+            for (p, shape) in plan.shapes.iter().enumerate() {
+                if shape.channel != row.channel {
+                    continue;
+                }
+                let ys = plan.part.sampling[shape.channel].1;
+                let (skip, take, to) = cuts[p];
+                let index = samples(top, (y - i64::from(top)) as usize, ys);
+                let at = index * shape.width * shape.sample_size + to;
+                let from = row.at + skip;
+                out[p][at..at + take].copy_from_slice(&decoded[from..from + take]);
+            }
+        }
+    }
+}
+
+/// The lines of `band` inside `window`: first, and one past the last.
+fn band_lines(band: &Band, window: &Window) -> (i32, i32) {
+    let top = band.y.max(window.y_min);
+    let bottom = (i64::from(band.y) + band.lines as i64).min(i64::from(window.y_max) + 1);
+    (top, bottom as i32)
 }
 
 /// A chunk's error located at its data's offset in the file.

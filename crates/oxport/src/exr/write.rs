@@ -125,11 +125,7 @@ impl<'a> Plan<'a> {
         let mut offsets = vec![0u64; count];
         let mut at = head.len() as u64;
         let mut written = order.iter();
-        let full = Layout {
-            sizes: &self.sizes,
-            width: self.width,
-            lines,
-        };
+        let full = Layout::new(&self.sizes, self.width, lines);
         Pipeline::new(self.options.threads)?
             .grouping(count, full.bytes())
             .run(

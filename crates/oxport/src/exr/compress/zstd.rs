@@ -148,11 +148,7 @@ mod tests {
     #[test]
     fn zstd_chunks_round_trip_for_every_mix_of_widths() {
         for sizes in [&[2, 4, 2, 4][..], &[2][..], &[4, 4][..]] {
-            let layout = Layout {
-                sizes,
-                width: 37,
-                lines: 3,
-            };
+            let layout = Layout::new(sizes, 37, 3);
             let raw: Vec<u8> = (0..layout.bytes() as u32)
                 .map(|i| (i / 5 % 61) as u8)
                 .collect();
@@ -163,11 +159,7 @@ mod tests {
             decompress(&packed[4..], &layout, &mut out).unwrap();
             assert_eq!(out, raw);
             // Damage: a wrong layout, a cut frame, bad flags.
-            let other = Layout {
-                sizes,
-                width: 36,
-                lines: 3,
-            };
+            let other = Layout::new(sizes, 36, 3);
             assert!(decompress(&packed[4..], &other, &mut vec![0; other.bytes()]).is_err());
             assert!(decompress(&packed[4..packed.len() - 1], &layout, &mut out).is_err());
             let mut flags = packed[4..].to_vec();
@@ -178,11 +170,7 @@ mod tests {
 
     #[test]
     fn rows_sort_halves_before_words_of_four_bytes() {
-        let layout = Layout {
-            sizes: &[4, 2],
-            width: 2,
-            lines: 2,
-        };
+        let layout = Layout::new(&[4, 2], 2, 2);
         let (rows, split) = layout.rows_by_width();
         assert_eq!(rows, vec![(8, 4, 2), (20, 4, 2), (0, 8, 4), (12, 8, 4)]);
         assert_eq!(split, 8);

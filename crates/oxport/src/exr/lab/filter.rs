@@ -168,11 +168,7 @@ mod tests {
     #[test]
     fn every_filter_is_inverted() {
         let sizes = [2, 4, 2, 4, 4];
-        let layout = Layout {
-            sizes: &sizes,
-            width: 11,
-            lines: 5,
-        };
+        let layout = Layout::new(&sizes, 11, 5);
         let chunk: Vec<u8> = (0..layout.bytes() as u32)
             .map(|i| (i * 7 / 3 % 251) as u8)
             .collect();

@@ -88,11 +88,7 @@ fn chunks(image: &Image) -> Result<Prepared> {
     let planes: Vec<&[u8]> = image.planes.iter().map(Vec::as_slice).collect();
     let mut out = Vec::new();
     for first in (0..height).step_by(LINES) {
-        let layout = Layout {
-            sizes: &sizes,
-            width,
-            lines: LINES.min(height - first),
-        };
+        let layout = Layout::new(&sizes, width, LINES.min(height - first));
         let mut chunk = vec![0; layout.bytes()];
         chunk::pack(&planes, &layout, first, &mut chunk);
         out.push(chunk);
@@ -128,11 +124,7 @@ fn layouts(prepared: &[Prepared]) -> impl Iterator<Item = (Layout<'_>, &[u8])> {
         list.iter().map(move |chunk| {
             let line = width * sizes.iter().sum::<usize>();
             (
-                Layout {
-                    sizes,
-                    width: *width,
-                    lines: chunk.len() / line,
-                },
+                Layout::new(sizes, *width, chunk.len() / line),
                 chunk.as_slice(),
             )
         })

@@ -215,11 +215,7 @@ mod tests {
     #[test]
     fn zfp_is_lossless_on_chunks() {
         let sizes = [2, 4, 4];
-        let layout = Layout {
-            sizes: &sizes,
-            width: 23,
-            lines: 16,
-        };
+        let layout = Layout::new(&sizes, 23, 16);
         let chunk: Vec<u8> = (0..layout.bytes() as u32)
             .map(|i| (i * 13 / 7 % 251) as u8)
             .collect();

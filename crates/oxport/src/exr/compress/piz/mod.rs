@@ -64,39 +64,37 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         .ok_or(corrupt("a PIZ chunk's Huffman block runs past its end"))?;
     let mut values = vec![0u16; out.len() / 2];
     huffman::decode(block, &mut values)?;
-    // Channel by channel: `lines` rows of `width × words` values.
+    // Channel by channel: its rows in the chunk, of its samples per row.
+    let mut starts = Vec::with_capacity(layout.sizes.len());
     let mut start = 0;
-    for &size in layout.sizes {
+    for (c, &size) in layout.sizes.iter().enumerate() {
         let words = size / 2;
-        let plane = layout.width * words * layout.lines;
+        let (width, lines) = (layout.channel_width(c), layout.channel_lines(c));
+        let plane = width * words * lines;
         for j in 0..words {
             wavelet::decode(
                 &mut values[start + j..start + plane],
-                layout.width,
+                width,
                 words,
-                layout.lines,
-                layout.width * words,
+                lines,
+                width * words,
                 max_value,
             );
         }
+        starts.push(start);
         start += plane;
     }
     for v in &mut values {
         *v = lut[usize::from(*v)];
     }
     // From channel planes to lines of channel rows, little-endian.
-    let mut to = 0;
-    for line in 0..layout.lines {
-        let mut plane_start = 0;
-        for &size in layout.sizes {
-            let row = layout.width * size / 2;
-            let from = plane_start + line * row;
-            for v in &values[from..from + row] {
-                out[to..to + 2].copy_from_slice(&v.to_le_bytes());
-                to += 2;
-            }
-            plane_start += row * layout.lines;
+    for row in layout.rows() {
+        let from = &mut starts[row.channel];
+        let words = &values[*from..*from + row.len / 2];
+        for (out, v) in out[row.at..row.at + row.len].chunks_exact_mut(2).zip(words) {
+            out.copy_from_slice(&v.to_le_bytes());
         }
+        *from += row.len / 2;
     }
     Ok(())
 }
