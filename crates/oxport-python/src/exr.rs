@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 
 use numpy::PyArray1;
-use oxport::source::Source;
 use oxport::exr::{self, AttributeValue, Channel, Compression, Header, LineOrder, PixelType};
+use oxport::source::Source;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
@@ -300,7 +300,11 @@ fn attributes_of<'py>(py: Python<'py>, header: &Header) -> PyResult<Attributes<'
 
 /// A part as the facade describes it: its attributes, its `type`, its
 /// levels as `(x, y, width, height)`.
-type PartInfo<'py> = (Attributes<'py>, &'static str, Vec<(usize, usize, usize, usize)>);
+type PartInfo<'py> = (
+    Attributes<'py>,
+    &'static str,
+    Vec<(usize, usize, usize, usize)>,
+);
 
 /// Planes as `(channel name, pixel type, width, height, uint8 array)`.
 type Planes<'py> = Vec<(String, &'static str, usize, usize, Bound<'py, PyArray1<u8>>)>;
@@ -395,8 +399,7 @@ impl ExrReader {
             .map(|a| Buffer::write(a.as_any()))
             .collect::<PyResult<Vec<_>>>()?;
         py.detach(|| {
-            let mut slices: Vec<&mut [u8]> =
-                buffers.iter_mut().map(Buffer::as_mut_slice).collect();
+            let mut slices: Vec<&mut [u8]> = buffers.iter_mut().map(Buffer::as_mut_slice).collect();
             self.reader
                 .read_selection_into(&selection, &mut slices, &exr::ReadOptions { threads })
         })

@@ -83,4 +83,3 @@ impl Source for PyFile {
         .unwrap_or_else(|error| Err(io::Error::other(format!("file: {error}"))))
     }
 }
-

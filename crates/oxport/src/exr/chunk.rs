@@ -3,12 +3,18 @@
 //! order (sorted by name), little-endian. A channel sampled every `s`
 //! pixels has samples where the absolute coordinate divides by `s`.
 
+use super::attribute::PixelType;
+
 /// The shape of one chunk: a rectangle of pixels (a run of scan lines, a
 /// tile) and the channels stored in it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Layout<'a> {
     /// Bytes per sample of each channel, in channel order.
     pub sizes: &'a [usize],
+    /// Each channel's type, in channel order, for the methods that code
+    /// FLOAT and UINT apart (PXR24) or only HALF (B44); empty for the
+    /// others.
+    pub types: &'a [PixelType],
     /// Pixels per line.
     pub width: usize,
     /// Lines in this chunk (the last chunk may have fewer than the method's).
@@ -87,6 +93,7 @@ impl<'a> Layout<'a> {
     pub fn new(sizes: &'a [usize], width: usize, lines: usize) -> Self {
         Layout {
             sizes,
+            types: &[],
             width,
             lines,
             sampling: &[],
@@ -195,8 +202,14 @@ mod tests {
         assert_eq!(&chunk[..6], &planes[0][18..24]);
         let rows: Vec<Row> = layout.rows().collect();
         assert_eq!(rows.len(), 4);
-        assert_eq!(&chunk[rows[2].at..rows[2].at + rows[2].len], &planes[0][24..30]);
-        assert_eq!(&chunk[rows[3].at..rows[3].at + rows[3].len], &planes[1][48..60]);
+        assert_eq!(
+            &chunk[rows[2].at..rows[2].at + rows[2].len],
+            &planes[0][24..30]
+        );
+        assert_eq!(
+            &chunk[rows[3].at..rows[3].at + rows[3].len],
+            &planes[1][48..60]
+        );
     }
 
     #[test]
@@ -205,6 +218,7 @@ mod tests {
         let sizes = [2, 2];
         let layout = Layout {
             sizes: &sizes,
+            types: &[],
             width: 5,
             lines: 3,
             sampling: &[(1, 1), (2, 2)],
@@ -215,9 +229,14 @@ mod tests {
         assert_eq!(samples(3, 1, 2), 0);
         assert_eq!(layout.channel_width(1), 2);
         assert_eq!(layout.channel_lines(1), 1);
-        let rows: Vec<(usize, usize, usize, usize)> =
-            layout.rows().map(|r| (r.line, r.channel, r.at, r.len)).collect();
-        assert_eq!(rows, [(0, 0, 0, 10), (1, 0, 10, 10), (1, 1, 20, 4), (2, 0, 24, 10)]);
+        let rows: Vec<(usize, usize, usize, usize)> = layout
+            .rows()
+            .map(|r| (r.line, r.channel, r.at, r.len))
+            .collect();
+        assert_eq!(
+            rows,
+            [(0, 0, 0, 10), (1, 0, 10, 10), (1, 1, 20, 4), (2, 0, 24, 10)]
+        );
         assert_eq!(layout.bytes(), 34);
     }
 }

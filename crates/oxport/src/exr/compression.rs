@@ -80,7 +80,7 @@ impl Compression {
 
     /// Whether oxport reads files compressed this way.
     pub fn can_read(self) -> bool {
-        self.can_write() || self == Compression::Piz
+        self.can_write() || matches!(self, Compression::Piz | Compression::Pxr24)
     }
 
     /// Whether oxport writes files compressed this way.

@@ -92,7 +92,11 @@ impl Headers {
         }
         if version & !(0xff | TILED | LONG_NAMES | DEEP | MULTIPART) != 0 {
             return Err(Error::Unsupported(
-                format!("version flags {:#x} that OpenEXR 3.5 does not define", version >> 8).into(),
+                format!(
+                    "version flags {:#x} that OpenEXR 3.5 does not define",
+                    version >> 8
+                )
+                .into(),
             ));
         }
         let max_name = if version & LONG_NAMES != 0 {
@@ -519,7 +523,10 @@ mod tests {
         assert!(file.multipart && !file.tiled && !file.deep);
         assert_eq!(file.parts, [sample(), sample()]);
         assert_eq!(file.end, multi.len());
-        assert!(matches!(Header::read(&multi), Err(Error::InvalidArgument(_))));
+        assert!(matches!(
+            Header::read(&multi),
+            Err(Error::InvalidArgument(_))
+        ));
         for len in 0..multi.len() {
             assert!(Headers::read(&multi[..len]).is_err(), "{len}");
         }

@@ -2,7 +2,7 @@
 //! tiles, flat or deep), its levels, and where each of its chunks is in
 //! its offset table. A single-part file is a file of one part.
 
-use super::attribute::AttributeValue;
+use super::attribute::{AttributeValue, PixelType};
 use super::chunk::samples;
 use super::compression::Compression;
 use super::header::{Header, Headers, Window};
@@ -55,6 +55,7 @@ pub struct Part {
     window: Window,
     /// Bytes per sample and x, y sampling of each channel, in channel order.
     pub(crate) sizes: Vec<usize>,
+    pub(crate) types: Vec<PixelType>,
     pub(crate) sampling: Vec<(i32, i32)>,
     levels: Vec<Level>,
     /// The index in the offset table of each level's first chunk.
@@ -96,6 +97,7 @@ impl Part {
         }
         let channels = header.channels()?;
         let sizes = channels.iter().map(|c| c.pixel_type.size()).collect();
+        let types = channels.iter().map(|c| c.pixel_type).collect();
         let sampling = channels
             .iter()
             .map(|c| (c.x_sampling, c.y_sampling))
@@ -140,6 +142,7 @@ impl Part {
             method,
             window,
             sizes,
+            types,
             sampling,
             levels,
             level_start,
@@ -215,7 +218,9 @@ impl Part {
                 let (xs, ys) = self.sampling[c];
                 let across = samples(self.window.x_min, w as usize, xs) as u64;
                 let down = samples(self.window.y_min, h as usize, ys) as u64;
-                across.saturating_mul(down).saturating_mul(self.sizes[c] as u64)
+                across
+                    .saturating_mul(down)
+                    .saturating_mul(self.sizes[c] as u64)
             })
             .fold(0u64, u64::saturating_add)
     }
@@ -224,7 +229,11 @@ impl Part {
     /// part number of a multi-part file: y or the tile's four coordinates,
     /// then the data's size (deep: three sizes of 8 bytes).
     pub(crate) fn prefix_len(&self) -> usize {
-        let coords = if self.storage.tiles().is_some() { 16 } else { 4 };
+        let coords = if self.storage.tiles().is_some() {
+            16
+        } else {
+            4
+        };
         coords + if self.storage.is_deep() { 24 } else { 4 }
     }
 

@@ -181,7 +181,13 @@ impl<S: Source> Reader<S> {
     /// planes.
     pub fn read(self, options: &ReadOptions) -> Result<Image> {
         let planes = self.read_selection(&Selection::default(), options)?;
-        let header = self.parts.into_iter().next().expect("one part").header().clone();
+        let header = self
+            .parts
+            .into_iter()
+            .next()
+            .expect("one part")
+            .header()
+            .clone();
         Ok(Image { header, planes })
     }
 
@@ -347,9 +353,7 @@ impl<S: Source> Reader<S> {
     /// as OpenEXR does when a table is broken.
     fn walk(&self) -> Result<Vec<Vec<Span>>> {
         let counts: Vec<usize> = self.parts.iter().map(Part::chunk_count).collect();
-        offsets::rebuild(self.size, self.first_chunk, &counts, |at| {
-            self.locate(at)
-        })
+        offsets::rebuild(self.size, self.first_chunk, &counts, |at| self.locate(at))
     }
 
     /// The chunk that starts at `at`, by its prefix: `None` when the bytes
@@ -498,6 +502,7 @@ impl Decoder<'_> {
         let part = self.plan.part;
         Layout {
             sizes: &part.sizes,
+            types: &part.types,
             width: chunk.width,
             lines: chunk.lines,
             sampling: &part.sampling,
@@ -523,7 +528,11 @@ impl Decoder<'_> {
         if self.multipart {
             expected.push(self.plan.part_index as i32);
         }
-        let coords = if part.storage().tiles().is_some() { 4 } else { 1 };
+        let coords = if part.storage().tiles().is_some() {
+            4
+        } else {
+            1
+        };
         expected.extend_from_slice(&chunk.coords[..coords]);
         let prefix = 4 * (expected.len() + 1);
         // At most the file's size (spans lie inside it), and at most the

@@ -68,7 +68,9 @@ impl Tiles {
             _ => return Err(corrupt("the tiles attribute has an unknown rounding mode")),
         };
         if x_size == 0 || y_size == 0 || x_size > i32::MAX as u32 || y_size > i32::MAX as u32 {
-            return Err(corrupt("the tiles attribute has a tile size of 0 or past 2^31"));
+            return Err(corrupt(
+                "the tiles attribute has a tile size of 0 or past 2^31",
+            ));
         }
         Ok(Tiles {
             width: x_size,

@@ -3,6 +3,7 @@
 //! size equals its uncompressed size as raw, as OpenEXR does.
 
 pub mod piz;
+pub mod pxr24;
 pub mod rle;
 pub mod zip;
 pub mod zstd;
@@ -56,6 +57,17 @@ pub(crate) fn compress(
     Ok(())
 }
 
+/// The methods that code HALF, FLOAT and UINT apart need every type.
+fn check_types(layout: &Layout) -> Result<()> {
+    if layout.types.len() == layout.sizes.len() {
+        Ok(())
+    } else {
+        Err(Error::Internal(
+            "a chunk layout without its channels' types".into(),
+        ))
+    }
+}
+
 /// Decompresses the chunk `packed` (compressed with `method`) into exactly
 /// `out.len()` bytes in `layout`.
 pub(crate) fn decompress(
@@ -77,6 +89,10 @@ pub(crate) fn decompress(
         Compression::Zip | Compression::Zips => zip::decompress(packed, out),
         Compression::Zstd => zstd::decompress(packed, layout, out),
         Compression::Piz => piz::decompress(packed, layout, out),
+        Compression::Pxr24 => {
+            check_types(layout)?;
+            pxr24::decompress(packed, layout, out)
+        }
         other => Err(Error::Unsupported(
             format!("reading {other} compression").into(),
         )),
