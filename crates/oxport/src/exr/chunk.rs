@@ -3,7 +3,7 @@
 //! order (sorted by name), little-endian. A channel sampled every `s`
 //! pixels has samples where the absolute coordinate divides by `s`.
 
-use super::attribute::PixelType;
+use super::attribute::Channel;
 
 /// The shape of one chunk: a rectangle of pixels (a run of scan lines, a
 /// tile) and the channels stored in it.
@@ -11,10 +11,10 @@ use super::attribute::PixelType;
 pub(crate) struct Layout<'a> {
     /// Bytes per sample of each channel, in channel order.
     pub sizes: &'a [usize],
-    /// Each channel's type, in channel order, for the methods that code
-    /// FLOAT and UINT apart (PXR24) or only HALF (B44); empty for the
+    /// The channels, in channel order, for the methods that code by type
+    /// (PXR24, B44, DWA) or by the `linear` flag (B44); empty for the
     /// others.
-    pub types: &'a [PixelType],
+    pub channels: &'a [Channel],
     /// Pixels per line.
     pub width: usize,
     /// Lines in this chunk (the last chunk may have fewer than the method's).
@@ -93,7 +93,7 @@ impl<'a> Layout<'a> {
     pub fn new(sizes: &'a [usize], width: usize, lines: usize) -> Self {
         Layout {
             sizes,
-            types: &[],
+            channels: &[],
             width,
             lines,
             sampling: &[],
@@ -218,7 +218,7 @@ mod tests {
         let sizes = [2, 2];
         let layout = Layout {
             sizes: &sizes,
-            types: &[],
+            channels: &[],
             width: 5,
             lines: 3,
             sampling: &[(1, 1), (2, 2)],

@@ -80,7 +80,11 @@ impl Compression {
 
     /// Whether oxport reads files compressed this way.
     pub fn can_read(self) -> bool {
-        self.can_write() || matches!(self, Compression::Piz | Compression::Pxr24)
+        self.can_write()
+            || matches!(
+                self,
+                Compression::Piz | Compression::Pxr24 | Compression::B44 | Compression::B44a
+            )
     }
 
     /// Whether oxport writes files compressed this way.

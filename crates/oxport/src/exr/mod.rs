@@ -27,6 +27,7 @@ mod compression;
 mod convert;
 mod cursor;
 pub mod filter;
+mod half;
 mod header;
 pub mod lab;
 mod offsets;

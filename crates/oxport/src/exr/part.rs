@@ -2,7 +2,7 @@
 //! tiles, flat or deep), its levels, and where each of its chunks is in
 //! its offset table. A single-part file is a file of one part.
 
-use super::attribute::{AttributeValue, PixelType};
+use super::attribute::AttributeValue;
 use super::chunk::samples;
 use super::compression::Compression;
 use super::header::{Header, Headers, Window};
@@ -55,7 +55,6 @@ pub struct Part {
     window: Window,
     /// Bytes per sample and x, y sampling of each channel, in channel order.
     pub(crate) sizes: Vec<usize>,
-    pub(crate) types: Vec<PixelType>,
     pub(crate) sampling: Vec<(i32, i32)>,
     levels: Vec<Level>,
     /// The index in the offset table of each level's first chunk.
@@ -97,7 +96,6 @@ impl Part {
         }
         let channels = header.channels()?;
         let sizes = channels.iter().map(|c| c.pixel_type.size()).collect();
-        let types = channels.iter().map(|c| c.pixel_type).collect();
         let sampling = channels
             .iter()
             .map(|c| (c.x_sampling, c.y_sampling))
@@ -142,7 +140,6 @@ impl Part {
             method,
             window,
             sizes,
-            types,
             sampling,
             levels,
             level_start,

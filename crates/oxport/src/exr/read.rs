@@ -502,7 +502,7 @@ impl Decoder<'_> {
         let part = self.plan.part;
         Layout {
             sizes: &part.sizes,
-            types: &part.types,
+            channels: part.header().channels().unwrap_or_default(),
             width: chunk.width,
             lines: chunk.lines,
             sampling: &part.sampling,

@@ -2,6 +2,7 @@
 //! compressing does not make it smaller, and a reader takes a chunk whose
 //! size equals its uncompressed size as raw, as OpenEXR does.
 
+pub mod b44;
 pub mod piz;
 pub mod pxr24;
 pub mod rle;
@@ -57,13 +58,13 @@ pub(crate) fn compress(
     Ok(())
 }
 
-/// The methods that code HALF, FLOAT and UINT apart need every type.
-fn check_types(layout: &Layout) -> Result<()> {
-    if layout.types.len() == layout.sizes.len() {
+/// The methods that code by type need every channel.
+fn check_channels(layout: &Layout) -> Result<()> {
+    if layout.channels.len() == layout.sizes.len() {
         Ok(())
     } else {
         Err(Error::Internal(
-            "a chunk layout without its channels' types".into(),
+            "a chunk layout without its channels".into(),
         ))
     }
 }
@@ -90,8 +91,12 @@ pub(crate) fn decompress(
         Compression::Zstd => zstd::decompress(packed, layout, out),
         Compression::Piz => piz::decompress(packed, layout, out),
         Compression::Pxr24 => {
-            check_types(layout)?;
+            check_channels(layout)?;
             pxr24::decompress(packed, layout, out)
+        }
+        Compression::B44 | Compression::B44a => {
+            check_channels(layout)?;
+            b44::decompress(packed, layout, out)
         }
         other => Err(Error::Unsupported(
             format!("reading {other} compression").into(),

@@ -53,7 +53,7 @@ fn float24(bits: u32) -> u32 {
     (sign >> 8) | kept
 }
 
-/// Appends the chunk `raw` (in `layout`, with its `types`) compressed at
+/// Appends the chunk `raw` (in `layout`, with its `channels`) compressed at
 /// deflate `level` to `out`.
 pub(crate) fn compress(raw: &[u8], layout: &Layout, level: i32, out: &mut Vec<u8>) -> Result<()> {
     let planes_len = planes_len(layout);
@@ -61,7 +61,7 @@ pub(crate) fn compress(raw: &[u8], layout: &Layout, level: i32, out: &mut Vec<u8
         let mut at = 0;
         for row in layout.rows() {
             let size = layout.sizes[row.channel];
-            let n = plane_count(layout.types[row.channel]);
+            let n = plane_count(layout.channels[row.channel].pixel_type);
             let samples = row.len / size;
             let mut previous = 0u32;
             for (x, sample) in raw[row.at..row.at + row.len].chunks_exact(size).enumerate() {
@@ -86,12 +86,15 @@ pub(crate) fn compress(raw: &[u8], layout: &Layout, level: i32, out: &mut Vec<u8
 fn planes_len(layout: &Layout) -> usize {
     layout
         .rows()
-        .map(|row| row.len / layout.sizes[row.channel] * plane_count(layout.types[row.channel]))
+        .map(|row| {
+            row.len / layout.sizes[row.channel]
+                * plane_count(layout.channels[row.channel].pixel_type)
+        })
         .sum()
 }
 
 /// Decompresses a PXR24 chunk into exactly `out.len()` bytes in `layout`
-/// (with its `types`).
+/// (with its `channels`).
 pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Result<()> {
     let planes_len = planes_len(layout);
     with_buffer(planes_len, |planes| {
@@ -110,7 +113,7 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         let mut at = 0;
         for row in layout.rows() {
             let size = layout.sizes[row.channel];
-            let n = plane_count(layout.types[row.channel]);
+            let n = plane_count(layout.channels[row.channel].pixel_type);
             let samples = row.len / size;
             let mut value = 0u32;
             for (x, sample) in out[row.at..row.at + row.len]
@@ -136,13 +139,15 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exr::attribute::Channel;
 
     #[test]
     fn halves_and_uints_round_trip_and_floats_keep_24_bits() {
         let sizes = [2, 4, 4];
         let types = [PixelType::Half, PixelType::Float, PixelType::Uint];
+        let channels: Vec<Channel> = types.iter().map(|&t| Channel::new("c", t)).collect();
         let layout = Layout {
-            types: &types,
+            channels: &channels,
             ..Layout::new(&sizes, 13, 3)
         };
         let raw: Vec<u8> = (0..layout.bytes() as u32)
