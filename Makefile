@@ -63,7 +63,7 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install --quiet --upgrade pip
-	$(VPY) -m pip install --quiet "maturin>=1.9.4,<2" numpy pytest hypothesis mypy pyzstd fsspec aiohttp backports.zstd "openexr>=3.5.3,<3.6" "coloraide>=8.13,<9" "dask[array,bag,distributed]>=2024.8"
+	$(VPY) -m pip install --quiet "maturin>=1.9.4,<2" numpy pytest hypothesis mypy pyzstd fsspec aiohttp backports.zstd "openexr>=3.5.3,<3.6" "openimageio>=3.1,<3.3" "coloraide>=8.13,<9" "dask[array,bag,distributed]>=2024.8"
 	touch $@
 
 # Builds the extension in release mode and installs the package into the venv

@@ -43,7 +43,7 @@ __all__ = ["Attribute", "Channel", "File", "Level", "Part", "PixelType", "Window
            "read", "read_header", "write"]
 
 PixelType = Literal["half", "float", "uint"]
-Compression = Literal["none", "rle", "zips", "zip", "zstd"]
+Compression = Literal["none", "rle", "zips", "zip", "pxr24", "zstd"]
 
 _DTYPES = {"half": "<f2", "float": "<f4", "uint": "<u4"}
 
@@ -314,8 +314,9 @@ def write(path: Union[str, os.PathLike[str]], channels: Mapping[str, npt.ArrayLi
     :func:`read` or from the ``openexr`` package works); ``channels`` and
     ``compression`` come from the arguments, the other required attributes
     from ``header`` when it has them. ``compression``: ``"none"``,
-    ``"rle"``, ``"zips"``, ``"zip"`` or ``"zstd"``. ``level``: deflate 0 to
-    12 for zip and zips, zstd's levels for zstd; ``None`` is OpenEXR's
+    ``"rle"``, ``"zips"``, ``"zip"``, ``"pxr24"`` (FLOAT channels keep their
+    top 24 bits, rounded) or ``"zstd"``. ``level``: deflate 0 to 12 for zip,
+    zips and pxr24, zstd's levels for zstd; ``None`` is OpenEXR's
     default (4 and 5), which writes the bytes OpenEXR writes. ``threads``:
     ``None`` is one per core."""
     import numpy as np

@@ -50,11 +50,11 @@ pub struct ConvertArgs {
     /// its input's name
     #[arg(required = true, num_args = 2.., value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// The compression: none, rle, zips, zip (deflate, 16 lines per chunk)
-    /// or zstd (OpenEXR 3.5)
+    /// The compression: none, rle, zips, zip (deflate, 16 lines per chunk),
+    /// pxr24 (FLOAT channels keep 24 bits) or zstd (OpenEXR 3.5)
     #[arg(short, long, default_value = "zstd", value_parser = parse_compression)]
     pub compression: Compression,
-    /// Level: deflate 0-12 for zip and zips (default 4), zstd's levels for
+    /// Level: deflate 0-12 for zip, zips and pxr24 (default 4), zstd's levels for
     /// zstd (default 5): the defaults give OpenEXR's bytes
     #[arg(short, long, allow_negative_numbers = true)]
     pub level: Option<i32>,
@@ -76,7 +76,8 @@ fn parse_compression(name: &str) -> Result<Compression, String> {
         Ok(method)
     } else {
         Err(format!(
-            "oxport does not write {method} (it writes none, rle, zips, zip, zstd)"
+            "oxport does not write {method} (it writes {})",
+            Compression::writable_names()
         ))
     }
 }

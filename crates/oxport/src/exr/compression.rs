@@ -83,7 +83,7 @@ impl Compression {
         self.can_write()
             || matches!(
                 self,
-                Compression::Piz | Compression::Pxr24 | Compression::B44 | Compression::B44a
+                Compression::Piz | Compression::B44 | Compression::B44a
             )
     }
 
@@ -95,12 +95,13 @@ impl Compression {
                 | Compression::Rle
                 | Compression::Zips
                 | Compression::Zip
+                | Compression::Pxr24
                 | Compression::Zstd
         )
     }
 
     /// The methods oxport reads, by name, for messages.
-    pub(crate) fn readable_names() -> String {
+    pub fn readable_names() -> String {
         ALL.iter()
             .filter(|(c, _)| c.can_read())
             .map(|&(_, name)| name)
@@ -109,7 +110,7 @@ impl Compression {
     }
 
     /// The methods oxport writes, by name, for messages.
-    pub(crate) fn writable_names() -> String {
+    pub fn writable_names() -> String {
         ALL.iter()
             .filter(|(c, _)| c.can_write())
             .map(|&(_, name)| name)

@@ -336,7 +336,7 @@ impl Header {
         }
         for channel in self.channels()? {
             let fits = |s: i32, min: i32, size: u64| {
-                s >= 1 && min.rem_euclid(s) == 0 && size % s as u64 == 0
+                s >= 1 && min.rem_euclid(s) == 0 && size.is_multiple_of(s as u64)
             };
             if !fits(channel.x_sampling, window.x_min, window.width())
                 || !fits(channel.y_sampling, window.y_min, window.height())

@@ -125,7 +125,10 @@ impl<'a> Plan<'a> {
         let mut offsets = vec![0u64; count];
         let mut at = head.len() as u64;
         let mut written = order.iter();
-        let full = Layout::new(&self.sizes, self.width, lines);
+        let full = Layout {
+            channels: self.header.channels()?,
+            ..Layout::new(&self.sizes, self.width, lines)
+        };
         Pipeline::new(self.options.threads)?
             .grouping(count, full.bytes())
             .run(
@@ -167,7 +170,7 @@ impl<'a> Plan<'a> {
 fn check_level(method: Compression, level: Option<i32>) -> Result<()> {
     let Some(level) = level else { return Ok(()) };
     let range = match method {
-        Compression::Zip | Compression::Zips => crate::codec::deflate::LEVELS,
+        Compression::Zip | Compression::Zips | Compression::Pxr24 => crate::codec::deflate::LEVELS,
         Compression::Zstd => crate::codec::zstd::levels(),
         other => {
             return Err(Error::invalid(format!("{other} compression has no levels")));

@@ -16,7 +16,7 @@ use crate::{Error, Result};
 /// The level a method uses when none is given: OpenEXR's defaults.
 pub fn default_level(method: Compression) -> Option<i32> {
     match method {
-        Compression::Zip | Compression::Zips => Some(zip::DEFAULT_LEVEL),
+        Compression::Zip | Compression::Zips | Compression::Pxr24 => Some(zip::DEFAULT_LEVEL),
         Compression::Zstd => Some(zstd::DEFAULT_LEVEL),
         _ => None,
     }
@@ -40,6 +40,10 @@ pub(crate) fn compress(
         }
         Compression::Zstd => {
             zstd::compress(raw, layout, level.unwrap_or(zstd::DEFAULT_LEVEL), out)?
+        }
+        Compression::Pxr24 => {
+            check_channels(layout)?;
+            pxr24::compress(raw, layout, level.unwrap_or(zip::DEFAULT_LEVEL), out)?
         }
         other => {
             return Err(Error::Unsupported(
