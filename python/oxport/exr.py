@@ -348,7 +348,9 @@ def write(path: Union[str, os.PathLike[str]], channels: Mapping[str, npt.ArrayLi
         "screenWindowWidth": 1.0,
         "type": "scanlineimage",
     }
-    full.update({k: v for k, v in given.items() if not (k == "type" and not isinstance(v, str))})
+    # The file is one part of scan lines, whatever the header came from.
+    skip = {"type", "tiles", "chunkCount"}
+    full.update({k: v for k, v in given.items() if k not in skip})
     full["channels"] = [
         Channel(name, types[a.dtype.newbyteorder("=")],
                 previous[name].linear if name in previous else False)

@@ -233,3 +233,24 @@ def test_b44_linear_channels_go_through_the_log_table(tmp_path: Path) -> None:
                           {"L": OpenEXR.Channel(values, 1, 1, True), "N": OpenEXR.Channel(values)}) as f:
             f.write(str(path))
         same(exr.read(path)[1], theirs(path)[0])
+
+
+def test_convert_flattens_one_level_tiles_and_refuses_to_drop_parts(tmp_path: Path) -> None:
+    garden = IMAGES / "Garden.exr"
+    out = tmp_path / "garden.exr"
+    exr.convert(garden, out, compression="zstd")
+    header, pixels = exr.read(out)
+    assert header.get("type", "scanlineimage") == "scanlineimage" and "tiles" not in header
+    same(pixels, theirs(garden)[0])
+    same(theirs(out)[0], pixels)
+    # Writing a tiled file's header gives a scan line file, not a broken one.
+    tiled_header, tiled_pixels = exr.read(garden)
+    again = tmp_path / "again.exr"
+    exr.write(again, {k: v for k, v in tiled_pixels.items() if k == "Y"}, header=tiled_header)
+    assert theirs(again)[0]["Y"].tobytes() == tiled_pixels["Y"].tobytes()
+    parts = tmp_path / "parts.exr"
+    openexr_parts(parts)
+    for refused in (parts, IMAGES / "MirrorPattern.exr"):
+        with pytest.raises(oxport.UnsupportedError, match="multi-part"):
+            exr.convert(refused, tmp_path / "x.exr")
+    assert not (tmp_path / "x.exr").exists()

@@ -43,9 +43,21 @@ fn info_and_convert() {
     assert!(out.contains("compression (compression) zip"), "{out}");
     assert!(out.contains("R (half), Z (float)"), "{out}");
     assert!(
-        out.contains("61 × 45 pixels, 2 channels, 3 chunks of 16 lines"),
+        out.contains("61 × 45 pixels, 2 channels, scanlineimage in 3 chunks of 16 lines"),
         "{out}"
     );
+    // A tiled file with mipmap levels, from OpenEXR's sample images.
+    let levels = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../oxport/tests/data/valid/openexr-images/ColorCodedLevels.exr"
+    );
+    let (ok, out, err) = oxport(&["exr", "info", levels]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("512 × 512 pixels, 4 channels, tiledimage of 64×64 tiles in 10 levels"),
+        "{out}"
+    );
+    assert!(out.contains("(9, 9) 1×1"), "{out}");
 
     // One file to a file.
     let (ok, _, err) = oxport(&[

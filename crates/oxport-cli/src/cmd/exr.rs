@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
-use oxport::exr::{self, Compression, ConvertOptions, Header};
+use oxport::exr::{self, Compression, ConvertOptions, Reader};
 
 use crate::cmd::batch::{each_file, finish, located, on_cluster};
 use crate::progress::{bar, megabytes};
@@ -167,45 +167,74 @@ fn info(args: &InfoArgs) -> oxport::Result<()> {
 }
 
 fn info_one(path: &Path) -> oxport::Result<()> {
-    let bytes = std::fs::read(path).map_err(|e| oxport::Error::Io {
-        path: Some(path.to_path_buf()),
-        source: e,
-    })?;
-    let (header, end) = Header::read(&bytes)?;
+    let reader = Reader::open(path)?;
+    let size = std::fs::metadata(path)
+        .map_err(|e| oxport::Error::io_at(path, e))?
+        .len();
+    let parts = reader.parts();
     println!(
-        "{}: {} bytes, header {} bytes",
+        "{}: {} bytes, {}",
         path.display(),
-        bytes.len(),
-        end
+        size,
+        if reader.is_multipart() {
+            format!("{} parts", parts.len())
+        } else {
+            "one part".to_owned()
+        }
     );
-    let width = header
-        .attributes
-        .iter()
-        .map(|(n, v)| n.len() + v.type_name().len() + 3)
-        .max()
-        .unwrap_or(0);
-    for (name, value) in &header.attributes {
-        let label = format!("{name} ({})", value.type_name());
-        println!("  {label:<width$} {value}");
-    }
-    if let (Ok(window), Ok(channels), Ok(method)) = (
-        header.data_window(),
-        header.channels(),
-        header.compression(),
-    ) {
-        let pixel_bytes: u64 = channels.iter().map(|c| c.pixel_type.size() as u64).sum();
-        let raw = window.width() * window.height() * pixel_bytes;
-        let chunks = window.height().div_ceil(method.lines_per_chunk() as u64);
+    for (index, part) in parts.iter().enumerate() {
+        let header = part.header();
+        if reader.is_multipart() {
+            println!(
+                "part {index}{}{}:",
+                part.name().map(|n| format!(" {n:?}")).unwrap_or_default(),
+                part.view()
+                    .map(|v| format!(" (view {v})"))
+                    .unwrap_or_default()
+            );
+        }
+        let width = header
+            .attributes
+            .iter()
+            .map(|(n, v)| n.len() + v.type_name().len() + 3)
+            .max()
+            .unwrap_or(0);
+        for (name, value) in &header.attributes {
+            let label = format!("{name} ({})", value.type_name());
+            println!("  {label:<width$} {value}");
+        }
+        let window = part.data_window();
+        let channels = header.channels()?;
+        let levels = part.levels();
+        let layout = match part.storage().tiles() {
+            Some(tiles) => format!(
+                "{} of {}×{} tiles in {} level{}",
+                part.storage().type_name(),
+                tiles.width,
+                tiles.height,
+                levels.len(),
+                if levels.len() == 1 { "" } else { "s" }
+            ),
+            None => format!(
+                "{} in {} chunks of {} lines",
+                part.storage().type_name(),
+                part.chunk_count(),
+                part.compression().lines_per_chunk()
+            ),
+        };
         println!(
-            "  {} × {} pixels, {} channels, {} chunks of {} lines, {:.1} MB of pixels, {:.2}:1",
+            "  {} × {} pixels, {} channels, {layout}",
             window.width(),
             window.height(),
             channels.len(),
-            chunks,
-            method.lines_per_chunk(),
-            megabytes(raw),
-            raw as f64 / bytes.len().max(1) as f64
         );
+        if levels.len() > 1 {
+            let list: Vec<String> = levels
+                .iter()
+                .map(|l| format!("({}, {}) {}×{}", l.x, l.y, l.width, l.height))
+                .collect();
+            println!("  levels: {}", list.join(", "));
+        }
     }
     Ok(())
 }

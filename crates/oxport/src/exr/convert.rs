@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::attribute::AttributeValue;
 use super::compression::Compression;
-use super::read::{ReadOptions, read};
+use super::read::ReadOptions;
 use super::write::{WriteOptions, write};
 use crate::Result;
 
@@ -34,16 +34,32 @@ pub fn convert(input: &Path, output: &Path, options: &ConvertOptions) -> Result<
     let input_bytes = std::fs::metadata(input)
         .map_err(|e| crate::Error::io_at(input, e))?
         .len();
-    let mut image = read(
-        input,
-        &ReadOptions {
-            threads: options.threads,
-        },
-    )?;
+    let reader = super::read::Reader::open(input)?;
+    let parts = reader.parts();
+    if parts.len() > 1 || parts[0].levels().len() > 1 {
+        return Err(crate::Error::Unsupported(
+            format!(
+                "{}: converting multi-part files and files with levels (oxport writes single-part \
+                 scan line files yet, and would drop the rest)",
+                input.display()
+            )
+            .into(),
+        ));
+    }
+    let mut image = reader.read(&ReadOptions {
+        threads: options.threads,
+    })?;
     image.header.set(
         "compression",
         AttributeValue::Compression(options.compression),
     );
+    // A one-level tiled image is written as scan lines.
+    image.header.attributes.retain(|(name, _)| name != "tiles");
+    if image.header.get("type").is_some() {
+        image
+            .header
+            .set("type", AttributeValue::String(b"scanlineimage".to_vec()));
+    }
     let planes: Vec<&[u8]> = image.planes.iter().map(Vec::as_slice).collect();
     let write_options = WriteOptions {
         level: options.level,

@@ -384,6 +384,16 @@ impl Header {
             }
         }
         self.check_sampling()?;
+        if self.get("tiles").is_some()
+            || self
+                .get("type")
+                .is_some_and(|t| *t != AttributeValue::String(b"scanlineimage".to_vec()))
+        {
+            return Err(Error::invalid(
+                "oxport writes single-part scan line files: the header has a tiles attribute or \
+                 a type other than scanlineimage",
+            ));
+        }
         let window = self
             .data_window()
             .map_err(|_| Error::invalid("the header needs a dataWindow attribute (a box2i)"))?;

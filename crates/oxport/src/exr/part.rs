@@ -202,8 +202,8 @@ impl Part {
         }
     }
 
-    /// Entries in the part's offset table.
-    pub(crate) fn chunk_count(&self) -> usize {
+    /// Entries in the part's offset table: its chunks.
+    pub fn chunk_count(&self) -> usize {
         self.chunks
     }
 
