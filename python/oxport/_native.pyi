@@ -474,6 +474,15 @@ class ExrReader:
         *,
         threads: Optional[int] = None,
     ) -> list[tuple[str, str, int, int, npt.NDArray[numpy.uint8]]]: ...
+    def read_deep(
+        self,
+        part: int,
+        level: tuple[int, int],
+        channels: Optional[list[int]] = None,
+        window: Optional[tuple[int, int, int, int]] = None,
+        *,
+        threads: Optional[int] = None,
+    ) -> tuple[int, int, npt.NDArray[numpy.uint8], list[tuple[str, str, npt.NDArray[numpy.uint8]]]]: ...
 
 def exr_write(
     path: Union[str, os.PathLike[str]],

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Attribute", "Channel", "File", "Level", "Part", "PixelType", "Window", "convert", "open",
+__all__ = ["Attribute", "Channel", "DeepPixels", "File", "Level", "Part", "PixelType", "Window", "convert", "open",
            "read", "read_header", "write"]
 
 PixelType = Literal["half", "float", "uint"]
@@ -192,6 +192,43 @@ class Part:
         return self.header.get("tiles")
 
 
+@dataclass(frozen=True)
+class DeepPixels:
+    """The samples of a window of a deep part: ``counts[y, x]`` samples at
+    each pixel, and each channel's samples in one flat array, pixel after
+    pixel (row after row), so that pixel ``(y, x)``'s samples of a channel
+    are ``channels[name][offsets[i]:offsets[i + 1]]`` with ``i = y * width
+    + x``."""
+
+    counts: np.ndarray
+    channels: dict[str, np.ndarray]
+
+    @property
+    def offsets(self) -> np.ndarray:
+        """Where each pixel's samples start (``height * width + 1`` entries,
+        the last the total), as uint64."""
+        import numpy as np
+
+        out = np.zeros(self.counts.size + 1, np.uint64)
+        np.cumsum(self.counts.ravel(), out=out[1:])
+        return out
+
+    def per_pixel(self, name: str) -> np.ndarray:
+        """Channel ``name`` in the ``openexr`` package's form: a ``(height,
+        width)`` object array holding each pixel's samples as an array, or
+        ``None`` where a pixel has none."""
+        import numpy as np
+
+        counts = self.counts
+        offsets = self.offsets
+        samples = self.channels[name]
+        out = np.empty(counts.shape, dtype=object)
+        flat = out.reshape(-1)
+        for i in np.flatnonzero(counts.ravel()):
+            flat[i] = samples[offsets[i]:offsets[i + 1]]
+        return out
+
+
 Window = tuple[tuple[int, int], tuple[int, int]]
 """A pixel rectangle ``((x_min, y_min), (x_max, y_max))``, inclusive, as
 ``dataWindow`` is."""
@@ -244,7 +281,27 @@ class File:
         window) of level ``level`` (``n`` is ``(n, n)``) of part ``part`` (an
         index or a name). Each channel is a ``(height, width)`` array of
         float16, float32 or uint32; a subsampled channel (``x_sampling`` 2)
-        has the samples that fall in the window, fewer than its pixels."""
+        has the samples that fall in the window, fewer than its pixels. A
+        deep part is read with :meth:`read_deep`."""
+        chosen, indices, box, levels = self._selection(part, level, channels, window)
+        planes = self._reader.read(chosen.index, levels, indices, box, threads=threads)
+        return {name: plane.view(_DTYPES[pixel_type]).reshape(height, width)
+                for name, pixel_type, width, height, plane in planes}
+
+    def read_deep(self, part: Union[int, str] = 0, *, level: Union[int, tuple[int, int]] = 0,
+                  channels: Optional[Sequence[str]] = None, window: Optional[Window] = None,
+                  threads: Optional[int] = None) -> DeepPixels:
+        """Reads the samples of a deep part (``deepscanline`` or
+        ``deeptile``), with the arguments :meth:`read` takes."""
+        chosen, indices, box, levels = self._selection(part, level, channels, window)
+        width, height, counts, planes = self._reader.read_deep(chosen.index, levels, indices, box,
+                                                               threads=threads)
+        return DeepPixels(counts.view("<u4").reshape(height, width),
+                          {name: samples.view(_DTYPES[pixel_type]) for name, pixel_type, samples in planes})
+
+    def _selection(self, part: Union[int, str], level: Union[int, tuple[int, int]],
+                   channels: Optional[Sequence[str]], window: Optional[Window]
+                   ) -> tuple[Part, Optional[list[int]], Optional[tuple[int, int, int, int]], tuple[int, int]]:
         chosen = self.part(part)
         names = [c.name for c in chosen.channels]
         indices = None
@@ -257,10 +314,8 @@ class File:
         if window is not None:
             (x_min, y_min), (x_max, y_max) = window
             box = (int(x_min), int(y_min), int(x_max), int(y_max))
-        levels = (level, level) if isinstance(level, int) else tuple(level)
-        planes = self._reader.read(chosen.index, levels, indices, box, threads=threads)
-        return {name: plane.view(_DTYPES[pixel_type]).reshape(height, width)
-                for name, pixel_type, width, height, plane in planes}
+        levels = (level, level) if isinstance(level, int) else (int(level[0]), int(level[1]))
+        return chosen, indices, box, levels
 
     def close(self) -> None:
         """Closes the file (a file object passed in stays open)."""

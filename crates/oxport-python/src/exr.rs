@@ -420,7 +420,70 @@ impl ExrReader {
             })
             .collect())
     }
+
+    /// Reads the samples of a deep part: like `read`, with the counts per
+    /// pixel and each channel's samples, pixel after pixel.
+    #[pyo3(signature = (part, level, channels = None, window = None, *, threads = None))]
+    fn read_deep<'py>(
+        &self,
+        py: Python<'py>,
+        part: usize,
+        level: (usize, usize),
+        channels: Option<Vec<usize>>,
+        window: Option<(i32, i32, i32, i32)>,
+        threads: Option<usize>,
+    ) -> PyResult<DeepRead<'py>> {
+        let selection = exr::Selection {
+            part,
+            level,
+            channels,
+            window: window.map(|(x_min, y_min, x_max, y_max)| exr::Window {
+                x_min,
+                y_min,
+                x_max,
+                y_max,
+            }),
+        };
+        let image = py
+            .detach(|| {
+                self.reader
+                    .read_deep(&selection, &exr::ReadOptions { threads })
+            })
+            .map_err(to_py_err)?;
+        let all = self.reader.parts()[part]
+            .header()
+            .channels()
+            .map_err(to_py_err)?;
+        let counts: Vec<u8> = image.counts.iter().flat_map(|n| n.to_le_bytes()).collect();
+        let channels = image
+            .channel_indices
+            .iter()
+            .zip(image.channels)
+            .map(|(&c, samples)| {
+                (
+                    all[c].name.clone(),
+                    pixel_type_name(all[c].pixel_type),
+                    PyArray1::from_vec(py, samples),
+                )
+            })
+            .collect();
+        Ok((
+            image.width,
+            image.height,
+            PyArray1::from_vec(py, counts),
+            channels,
+        ))
+    }
 }
+
+/// A deep read as `(width, height, counts, [(name, pixel type, samples)])`:
+/// uint8 arrays the facade views as uint32 counts and typed samples.
+type DeepRead<'py> = (
+    usize,
+    usize,
+    Bound<'py, PyArray1<u8>>,
+    Vec<(String, &'static str, Bound<'py, PyArray1<u8>>)>,
+);
 
 /// Writes a scan line OpenEXR file: `attributes` as `(name, type, value)`
 /// (they must include `channels`, `compression` and `dataWindow`), `planes`

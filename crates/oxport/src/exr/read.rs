@@ -64,7 +64,7 @@ impl Shape {
 /// (RLE: 2 bytes for 128; deflate: 1032; zstd: 32768 with block overhead):
 /// a data window larger than the file could hold is refused before
 /// anything is allocated.
-fn max_ratio(method: Compression) -> u64 {
+pub(super) fn max_ratio(method: Compression) -> u64 {
     match method {
         Compression::None => 1,
         Compression::Rle => 64,
@@ -249,7 +249,13 @@ impl<S: Source> Reader<S> {
     }
 
     /// Checks `selection` against the file.
+    /// Checks `selection` against the file: a flat part for
+    /// [`Reader::read_selection`], a deep one for [`Reader::read_deep`].
     fn resolve(&self, selection: &Selection) -> Result<Plan<'_>> {
+        self.resolve_as(selection, false)
+    }
+
+    pub(super) fn resolve_as(&self, selection: &Selection, deep: bool) -> Result<Plan<'_>> {
         let part = self.parts.get(selection.part).ok_or_else(|| {
             Error::invalid(format!(
                 "part {} of a file of {} parts",
@@ -258,10 +264,20 @@ impl<S: Source> Reader<S> {
             ))
         })?;
         part.header().check_readable()?;
-        if part.storage().is_deep() {
-            return Err(Error::Unsupported(
-                "deep parts: oxport reads their headers, not yet their samples".into(),
-            ));
+        match (part.storage().is_deep(), deep) {
+            (true, false) => {
+                return Err(Error::invalid(format!(
+                    "part {} is deep (any number of samples per pixel): read it as deep",
+                    selection.part
+                )));
+            }
+            (false, true) => {
+                return Err(Error::invalid(format!(
+                    "part {} is not deep: read its pixels, not its samples",
+                    selection.part
+                )));
+            }
+            _ => {}
         }
         let (lx, ly) = selection.level;
         let level = part.level_index(lx, ly).ok_or_else(|| {
@@ -315,20 +331,36 @@ impl<S: Source> Reader<S> {
     }
 
     fn decode(&self, plan: &Plan, planes: &mut [&mut [u8]], options: &ReadOptions) -> Result<()> {
-        let source = &self.source;
         let decoder = Decoder {
             plan,
             multipart: self.multipart,
             threads: options.threads,
         };
+        let source = &self.source;
+        self.with_spans(plan.part_index, |spans| decoder.run(source, spans, planes))
+    }
+
+    /// The source, for the deep reader.
+    pub(super) fn source(&self) -> &S {
+        &self.source
+    }
+
+    /// Runs `work` on the spans of part `part`'s chunks as its table gives
+    /// them, and again on the spans found by walking the file when a table
+    /// entry turns out not to point at its chunk.
+    pub(super) fn with_spans<T>(
+        &self,
+        part: usize,
+        mut work: impl FnMut(&[Span]) -> Result<T>,
+    ) -> Result<T> {
         if let Some(spans) = self.table_spans() {
-            match decoder.run(source, &spans[plan.part_index], planes) {
+            match work(&spans[part]) {
                 Err(Error::Corrupt { what, .. }) if what == BROKEN => {}
                 other => return other,
             }
         }
         let spans = self.walk()?;
-        decoder.run(source, &spans[plan.part_index], planes)
+        work(&spans[part])
     }
 
     /// Each part's chunks where its table says, each reaching to the next
@@ -425,7 +457,7 @@ fn describe_levels(part: &Part) -> String {
 
 /// What a table entry that does not point at its chunk reports, so that
 /// the reader rebuilds the table and decodes again.
-const BROKEN: &str = "an offset table entry does not point at its chunk";
+pub(super) const BROKEN: &str = "an offset table entry does not point at its chunk";
 
 /// A chunk's data is at most its pixels' size (a writer stores a chunk raw
 /// when compressing does not make it smaller) with a margin for writers
@@ -436,12 +468,12 @@ fn most_data(raw: usize) -> usize {
 
 /// A checked selection: the part, the window, the planes and the bands of
 /// chunks that cover them.
-struct Plan<'a> {
-    part_index: usize,
-    part: &'a Part,
-    window: Window,
-    shapes: Vec<Shape>,
-    bands: Vec<Band>,
+pub(super) struct Plan<'a> {
+    pub part_index: usize,
+    pub part: &'a Part,
+    pub window: Window,
+    pub shapes: Vec<Shape>,
+    pub bands: Vec<Band>,
 }
 
 /// Decodes the bands of a plan.
@@ -614,14 +646,14 @@ impl Decoder<'_> {
 }
 
 /// The lines of `band` inside `window`: first, and one past the last.
-fn band_lines(band: &Band, window: &Window) -> (i32, i32) {
+pub(super) fn band_lines(band: &Band, window: &Window) -> (i32, i32) {
     let top = band.y.max(window.y_min);
     let bottom = (i64::from(band.y) + band.lines as i64).min(i64::from(window.y_max) + 1);
     (top, bottom as i32)
 }
 
 /// A chunk's error located at its data's offset in the file.
-fn at_chunk(error: Error, offset: u64) -> Error {
+pub(super) fn at_chunk(error: Error, offset: u64) -> Error {
     match error {
         Error::Corrupt { what, offset: None } => Error::Corrupt {
             what,

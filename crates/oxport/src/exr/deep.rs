@@ -1,0 +1,311 @@
+//! Deep parts: any number of samples per pixel. A chunk (a run of lines or
+//! a tile) holds, after its coordinates, three sizes (the packed sample
+//! count table, the packed samples, the unpacked samples), then the table:
+//! per line, each pixel's running total of samples (from 0 at the line's
+//! start), and the samples: per line, each channel's samples of every pixel
+//! of the line in turn. Both are compressed with the part's method (NONE,
+//! RLE, ZIPS or ZIP).
+
+use super::chunk::Layout;
+use super::compress;
+use super::compression::Compression;
+use super::offsets::Span;
+use super::part::{Band, ChunkRef};
+use super::read::{BROKEN, Plan, ReadOptions, Reader, Selection, at_chunk, band_lines, max_ratio};
+use super::scratch::with_buffer;
+use crate::pipeline::Pipeline;
+use crate::source::Source;
+use crate::{Error, Result};
+
+/// The samples of a window of a deep part.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeepImage {
+    pub width: usize,
+    pub height: usize,
+    /// Samples at each pixel, row after row.
+    pub counts: Vec<u32>,
+    /// The channels read, by index in the part's `channels`.
+    pub channel_indices: Vec<usize>,
+    /// Each channel's samples: pixel after pixel (row after row), each
+    /// pixel's samples in order, little-endian.
+    pub channels: Vec<Vec<u8>>,
+}
+
+impl DeepImage {
+    /// Where each pixel's samples start in a channel, in samples, and the
+    /// total at the end (`width × height + 1` entries).
+    pub fn offsets(&self) -> Vec<u64> {
+        let mut offsets = Vec::with_capacity(self.counts.len() + 1);
+        let mut total = 0u64;
+        offsets.push(0);
+        for &n in &self.counts {
+            total += u64::from(n);
+            offsets.push(total);
+        }
+        offsets
+    }
+}
+
+fn corrupt(what: &'static str) -> Error {
+    Error::Corrupt { what, offset: None }
+}
+
+impl<S: Source> Reader<S> {
+    /// Reads the samples of `selection` (a deep part, any of its channels,
+    /// any window of any level) on `options.threads` threads.
+    pub fn read_deep(&self, selection: &Selection, options: &ReadOptions) -> Result<DeepImage> {
+        let plan = self.resolve_as(selection, true)?;
+        let method = plan.part.compression();
+        if !matches!(
+            method,
+            Compression::None | Compression::Rle | Compression::Zips | Compression::Zip
+        ) {
+            return Err(Error::Unsupported(
+                format!("deep data compressed with {method} (OpenEXR's deep methods are none, rle, zips and zip)").into(),
+            ));
+        }
+        if plan.part.sampling.iter().any(|&s| s != (1, 1)) {
+            return Err(corrupt("a deep part has a subsampled channel"));
+        }
+        let decoder = DeepDecoder {
+            plan: &plan,
+            multipart: self.is_multipart(),
+        };
+        let source = self.source();
+        self.with_spans(plan.part_index, |spans| {
+            decoder.run(source, spans, options.threads)
+        })
+    }
+}
+
+/// What one band gives: the counts of its rows in the window, and each
+/// channel's samples of those rows.
+struct BandSamples {
+    counts: Vec<u32>,
+    channels: Vec<Vec<u8>>,
+}
+
+struct DeepDecoder<'a> {
+    plan: &'a Plan<'a>,
+    multipart: bool,
+}
+
+impl DeepDecoder<'_> {
+    fn run<S: Source + ?Sized>(
+        &self,
+        source: &S,
+        spans: &[Span],
+        threads: Option<usize>,
+    ) -> Result<DeepImage> {
+        let plan = self.plan;
+        let (width, height) = (plan.window.width() as usize, plan.window.height() as usize);
+        let mut image = DeepImage {
+            width,
+            height,
+            counts: Vec::with_capacity(width * height),
+            channel_indices: plan.shapes.iter().map(|s| s.channel).collect(),
+            channels: vec![Vec::new(); plan.shapes.len()],
+        };
+        Pipeline::new(threads)?.stream(
+            plan.bands.iter(),
+            |band| self.band(source, spans, band),
+            |band| {
+                image.counts.extend_from_slice(&band.counts);
+                for (all, mine) in image.channels.iter_mut().zip(&band.channels) {
+                    all.extend_from_slice(mine);
+                }
+                Ok(())
+            },
+        )?;
+        Ok(image)
+    }
+
+    /// Decodes the chunks of `band` (left to right) and joins their rows.
+    fn band<S: Source + ?Sized>(
+        &self,
+        source: &S,
+        spans: &[Span],
+        band: &Band,
+    ) -> Result<BandSamples> {
+        let plan = self.plan;
+        let (top, bottom) = band_lines(band, &plan.window);
+        let rows = (bottom - top) as usize;
+        let mut counts = vec![Vec::new(); rows];
+        let mut samples = vec![vec![Vec::new(); plan.shapes.len()]; rows];
+        for chunk in &band.chunks {
+            self.chunk(
+                source,
+                &spans[chunk.index],
+                chunk,
+                top,
+                bottom,
+                &mut counts,
+                &mut samples,
+            )?;
+        }
+        Ok(BandSamples {
+            counts: counts.concat(),
+            channels: (0..plan.shapes.len())
+                .map(|c| {
+                    samples
+                        .iter()
+                        .flat_map(|row| row[c].iter().copied())
+                        .collect()
+                })
+                .collect(),
+        })
+    }
+
+    /// Reads and decodes one chunk, appending the counts and samples of its
+    /// pixels in the window to each row's.
+    #[allow(clippy::too_many_arguments)]
+    fn chunk<S: Source + ?Sized>(
+        &self,
+        source: &S,
+        span: &Span,
+        chunk: &ChunkRef,
+        top: i32,
+        bottom: i32,
+        counts: &mut [Vec<u32>],
+        samples: &mut [Vec<Vec<u8>>],
+    ) -> Result<()> {
+        let plan = self.plan;
+        let part = plan.part;
+        let tiled = part.storage().tiles().is_some();
+        let mut expected = Vec::with_capacity(5);
+        if self.multipart {
+            expected.push(plan.part_index as i32);
+        }
+        expected.extend_from_slice(&chunk.coords[..if tiled { 4 } else { 1 }]);
+        let prefix = 4 * expected.len() + 24;
+        let broken = || Error::Corrupt {
+            what: if span.exact {
+                "a deep chunk's sizes run past the end of the file"
+            } else {
+                BROKEN
+            },
+            offset: Some(span.offset),
+        };
+        if span.len < prefix as u64 {
+            return Err(broken());
+        }
+        let mut head = [0u8; 4 * 5 + 24];
+        let head = &mut head[..prefix];
+        source.read_exact_at(head, span.offset)?;
+        let int = |i: usize| i32::from_le_bytes(head[4 * i..4 * i + 4].try_into().expect("4"));
+        if (0..expected.len()).any(|i| int(i) != expected[i]) {
+            return Err(broken());
+        }
+        let long = |at: usize| u64::from_le_bytes(head[at..at + 8].try_into().expect("8"));
+        let at = 4 * expected.len();
+        let (packed_table, packed_data, unpacked_data) = (long(at), long(at + 8), long(at + 16));
+        let rest = span.len - prefix as u64;
+        if packed_table > rest || packed_data > rest - packed_table {
+            return Err(broken());
+        }
+        let method = part.compression();
+        if unpacked_data > packed_data.saturating_mul(max_ratio(method)) {
+            return Err(corrupt(
+                "a deep chunk's unpacked size is more than its packed size can hold",
+            ));
+        }
+        let (width, lines) = (chunk.width, chunk.lines);
+        let body = (packed_table + packed_data) as usize;
+        let data_at = span.offset + prefix as u64;
+        with_buffer(body, |bytes| {
+            source.read_exact_at(bytes, data_at)?;
+            let (table, data) = bytes.split_at(packed_table as usize);
+            with_buffer(width * lines * 4, |raw_table| {
+                compress::decompress(method, table, &Layout::new(&[4], width, lines), raw_table)
+                    .map_err(|e| at_chunk(e, data_at))?;
+                // Each line's running totals, checked to only grow.
+                let mut line_totals = Vec::with_capacity(lines);
+                let mut total = 0u64;
+                for line in raw_table.chunks_exact(width * 4) {
+                    let mut previous = 0i32;
+                    for entry in line.chunks_exact(4) {
+                        let n = i32::from_le_bytes(entry.try_into().expect("4"));
+                        if n < previous {
+                            return Err(corrupt("a deep chunk's sample counts go down"));
+                        }
+                        previous = n;
+                    }
+                    line_totals.push(previous as usize);
+                    total += previous as u64;
+                }
+                let combined: u64 = part.sizes.iter().map(|&s| s as u64).sum();
+                if total.saturating_mul(combined) > unpacked_data {
+                    return Err(corrupt(
+                        "a deep chunk holds fewer samples than its counts say",
+                    ));
+                }
+                let unpacked = unpacked_data as usize;
+                with_buffer(unpacked, |raw| {
+                    compress::decompress(method, data, &Layout::new(&[1], unpacked, 1), raw)
+                        .map_err(|e| at_chunk(e, data_at + packed_table))?;
+                    self.take_window(
+                        chunk,
+                        top,
+                        bottom,
+                        raw_table,
+                        &line_totals,
+                        raw,
+                        counts,
+                        samples,
+                    );
+                    Ok(())
+                })
+            })
+        })
+    }
+
+    /// Appends the counts and samples of the chunk's pixels inside the
+    /// window to the rows of the band.
+    #[allow(clippy::too_many_arguments)]
+    fn take_window(
+        &self,
+        chunk: &ChunkRef,
+        top: i32,
+        bottom: i32,
+        table: &[u8],
+        line_totals: &[usize],
+        raw: &[u8],
+        counts: &mut [Vec<u32>],
+        samples: &mut [Vec<Vec<u8>>],
+    ) {
+        let plan = self.plan;
+        let sizes = &plan.part.sizes;
+        let window = &plan.window;
+        let x = i64::from(chunk.x);
+        let left = (i64::from(window.x_min).max(x) - x) as usize;
+        let right = ((i64::from(window.x_max) + 1).min(x + chunk.width as i64) - x) as usize;
+        let combined: usize = sizes.iter().sum();
+        let mut line_start = 0;
+        for (line, &line_total) in line_totals.iter().enumerate() {
+            let y = i64::from(chunk.y) + line as i64;
+            let start = line_start;
+            line_start += line_total * combined;
+            if y < i64::from(top) || y >= i64::from(bottom) {
+                continue;
+            }
+            let row = (y - i64::from(top)) as usize;
+            let running = |i: usize| -> usize {
+                if i == 0 {
+                    return 0;
+                }
+                let at = (line * chunk.width + i - 1) * 4;
+                i32::from_le_bytes(table[at..at + 4].try_into().expect("4")) as usize
+            };
+            let (first, last) = (running(left), running(right));
+            counts[row].extend((left..right).map(|i| (running(i + 1) - running(i)) as u32));
+            for (out, shape) in samples[row].iter_mut().zip(&plan.shapes) {
+                let c = shape.channel;
+                let size = sizes[c];
+                let channel_start = start + sizes[..c].iter().sum::<usize>() * line_total;
+                out.extend_from_slice(
+                    &raw[channel_start + first * size..channel_start + last * size],
+                );
+            }
+        }
+    }
+}
