@@ -1,7 +1,7 @@
 //! Reads arbitrary bytes as an OpenEXR file: never a panic, never an
 //! allocation past what the file could hold; one thread and two agree;
 //! every part and level of a file that opens reads or fails cleanly (the
-//! multi-part and tiled offset tables, every decoder); an image that reads
+//! multi-part, tiled and deep offset tables and chunks, every decoder); an image that reads
 //! is written again (read-only methods with ZIP) and reads back the same
 //! (pixels and header).
 //! `cargo +nightly fuzz run exr_read` in this folder (seeds:
@@ -20,6 +20,20 @@ fuzz_target!(|data: &[u8]| {
         for (part, p) in reader.parts().iter().enumerate() {
             for level in p.levels().iter().take(4) {
                 let selection = Selection { part, level: (level.x, level.y), ..Selection::default() };
+                if p.storage().is_deep() {
+                    let one = reader.read_deep(&selection, &ReadOptions { threads: Some(1) });
+                    let two = reader.read_deep(&selection, &ReadOptions { threads: Some(2) });
+                    match (&one, &two) {
+                        (Ok(a), Ok(b)) => {
+                            assert_eq!(a, b);
+                            let total: u64 = a.counts.iter().map(|&n| u64::from(n)).sum();
+                            assert_eq!(*a.offsets().last().unwrap(), total);
+                        }
+                        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+                        _ => panic!("one thread and two disagree: {one:?} / {two:?}"),
+                    }
+                    continue;
+                }
                 let Ok(shapes) = reader.shapes(&selection) else { continue };
                 if shapes.iter().map(|s| s.bytes()).sum::<usize>() > LIMIT {
                     continue;

@@ -24,9 +24,21 @@ REAL = sorted(IMAGES.glob("*.exr"))
 
 
 def theirs(path: Path) -> list[dict[str, np.ndarray]]:
-    """Every part's channels as the openexr package reads them (level 0)."""
+    """Every part's channels as the openexr package reads them (level 0; a
+    deep part's as object arrays of each pixel's samples)."""
     with OpenEXR.File(str(path), separate_channels=True) as f:
         return [{name: c.pixels.copy() for name, c in part.channels.items()} for part in f.parts]
+
+
+def same_deep(ours: exr.DeepPixels, expected: dict[str, np.ndarray]) -> None:
+    assert sorted(ours.channels) == sorted(expected)
+    for name, pixels in expected.items():
+        mine = ours.per_pixel(name)
+        assert mine.shape == pixels.shape == ours.counts.shape, name
+        for index in zip(*np.nonzero(ours.counts)):
+            assert mine[index].dtype == pixels[index].dtype
+            assert mine[index].tobytes() == pixels[index].tobytes(), (name, index)
+        assert all(pixels[index] is None for index in zip(*np.nonzero(ours.counts == 0)))
 
 
 def same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> None:
@@ -39,7 +51,7 @@ def same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> None:
 
 
 def test_the_sample_images_are_here() -> None:
-    assert len(REAL) == 6, REAL
+    assert len(REAL) == 7, REAL
 
 
 @pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
@@ -49,7 +61,10 @@ def test_real_files_read_to_the_packages_pixels(path: Path) -> None:
         assert len(f.parts) == len(expected)
         for part, pixels in zip(f.parts, expected):
             for threads in (1, 2):
-                same(f.read(part.index, threads=threads), pixels)
+                if part.type.startswith("deep"):
+                    same_deep(f.read_deep(part.index, threads=threads), pixels)
+                else:
+                    same(f.read(part.index, threads=threads), pixels)
 
 
 @pytest.mark.parametrize("name", ["ColorCodedLevels.exr", "MirrorPattern.exr"])
@@ -254,3 +269,46 @@ def test_convert_flattens_one_level_tiles_and_refuses_to_drop_parts(tmp_path: Pa
         with pytest.raises(oxport.UnsupportedError, match="multi-part"):
             exr.convert(refused, tmp_path / "x.exr")
     assert not (tmp_path / "x.exr").exists()
+
+
+def deep_channels(height: int, width: int, seed: int) -> dict[str, np.ndarray]:
+    """Deep channels of every type as the openexr package takes them: object
+    arrays of each pixel's samples (None for none), the same count across
+    channels."""
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, 5, (height, width))
+    counts[0, :] = 0
+    out: dict[str, np.ndarray] = {}
+    for name, dtype in (("A", np.float16), ("Z", np.float32), ("id", np.uint32)):
+        pixels = np.empty((height, width), dtype=object)
+        for index in np.ndindex(height, width):
+            n = counts[index]
+            if n:
+                pixels[index] = (rng.random(n) * 100).astype(dtype)
+        out[name] = pixels
+    return out
+
+
+@pytest.mark.parametrize("method", ["NO", "RLE", "ZIPS"])
+@pytest.mark.parametrize("storage", ["deepscanline", "deeptile"])
+def test_deep_parts_read_to_the_packages_samples(tmp_path: Path, method: str, storage: str) -> None:
+    channels = deep_channels(37, 23, seed=len(method))
+    header = {"type": getattr(OpenEXR, storage), "compression": getattr(OpenEXR, f"{method}_COMPRESSION")}
+    if storage == "deeptile":
+        header["tiles"] = tiles(8, 5)
+    path = tmp_path / "deep.exr"
+    with OpenEXR.File(header, dict(channels)) as f:
+        f.write(str(path))
+    expected = theirs(path)[0]
+    with exr.open(path) as f:
+        assert f.parts[0].type == storage
+        whole = f.read_deep()
+        same_deep(whole, expected)
+        # A window and a subset of channels: the same samples.
+        part_of = f.read_deep(channels=["Z"], window=((3, 2), (19, 30)), threads=2)
+        assert part_of.counts.tobytes() == np.ascontiguousarray(whole.counts[2:31, 3:20]).tobytes()
+        same_deep(part_of, {"Z": expected["Z"][2:31, 3:20]})
+        with pytest.raises(ValueError, match="deep"):
+            f.read()
+    with exr.open(IMAGES / "stripes.exr") as flat, pytest.raises(ValueError, match="not deep"):
+        flat.read_deep()

@@ -61,7 +61,11 @@ impl<S: Source> Reader<S> {
             Compression::None | Compression::Rle | Compression::Zips | Compression::Zip
         ) {
             return Err(Error::Unsupported(
-                format!("deep data compressed with {method} (OpenEXR's deep methods are none, rle, zips and zip)").into(),
+                format!(
+                    "deep data compressed with {method} (OpenEXR writes deep data with none, rle \
+                     or zips)"
+                )
+                .into(),
             ));
         }
         if plan.part.sampling.iter().any(|&s| s != (1, 1)) {
@@ -214,7 +218,13 @@ impl DeepDecoder<'_> {
         let data_at = span.offset + prefix as u64;
         with_buffer(body, |bytes| {
             source.read_exact_at(bytes, data_at)?;
-            let (table, data) = bytes.split_at(packed_table as usize);
+            let (mut table, data) = bytes.split_at(packed_table as usize);
+            // OpenEXR writes an uncompressed table of a tile cut by the
+            // data window with the size of a whole tile: the table is the
+            // cut tile's, the rest is not read (as OpenEXR reads it).
+            if method == Compression::None && table.len() > width * lines * 4 {
+                table = &table[..width * lines * 4];
+            }
             with_buffer(width * lines * 4, |raw_table| {
                 compress::decompress(method, table, &Layout::new(&[4], width, lines), raw_table)
                     .map_err(|e| at_chunk(e, data_at))?;
