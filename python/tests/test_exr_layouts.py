@@ -312,3 +312,65 @@ def test_deep_parts_read_to_the_packages_samples(tmp_path: Path, method: str, st
             f.read()
     with exr.open(IMAGES / "stripes.exr") as flat, pytest.raises(ValueError, match="not deep"):
         flat.read_deep()
+
+
+def dwa_cases(height: int, width: int) -> dict[str, dict[str, np.ndarray]]:
+    """Images that take every path of the DWA decoder: R, G, B triples
+    (half and float, in layers), alone-standing DCT channels (Y), RLE (A),
+    channels stored as they are (Z, id), constant blocks, HDR and negative
+    values."""
+    rng = np.random.default_rng(11)
+    yy, xx = np.mgrid[0:height, 0:width]
+    smooth = np.sin(xx / 9.0) * np.cos(yy / 7.0) + 1.2
+
+    def noisy(scale: float) -> np.ndarray:
+        return smooth * scale + rng.normal(0, 0.05, smooth.shape)
+
+    return {
+        "rgb_half": {c: noisy(s).astype(np.float16) for c, s in zip("RGB", (1, 0.7, 0.3))},
+        "rgba_float": {**{c: noisy(s).astype(np.float32) for c, s in zip("RGB", (2, 1, 0.5))},
+                       "A": np.clip(noisy(0.4), 0, 1).astype(np.float32)},
+        "layers": {"left.R": noisy(1).astype(np.float16), "left.G": noisy(1).astype(np.float16),
+                   "left.B": noisy(1).astype(np.float16), "Y": noisy(1).astype(np.float16),
+                   "Z": noisy(10).astype(np.float32), "id": rng.integers(0, 1000, smooth.shape, dtype=np.uint32)},
+        "flat": {"R": np.full(smooth.shape, 0.5, np.float16), "G": np.zeros(smooth.shape, np.float16),
+                 "B": np.full(smooth.shape, 3.0, np.float16)},
+        "hdr": {"R": (noisy(1) ** 4 * 100).astype(np.float16), "G": (-noisy(1)).astype(np.float16),
+                "B": noisy(1).astype(np.float16)},
+    }
+
+
+@pytest.mark.parametrize("method", ["DWAA", "DWAB"])
+@pytest.mark.parametrize("case", ["rgb_half", "rgba_float", "layers", "flat", "hdr"])
+def test_dwa_reads_to_the_packages_pixels_bit_for_bit(tmp_path: Path, method: str, case: str) -> None:
+    channels = dwa_cases(300, 83)[case]
+    path = tmp_path / "dwa.exr"
+    with OpenEXR.File({"compression": getattr(OpenEXR, f"{method}_COMPRESSION"), "type": OpenEXR.scanlineimage},
+                      dict(channels)) as f:
+        f.write(str(path))
+    for threads in (1, 2):
+        same(exr.read(path, threads=threads)[1], theirs(path)[0])
+
+
+def test_dwa_tiles_subsampled_and_linear_channels(tmp_path: Path) -> None:
+    rng = np.random.default_rng(4)
+    smooth = np.add.outer(np.linspace(0, 2, 64), np.linspace(0, 1, 90))
+    path = tmp_path / "tiled.exr"
+    rgb = {c: (smooth * s + rng.normal(0, 0.02, smooth.shape)).astype(np.float16) for c, s in zip("RGB", (1, 2, 3))}
+    with OpenEXR.File({"compression": OpenEXR.DWAA_COMPRESSION, "type": OpenEXR.tiledimage, "tiles": tiles(40, 24),
+                       "dwaCompressionLevel": 200.0}, dict(rgb)) as f:
+        f.write(str(path))
+    same(exr.read(path)[1], theirs(path)[0])
+    # Luminance/chroma with 2×2 chroma, and a channel marked linear
+    # (coded without the perceptual transfer).
+    yc = tmp_path / "yc.exr"
+    # The package takes subsampled channels at full size and keeps every
+    # other sample.
+    small = smooth
+    with OpenEXR.File({"compression": OpenEXR.DWAB_COMPRESSION, "type": OpenEXR.scanlineimage}, {
+            "Y": OpenEXR.Channel(smooth.astype(np.float16)),
+            "RY": OpenEXR.Channel((small - 1).astype(np.float16), 2, 2),
+            "BY": OpenEXR.Channel((1 - small).astype(np.float16), 2, 2),
+            "L.Y": OpenEXR.Channel(smooth.astype(np.float16), 1, 1, True)}) as f:
+        f.write(str(yc))
+    same(exr.read(yc)[1], theirs(yc)[0])

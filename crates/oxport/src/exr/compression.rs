@@ -83,7 +83,11 @@ impl Compression {
         self.can_write()
             || matches!(
                 self,
-                Compression::Piz | Compression::B44 | Compression::B44a
+                Compression::Piz
+                    | Compression::B44
+                    | Compression::B44a
+                    | Compression::Dwaa
+                    | Compression::Dwab
             )
     }
 

@@ -3,6 +3,7 @@
 //! size equals its uncompressed size as raw, as OpenEXR does.
 
 pub mod b44;
+pub mod dwa;
 pub mod piz;
 pub mod pxr24;
 pub mod rle;
@@ -101,6 +102,10 @@ pub(crate) fn decompress(
         Compression::B44 | Compression::B44a => {
             check_channels(layout)?;
             b44::decompress(packed, layout, out)
+        }
+        Compression::Dwaa | Compression::Dwab => {
+            check_channels(layout)?;
+            dwa::decompress(packed, layout, out)
         }
         other => Err(Error::Unsupported(
             format!("reading {other} compression").into(),

@@ -55,7 +55,7 @@ fn encode_runs(src: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-fn decode_runs(packed: &[u8], out: &mut [u8]) -> Result<()> {
+pub(crate) fn decode_runs(packed: &[u8], out: &mut [u8]) -> Result<()> {
     let corrupt = |what| Error::Corrupt { what, offset: None };
     let (mut at, mut written) = (0, 0);
     while at < packed.len() {

@@ -9,7 +9,7 @@
 //! | length | 4 | u32: bytes of the Huffman block |
 //! | Huffman block | length | see `huffman.rs` |
 
-mod huffman;
+pub(crate) mod huffman;
 pub(crate) mod wavelet;
 
 use crate::exr::chunk::Layout;

@@ -1,0 +1,220 @@
+//! Which channels DWA codes how: rules match a channel's name after its
+//! last `.` and its type to a scheme (the lossy DCT, RLE, or as they are)
+//! and, for R, G and B, a place in a triple that is turned to Y'CbCr
+//! before the DCT. Version 2 chunks carry their rules; older ones use
+//! fixed legacy rules.
+
+use crate::exr::attribute::{Channel, PixelType};
+use crate::{Error, Result};
+
+/// How a channel's samples are coded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scheme {
+    /// Stored as they are, then zlib.
+    Unknown,
+    /// 8×8 DCT blocks, quantized.
+    LossyDct,
+    /// Byte planes, run-length coded, then zlib.
+    Rle,
+}
+
+/// One rule: a name suffix, a type, what to do with matches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Rule {
+    suffix: Vec<u8>,
+    scheme: Scheme,
+    pixel_type: PixelType,
+    /// R, G or B of a triple (0, 1, 2), or none.
+    csc: Option<usize>,
+    case_insensitive: bool,
+}
+
+fn corrupt(what: &'static str) -> Error {
+    Error::Corrupt { what, offset: None }
+}
+
+/// The rules of chunks before version 2: lower-case names, any case.
+pub(crate) fn legacy_rules() -> Vec<Rule> {
+    let mut rules = Vec::new();
+    let dct = [
+        ("r", Some(0)),
+        ("red", Some(0)),
+        ("g", Some(1)),
+        ("grn", Some(1)),
+        ("green", Some(1)),
+        ("b", Some(2)),
+        ("blu", Some(2)),
+        ("blue", Some(2)),
+        ("y", None),
+        ("by", None),
+        ("ry", None),
+    ];
+    for (suffix, csc) in dct {
+        for pixel_type in [PixelType::Half, PixelType::Float] {
+            rules.push(Rule {
+                suffix: suffix.as_bytes().to_vec(),
+                scheme: Scheme::LossyDct,
+                pixel_type,
+                csc,
+                case_insensitive: true,
+            });
+        }
+    }
+    for pixel_type in [PixelType::Uint, PixelType::Half, PixelType::Float] {
+        rules.push(Rule {
+            suffix: b"a".to_vec(),
+            scheme: Scheme::Rle,
+            pixel_type,
+            csc: None,
+            case_insensitive: true,
+        });
+    }
+    rules
+}
+
+/// Reads the rules a version 2 chunk starts with: their size in bytes
+/// (with its own 2), then each rule. Returns the rules and the bytes read.
+pub(crate) fn read_rules(data: &[u8]) -> Result<(Vec<Rule>, usize)> {
+    if data.len() <= 2 {
+        return Err(corrupt("a DWA chunk ends before its channel rules"));
+    }
+    let size = usize::from(u16::from_le_bytes([data[0], data[1]]));
+    if size < 2 || size > data.len() {
+        return Err(corrupt("a DWA chunk's channel rules have a bad size"));
+    }
+    let mut rest = &data[2..size];
+    let mut rules = Vec::new();
+    while !rest.is_empty() {
+        if rest.len() <= 3 {
+            return Err(corrupt("a DWA channel rule is cut short"));
+        }
+        let len = rest[..rest.len() - 2]
+            .iter()
+            .take(129)
+            .position(|&b| b == 0)
+            .ok_or(corrupt(
+                "a DWA channel rule's name is too long or unterminated",
+            ))?;
+        let suffix = rest[..len].to_vec();
+        let (value, type_code) = (rest[len + 1], rest[len + 2]);
+        rest = &rest[len + 3..];
+        let csc = match (value >> 4) as i32 - 1 {
+            -1 => None,
+            i @ 0..=2 => Some(i as usize),
+            _ => return Err(corrupt("a DWA channel rule has a bad color index")),
+        };
+        let scheme = match (value >> 2) & 3 {
+            0 => Scheme::Unknown,
+            1 => Scheme::LossyDct,
+            2 => Scheme::Rle,
+            _ => return Err(corrupt("a DWA channel rule has a bad scheme")),
+        };
+        let pixel_type = match type_code {
+            0 => PixelType::Uint,
+            1 => PixelType::Half,
+            2 => PixelType::Float,
+            _ => return Err(corrupt("a DWA channel rule has a bad type")),
+        };
+        rules.push(Rule {
+            suffix,
+            scheme,
+            pixel_type,
+            csc,
+            case_insensitive: value & 1 != 0,
+        });
+    }
+    Ok((rules, size))
+}
+
+/// How the channels of a chunk are coded: each channel's scheme, and the
+/// R, G, B triples (channel indices) turned to Y'CbCr, in the order of
+/// their first channel's name prefix.
+pub(crate) fn classify(channels: &[Channel], rules: &[Rule]) -> (Vec<Scheme>, Vec<[usize; 3]>) {
+    let mut schemes = vec![Scheme::Unknown; channels.len()];
+    // Name prefixes (up to and with the last '.') in order of appearance,
+    // each with its R, G and B channels.
+    let mut prefixes: Vec<(&[u8], [Option<usize>; 3])> = Vec::new();
+    for (c, channel) in channels.iter().enumerate() {
+        let name = channel.name.as_bytes();
+        let cut = name.iter().rposition(|&b| b == b'.').map_or(0, |i| i + 1);
+        let (prefix, suffix) = name.split_at(cut);
+        let slot = match prefixes.iter().position(|(p, _)| *p == prefix) {
+            Some(i) => i,
+            None => {
+                prefixes.push((prefix, [None; 3]));
+                prefixes.len() - 1
+            }
+        };
+        for rule in rules {
+            let same = if rule.case_insensitive {
+                rule.suffix.eq_ignore_ascii_case(suffix)
+            } else {
+                rule.suffix == suffix
+            };
+            if same && rule.pixel_type == channel.pixel_type {
+                schemes[c] = rule.scheme;
+                if let Some(i) = rule.csc {
+                    prefixes[slot].1[i] = Some(c);
+                }
+            }
+        }
+    }
+    let triples = prefixes
+        .iter()
+        .filter_map(|(_, rgb)| match *rgb {
+            [Some(r), Some(g), Some(b)] => Some([r, g, b]),
+            _ => None,
+        })
+        .filter(|rgb| {
+            let sampling = |c: usize| (channels[c].x_sampling, channels[c].y_sampling);
+            sampling(rgb[0]) == sampling(rgb[1]) && sampling(rgb[1]) == sampling(rgb[2])
+        })
+        .collect();
+    (schemes, triples)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rgb_triples_by_prefix_and_alpha_by_rle() {
+        let channels: Vec<Channel> = [
+            ("A", PixelType::Half),
+            ("B", PixelType::Half),
+            ("G", PixelType::Half),
+            ("R", PixelType::Half),
+            ("left.B", PixelType::Float),
+            ("left.G", PixelType::Float),
+            ("left.R", PixelType::Float),
+            ("Z", PixelType::Float),
+        ]
+        .iter()
+        .map(|&(n, t)| Channel::new(n, t))
+        .collect();
+        let (schemes, triples) = classify(&channels, &legacy_rules());
+        assert_eq!(triples, [[3, 2, 1], [6, 5, 4]]);
+        assert_eq!(schemes[0], Scheme::Rle);
+        assert_eq!(schemes[7], Scheme::Unknown);
+        assert!(schemes[1..7].iter().all(|&s| s == Scheme::LossyDct));
+    }
+
+    #[test]
+    fn written_rules_read_back() {
+        // "R", DCT, csc 0, case-sensitive, HALF; then "A", RLE, UINT.
+        let mut data = vec![0, 0];
+        data.extend_from_slice(b"R\0");
+        data.extend_from_slice(&[(1 << 4) | (1 << 2), 1]);
+        data.extend_from_slice(b"A\0");
+        data.extend_from_slice(&[2 << 2, 0]);
+        let size = data.len() as u16;
+        data[..2].copy_from_slice(&size.to_le_bytes());
+        data.push(99);
+        let (rules, read) = read_rules(&data).unwrap();
+        assert_eq!(read, data.len() - 1);
+        assert_eq!(rules.len(), 2);
+        assert_eq!(rules[0].csc, Some(0));
+        assert_eq!(rules[1].scheme, Scheme::Rle);
+        assert!(read_rules(&data[..5]).is_err());
+    }
+}

@@ -1,0 +1,330 @@
+//! The inverse 8×8 DCT of DWA blocks, in the three orders of operations
+//! OpenEXR computes it in: its AVX code (x86-64 CPUs with AVX), its SSE2
+//! code (other x86-64 CPUs) and its scalar code (other CPUs). Each rounds
+//! differently, and a block's pixels are bit-exact only in the order the
+//! OpenEXR library on the same CPU uses, so the order is chosen the way
+//! OpenEXR chooses it. `zeroed` is how many of the block's last rows are
+//! zero: OpenEXR skips work for them, which can change the sign of a zero.
+
+/// The constants of OpenEXR's SIMD code: ½·cos(kπ/16).
+const A: f32 = 3.535536e-01;
+const B: f32 = 4.903927e-01;
+const C: f32 = 4.619398e-01;
+const D: f32 = 4.157349e-01;
+const E: f32 = 2.777855e-01;
+const F: f32 = 1.913422e-01;
+const G: f32 = 9.754573e-02;
+
+/// The even (M1) and odd (M2) halves of the inverse DCT matrix, by row.
+const M1: [[f32; 4]; 4] = [[A, C, A, F], [A, F, -A, -C], [A, -F, -A, C], [A, -C, A, -F]];
+const M2: [[f32; 4]; 4] = [[B, D, E, G], [D, -G, -B, -E], [E, -B, G, D], [G, -E, D, -B]];
+
+/// Which of OpenEXR's inverse DCTs this CPU gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Order {
+    Avx,
+    Sse2,
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    Scalar,
+}
+
+impl Order {
+    /// OpenEXR's choice on this CPU: AVX when the CPU and the OS have it.
+    pub(crate) fn of_this_cpu() -> Order {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx") {
+                Order::Avx
+            } else {
+                Order::Sse2
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Order::Scalar
+        }
+    }
+
+    /// Transforms `block` (row-major) in place; its last `zeroed` rows are
+    /// zero (0 to 7).
+    pub(crate) fn inverse(self, block: &mut [f32; 64], zeroed: usize) {
+        match self {
+            Order::Avx if zeroed == 7 => avx_first_row_only(block),
+            Order::Avx => avx(block, 8 - zeroed),
+            Order::Sse2 => sse2(block, 8 - zeroed),
+            Order::Scalar => scalar(block, 8 - zeroed),
+        }
+    }
+}
+
+/// A block whose only coefficient is its DC: every pixel the same.
+pub(crate) fn dc_only(block: &mut [f32; 64]) {
+    let value = block[0] * A * A;
+    block.fill(value);
+}
+
+/// One row of the AVX code: each half of the output as a sum of two pairs
+/// of products.
+fn avx_row(row: &mut [f32]) {
+    let x = [
+        row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7],
+    ];
+    for k in 0..4 {
+        let m1 = M1[k];
+        let m2 = M2[k];
+        let even = (x[0] * m1[0] + x[2] * m1[1]) + (x[4] * m1[2] + x[6] * m1[3]);
+        let odd = (x[1] * m2[0] + x[3] * m2[1]) + (x[5] * m2[2] + x[7] * m2[3]);
+        row[k] = even + odd;
+        row[7 - k] = even - odd;
+    }
+}
+
+/// The AVX code with the first `rows` rows (2 to 8) non-zero: rows go by
+/// pairs in the first pass, and the second pass leaves out the products
+/// of the zero rows.
+fn avx(block: &mut [f32; 64], rows: usize) {
+    for pair in 0..4 {
+        if 2 * pair < rows {
+            avx_row(&mut block[16 * pair..16 * pair + 8]);
+            avx_row(&mut block[16 * pair + 8..16 * pair + 16]);
+        }
+    }
+    let has = |r: usize| r < rows;
+    for col in 0..8 {
+        let y = |r: usize| block[8 * r + col];
+        // Odd outputs.
+        let mut o0 = B * y(1);
+        if has(3) {
+            o0 += D * y(3);
+        }
+        if has(5) {
+            let mut t = E * y(5);
+            if has(7) {
+                t += G * y(7);
+            }
+            o0 += t;
+        }
+        let mut o1 = D * y(1);
+        if has(3) {
+            let mut t = G * y(3);
+            if has(5) {
+                t += B * y(5);
+            }
+            o1 -= t;
+        }
+        if has(7) {
+            o1 -= E * y(7);
+        }
+        let mut o2 = E * y(1);
+        if has(3) {
+            o2 -= B * y(3);
+        }
+        if has(5) {
+            o2 += G * y(5);
+        }
+        if has(7) {
+            o2 += D * y(7);
+        }
+        let mut o3 = G * y(1);
+        if has(5) {
+            o3 += D * y(5);
+        }
+        if has(3) {
+            let mut t = E * y(3);
+            if has(7) {
+                t += B * y(7);
+            }
+            o3 -= t;
+        }
+        // Even outputs.
+        let mut sum = y(0) * A;
+        let mut difference = sum;
+        if has(4) {
+            let t = y(4) * A;
+            sum += t;
+            difference -= t;
+        }
+        let (mut e0, mut e3) = (sum, sum);
+        let (mut e1, mut e2) = (difference, difference);
+        if has(2) {
+            let mut t = y(2) * C;
+            if has(6) {
+                t += y(6) * F;
+            }
+            e0 += t;
+            e3 -= t;
+            let mut u = y(2) * F;
+            if has(6) {
+                u -= y(6) * C;
+            }
+            e1 = difference + u;
+            e2 = difference - u;
+        }
+        block[col] = e0 + o0;
+        block[8 + col] = e1 + o1;
+        block[16 + col] = e2 + o2;
+        block[24 + col] = e3 + o3;
+        block[32 + col] = e3 - o3;
+        block[40 + col] = e2 - o2;
+        block[48 + col] = e1 - o1;
+        block[56 + col] = e0 - o0;
+    }
+}
+
+/// The AVX code for a block whose only non-zero row is the first.
+fn avx_first_row_only(block: &mut [f32; 64]) {
+    avx_row(&mut block[..8]);
+    let first: [f32; 8] = block[..8].try_into().expect("8");
+    for row in block.chunks_exact_mut(8) {
+        for (out, &v) in row.iter_mut().zip(&first) {
+            *out = v * A;
+        }
+    }
+}
+
+/// The SSE2 code: rows as running sums from zero, columns in pairs.
+fn sse2(block: &mut [f32; 64], rows: usize) {
+    for row in block.chunks_exact_mut(8).take(rows) {
+        let x = [
+            row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7],
+        ];
+        for k in 0..4 {
+            let (m1, m2) = (M1[k], M2[k]);
+            let even = (((0.0 + x[0] * m1[0]) + x[2] * m1[1]) + x[4] * m1[2]) + x[6] * m1[3];
+            let odd = (((0.0 + x[1] * m2[0]) + x[3] * m2[1]) + x[5] * m2[2]) + x[7] * m2[3];
+            row[k] = even + odd;
+            row[7 - k] = even - odd;
+        }
+    }
+    for col in 0..8 {
+        let i = |r: usize| block[8 * r + col];
+        let alpha = [C * i(2), F * i(2), C * i(6), F * i(6)];
+        let beta = [
+            (i(1) * B + i(3) * D) + (i(5) * E + i(7) * G),
+            (i(1) * D - i(3) * G) - (i(5) * B + i(7) * E),
+            (i(1) * E - i(3) * B) + (i(5) * G + i(7) * D),
+            (i(1) * G - i(3) * E) + (i(5) * D - i(7) * B),
+        ];
+        columns(
+            block,
+            col,
+            A * (i(0) + i(4)),
+            A * (i(0) - i(4)),
+            alpha,
+            beta,
+        );
+    }
+}
+
+/// The last step of the SSE2 and scalar codes' column pass.
+fn columns(block: &mut [f32; 64], col: usize, t0: f32, t3: f32, alpha: [f32; 4], beta: [f32; 4]) {
+    let t1 = alpha[0] + alpha[3];
+    let t2 = alpha[1] - alpha[2];
+    let gamma = [t0 + t1, t3 + t2, t3 - t2, t0 - t1];
+    for k in 0..4 {
+        block[8 * k + col] = gamma[k] + beta[k];
+        block[8 * (7 - k) + col] = gamma[k] - beta[k];
+    }
+}
+
+/// The scalar code: its constants computed from cosines in f32, sums from
+/// left to right.
+#[allow(clippy::approx_constant)]
+fn scalar(block: &mut [f32; 64], rows: usize) {
+    // OpenEXR's own π, whose cosines give its constants.
+    let pi = 3.14159f32;
+    let a = 0.5 * (pi / 4.0).cos();
+    let b = 0.5 * (pi / 16.0).cos();
+    let c = 0.5 * (pi / 8.0).cos();
+    let d = 0.5 * (3.0 * pi / 16.0).cos();
+    let e = 0.5 * (5.0 * pi / 16.0).cos();
+    let f = 0.5 * (3.0 * pi / 8.0).cos();
+    let g = 0.5 * (7.0 * pi / 16.0).cos();
+    let pass = |x: [f32; 8]| -> [f32; 8] {
+        let alpha = [c * x[2], f * x[2], c * x[6], f * x[6]];
+        let beta = [
+            b * x[1] + d * x[3] + e * x[5] + g * x[7],
+            d * x[1] - g * x[3] - b * x[5] - e * x[7],
+            e * x[1] - b * x[3] + g * x[5] + d * x[7],
+            g * x[1] - e * x[3] + d * x[5] - b * x[7],
+        ];
+        let t0 = a * (x[0] + x[4]);
+        let t3 = a * (x[0] - x[4]);
+        let t1 = alpha[0] + alpha[3];
+        let t2 = alpha[1] - alpha[2];
+        let gamma = [t0 + t1, t3 + t2, t3 - t2, t0 - t1];
+        [
+            gamma[0] + beta[0],
+            gamma[1] + beta[1],
+            gamma[2] + beta[2],
+            gamma[3] + beta[3],
+            gamma[3] - beta[3],
+            gamma[2] - beta[2],
+            gamma[1] - beta[1],
+            gamma[0] - beta[0],
+        ]
+    };
+    for row in block.chunks_exact_mut(8).take(rows) {
+        let out = pass(row.try_into().expect("8"));
+        row.copy_from_slice(&out);
+    }
+    for col in 0..8 {
+        let out = pass(std::array::from_fn(|r| block[8 * r + col]));
+        for (r, v) in out.into_iter().enumerate() {
+            block[8 * r + col] = v;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The inverse DCT by its definition, in f64.
+    fn reference(block: &[f32; 64]) -> [f64; 64] {
+        let basis = |k: usize, n: usize| {
+            let scale = if k == 0 { (0.125f64).sqrt() } else { 0.5 };
+            scale * ((2 * n + 1) as f64 * k as f64 * std::f64::consts::PI / 16.0).cos()
+        };
+        std::array::from_fn(|i| {
+            let (y, x) = (i / 8, i % 8);
+            let mut sum = 0.0;
+            for v in 0..8 {
+                for u in 0..8 {
+                    sum += f64::from(block[8 * v + u]) * basis(v, y) * basis(u, x);
+                }
+            }
+            sum
+        })
+    }
+
+    #[test]
+    fn every_order_is_the_inverse_dct_within_rounding() {
+        let mut seed = 1u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1 << 24) as f32 * 2.0 - 1.0
+        };
+        for zeroed in 0..8 {
+            let mut block = [0f32; 64];
+            for v in block.iter_mut().take(8 * (8 - zeroed)) {
+                *v = next() * 100.0;
+            }
+            let expected = reference(&block);
+            for order in [Order::Avx, Order::Sse2, Order::Scalar] {
+                let mut out = block;
+                order.inverse(&mut out, zeroed);
+                for (got, want) in out.iter().zip(&expected) {
+                    assert!(
+                        (f64::from(*got) - want).abs() < 1e-2,
+                        "{order:?} {zeroed}: {got} {want}"
+                    );
+                }
+            }
+        }
+        let mut dc = [0f32; 64];
+        dc[0] = 8.0;
+        dc_only(&mut dc);
+        assert!(dc.iter().all(|&v| (v - 1.0).abs() < 1e-5));
+    }
+}

@@ -1,0 +1,222 @@
+//! DWA's lossy DCT channels, decoded as OpenEXR decodes them: per 8×8
+//! block, each channel's DC and run-length coded AC coefficients (halves,
+//! in zig-zag order) to floats, the inverse DCT (or, for a block with no
+//! AC, its DC spread), Y'CbCr to R'G'B' for a triple, floats to halves
+//! (for a block that is constant in every channel, one value), then the
+//! perceptual transfer undone through a table of halves.
+
+use std::sync::OnceLock;
+
+use super::idct::{self, Order};
+use crate::exr::half;
+use crate::{Error, Result};
+
+fn corrupt(what: &'static str) -> Error {
+    Error::Corrupt { what, offset: None }
+}
+
+/// The AC and DC coefficients of a chunk, consumed channel by channel.
+pub(crate) struct Coefficients<'a> {
+    ac: &'a [u16],
+    dc: &'a [u16],
+    order: Order,
+}
+
+impl<'a> Coefficients<'a> {
+    pub(crate) fn new(ac: &'a [u16], dc: &'a [u16]) -> Self {
+        Coefficients {
+            ac,
+            dc,
+            order: Order::of_this_cpu(),
+        }
+    }
+}
+
+/// Where a channel's decoded rows go: the offset of each row in the
+/// chunk, and whether the channel is FLOAT (its halves widened).
+pub(crate) struct Target<'a> {
+    pub rows: &'a [usize],
+    pub float: bool,
+}
+
+/// The zig-zag index of each coefficient of a row-major block.
+const ZIGZAG: [usize; 64] = [
+    0, 1, 5, 6, 14, 15, 27, 28, 2, 4, 7, 13, 16, 26, 29, 42, 3, 8, 12, 17, 25, 30, 41, 43, 9, 11,
+    18, 24, 31, 40, 44, 53, 10, 19, 23, 32, 39, 45, 52, 54, 20, 22, 33, 38, 46, 51, 55, 60, 21, 34,
+    37, 47, 50, 56, 59, 61, 35, 36, 48, 49, 57, 58, 62, 63,
+];
+
+/// The last zig-zag index before which each count of zero rows (7 down
+/// to 1) holds: a block whose last non-zero coefficient comes before
+/// index 2 has seven zero rows, and so on.
+const ROW_STARTS: [usize; 7] = [2, 3, 9, 10, 20, 21, 35];
+
+/// OpenEXR's table undoing DWA's perceptual transfer: x^2.2 up to 1,
+/// e^(2.2(x−1))·… above (as `powf` gives them), signs kept, infinities and
+/// NaNs to 0.
+fn to_linear() -> &'static [u16] {
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..=u16::MAX)
+            .map(|x| {
+                if x == 0 || x & 0x7c00 == 0x7c00 {
+                    return 0;
+                }
+                let f = half::to_f32(x);
+                let sign = if f < 0.0 { -1.0f32 } else { 1.0 };
+                let f = f.abs();
+                let (base, power) = if f <= 1.0 {
+                    (f, 2.2f32)
+                } else {
+                    // OpenEXR's 9.02501329156 (e^2.2) as an f32.
+                    (9.025_013_f32, f - 1.0)
+                };
+                half::from_f32(sign * base.powf(power))
+            })
+            .collect()
+    })
+}
+
+/// Un-runs the AC coefficients of one block into `zig` (zeroed but for the
+/// DC): a value with high byte 0xff stands for that many zeros (0: the
+/// rest of the block). Returns the zig-zag index of the last value stored.
+fn unrun(ac: &mut &[u16], zig: &mut [u16; 64]) -> Result<usize> {
+    let mut at = 1;
+    let mut last = 0;
+    let mut used = 0;
+    while at < 64 {
+        let value = *ac
+            .get(used)
+            .ok_or(corrupt("a DWA chunk's AC coefficients end early"))?;
+        used += 1;
+        if value & 0xff00 == 0xff00 {
+            let run = usize::from(value & 0xff);
+            at += if run == 0 { 64 } else { run };
+        } else {
+            last = at;
+            zig[at] = value;
+            at += 1;
+        }
+    }
+    *ac = &ac[used..];
+    Ok(last)
+}
+
+/// Decodes the blocks of one channel, or of an R, G, B triple (Y'CbCr in
+/// the chunk), of `width × height` samples into their rows of `out`.
+/// `linear`: undo the perceptual transfer (a triple always does).
+pub(crate) fn decode(
+    coefficients: &mut Coefficients,
+    targets: &[Target],
+    width: usize,
+    height: usize,
+    linear: bool,
+    out: &mut [u8],
+) -> Result<()> {
+    let count = targets.len();
+    let (across, down) = (width.div_ceil(8), height.div_ceil(8));
+    let blocks = across * down;
+    if coefficients.dc.len() < count * blocks {
+        return Err(corrupt("a DWA chunk has fewer DC values than blocks"));
+    }
+    let (dc, rest) = coefficients.dc.split_at(count * blocks);
+    coefficients.dc = rest;
+    let order = coefficients.order;
+    let table = if linear { Some(to_linear()) } else { None };
+    // One row of blocks of halves per channel.
+    let mut halves = vec![vec![0u16; across * 64]; count];
+    let mut blocks_f32 = vec![[0f32; 64]; count];
+    for by in 0..down {
+        for bx in 0..across {
+            let mut constant = true;
+            for (k, block) in blocks_f32.iter_mut().enumerate() {
+                let mut zig = [0u16; 64];
+                zig[0] = dc[k * blocks + by * across + bx];
+                let last = unrun(&mut coefficients.ac, &mut zig)?;
+                if last == 0 {
+                    block[0] = half::to_f32(zig[0]);
+                    idct::dc_only(block);
+                } else {
+                    constant = false;
+                    for (value, &z) in block.iter_mut().zip(&ZIGZAG) {
+                        *value = half::to_f32(zig[z]);
+                    }
+                    let zeroed = ROW_STARTS
+                        .iter()
+                        .position(|&s| last < s)
+                        .map_or(0, |i| 7 - i);
+                    order.inverse(block, zeroed);
+                }
+            }
+            // A triple: Y'CbCr back to R'G'B'.
+            if let [r, g, b] = &mut blocks_f32[..] {
+                let n = if constant { 1 } else { 64 };
+                for ((r, g), b) in r.iter_mut().zip(g.iter_mut()).zip(b.iter_mut()).take(n) {
+                    let (y, cb, cr) = (*r, *g, *b);
+                    *r = y + 1.5747 * cr;
+                    *g = y - 0.1873 * cb - 0.4682 * cr;
+                    *b = y + 1.8556 * cb;
+                }
+            }
+            for (k, block) in blocks_f32.iter().enumerate() {
+                let dst = &mut halves[k][bx * 64..bx * 64 + 64];
+                if constant {
+                    dst.fill(half::from_f32(block[0]));
+                } else {
+                    for (h, &f) in dst.iter_mut().zip(block) {
+                        *h = half::from_f32(f);
+                    }
+                }
+            }
+        }
+        // The row of blocks to the channels' rows.
+        let lines = 8.min(height - 8 * by);
+        for (target, row_halves) in targets.iter().zip(&halves) {
+            for line in 0..lines {
+                let y = 8 * by + line;
+                let at = target.rows[y];
+                for x in 0..width {
+                    let mut h = row_halves[(x / 8) * 64 + line * 8 + x % 8];
+                    if let Some(table) = table {
+                        h = table[usize::from(h)];
+                    }
+                    if target.float {
+                        let bits = half::to_f32(h).to_bits().to_le_bytes();
+                        out[at + 4 * x..at + 4 * x + 4].copy_from_slice(&bits);
+                    } else {
+                        out[at + 2 * x..at + 2 * x + 2].copy_from_slice(&h.to_le_bytes());
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_fill_zeros_and_end_blocks() {
+        let mut zig = [0u16; 64];
+        let coded = [0x3c00, 0xff03, 0x4000, 0xff00, 7];
+        let mut ac: &[u16] = &coded;
+        assert_eq!(unrun(&mut ac, &mut zig).unwrap(), 5);
+        assert_eq!((zig[1], zig[2], zig[5], zig[6]), (0x3c00, 0, 0x4000, 0));
+        assert_eq!(ac, &[7]);
+        let mut short: &[u16] = &[0x3c00];
+        assert!(unrun(&mut short, &mut [0; 64]).is_err());
+    }
+
+    #[test]
+    fn the_transfer_table_keeps_signs_and_maps_one_to_one() {
+        let table = to_linear();
+        assert_eq!(table[0x3c00], 0x3c00);
+        assert_eq!(table[0xbc00], 0xbc00);
+        assert_eq!(table[0x7c00], 0);
+        assert_eq!(table[0], 0);
+        // 0.5^2.2 ≈ 0.2176.
+        assert!((half::to_f32(table[0x3800]) - 0.2176).abs() < 1e-3);
+    }
+}
