@@ -53,6 +53,25 @@ impl Window {
     }
 }
 
+/// Each channel's sampling is at least 1 and divides the window's
+/// position and size, as OpenEXR requires.
+pub(crate) fn check_sampling_fits(channels: &[Channel], window: &Window) -> Result<()> {
+    for channel in channels {
+        let fits = |s: i32, min: i32, size: u64| {
+            s >= 1 && min.rem_euclid(s) == 0 && size.is_multiple_of(s as u64)
+        };
+        if !fits(channel.x_sampling, window.x_min, window.width())
+            || !fits(channel.y_sampling, window.y_min, window.height())
+        {
+            return Err(Error::Corrupt {
+                what: "a channel's sampling does not divide the data window's position and size",
+                offset: None,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Every header of a file: one for a single-part file, one per part for a
 /// multi-part one, and what the version field says of them.
 #[derive(Clone, Debug, PartialEq)]
@@ -315,7 +334,7 @@ impl Header {
 
     /// What reading needs: channels, a known compression oxport reads, a
     /// data window that is not empty, each channel's sampling a divisor of
-    /// the window's position and size (as OpenEXR requires).
+    /// the window's position and size.
     pub(crate) fn check_readable(&self) -> Result<()> {
         let compression = self.compression()?;
         if !compression.can_read() {
@@ -334,19 +353,7 @@ impl Header {
                 offset: None,
             });
         }
-        for channel in self.channels()? {
-            let fits = |s: i32, min: i32, size: u64| {
-                s >= 1 && min.rem_euclid(s) == 0 && size.is_multiple_of(s as u64)
-            };
-            if !fits(channel.x_sampling, window.x_min, window.width())
-                || !fits(channel.y_sampling, window.y_min, window.height())
-            {
-                return Err(Error::Corrupt {
-                    what: "a channel's sampling does not divide the data window's position and size",
-                    offset: None,
-                });
-            }
-        }
+        check_sampling_fits(self.channels()?, &window)?;
         Ok(())
     }
 

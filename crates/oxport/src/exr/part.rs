@@ -5,7 +5,7 @@
 use super::attribute::AttributeValue;
 use super::chunk::samples;
 use super::compression::Compression;
-use super::header::{Header, Headers, Window};
+use super::header::{Header, Headers, Window, check_sampling_fits};
 use super::tile::{Level, Tiles};
 use crate::{Error, Result};
 
@@ -95,6 +95,7 @@ impl Part {
             return Err(corrupt("the data window is empty"));
         }
         let channels = header.channels()?;
+        check_sampling_fits(channels, &window)?;
         let sizes = channels.iter().map(|c| c.pixel_type.size()).collect();
         let sampling = channels
             .iter()
@@ -355,4 +356,76 @@ fn storage(header: &Header, file: &Headers) -> Result<Storage> {
 
 fn corrupt(what: &'static str) -> Error {
     Error::Corrupt { what, offset: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exr::attribute::{Channel, PixelType};
+    use crate::exr::compression::Compression;
+
+    fn single(header: Header) -> Headers {
+        Headers {
+            parts: vec![header],
+            multipart: false,
+            tiled: false,
+            deep: false,
+            end: 0,
+        }
+    }
+
+    #[test]
+    fn a_sampling_of_zero_or_one_that_does_not_divide_is_refused() {
+        // Found by the exr_read fuzz target: x sampling 0 divided by zero.
+        for sampling in [0, -2, 3] {
+            let mut channel = Channel::new("Y", PixelType::Half);
+            channel.x_sampling = sampling;
+            let header = Header::new(4, 4, vec![channel], Compression::Zip).unwrap();
+            let file = single(header.clone());
+            assert!(
+                matches!(Part::new(header, &file), Err(Error::Corrupt { .. })),
+                "{sampling}"
+            );
+        }
+    }
+
+    #[test]
+    fn tile_indices_follow_the_levels() {
+        let mut header = Header::new(
+            9,
+            5,
+            vec![Channel::new("Y", PixelType::Half)],
+            Compression::Zip,
+        )
+        .unwrap();
+        let tiles = Tiles {
+            width: 4,
+            height: 4,
+            mode: super::super::tile::LevelMode::Mipmap,
+            rounding: super::super::tile::Rounding::Down,
+        };
+        header.set("tiles", tiles.to_attribute());
+        header.set("type", AttributeValue::String(b"tiledimage".to_vec()));
+        let part = Part::new(header.clone(), &single(header)).unwrap();
+        // Levels 9×5 (3×2 tiles), 4×2 (1×1), 2×1 (1×1), 1×1 (1×1).
+        assert_eq!(part.levels().len(), 4);
+        assert_eq!(part.chunk_count(), 6 + 1 + 1 + 1);
+        assert_eq!(part.index_of([2, 1, 0, 0]), Some(5));
+        assert_eq!(part.index_of([0, 0, 3, 3]), Some(8));
+        assert_eq!(part.index_of([3, 0, 0, 0]), None);
+        assert_eq!(part.index_of([0, 0, 1, 0]), None);
+        let window = Window {
+            x_min: 5,
+            y_min: 1,
+            x_max: 8,
+            y_max: 4,
+        };
+        let bands = part.bands(0, &window);
+        assert_eq!(bands.len(), 2);
+        assert_eq!(
+            bands[1].chunks.iter().map(|c| c.index).collect::<Vec<_>>(),
+            [4, 5]
+        );
+        assert_eq!((bands[1].chunks[1].width, bands[1].lines), (1, 1));
+    }
 }
