@@ -65,11 +65,9 @@ pub(crate) fn decode_runs(packed: &[u8], out: &mut [u8]) -> Result<()> {
             let n = usize::from(count.unsigned_abs());
             let literal = packed
                 .get(at..at + n)
-                .ok_or(corrupt("an RLE chunk's literal bytes run past its end"))?;
+                .ok_or_else(|| corrupt("an RLE chunk's literal bytes run past its end"))?;
             out.get_mut(written..written + n)
-                .ok_or(corrupt(
-                    "an RLE chunk decodes to more bytes than its lines hold",
-                ))?
+                .ok_or_else(|| corrupt("an RLE chunk decodes to more bytes than its lines hold"))?
                 .copy_from_slice(literal);
             at += n;
             written += n;
@@ -77,11 +75,9 @@ pub(crate) fn decode_runs(packed: &[u8], out: &mut [u8]) -> Result<()> {
             let n = count as usize + 1;
             let &byte = packed
                 .get(at)
-                .ok_or(corrupt("an RLE chunk ends inside a run"))?;
+                .ok_or_else(|| corrupt("an RLE chunk ends inside a run"))?;
             out.get_mut(written..written + n)
-                .ok_or(corrupt(
-                    "an RLE chunk decodes to more bytes than its lines hold",
-                ))?
+                .ok_or_else(|| corrupt("an RLE chunk decodes to more bytes than its lines hold"))?
                 .fill(byte);
             at += 1;
             written += n;

@@ -87,7 +87,7 @@ fn unrun(ac: &mut &[u16], zig: &mut [u16; 64]) -> Result<usize> {
     while at < 64 {
         let value = *ac
             .get(used)
-            .ok_or(corrupt("a DWA chunk's AC coefficients end early"))?;
+            .ok_or_else(|| corrupt("a DWA chunk's AC coefficients end early"))?;
         used += 1;
         if value & 0xff00 == 0xff00 {
             let run = usize::from(value & 0xff);
@@ -123,8 +123,9 @@ pub(crate) fn decode(
     coefficients.dc = rest;
     let order = coefficients.order;
     let table = if linear { Some(to_linear()) } else { None };
+    let to_float = half::table();
     // One row of blocks of halves per channel.
-    let mut halves = vec![vec![0u16; across * 64]; count];
+    let mut halves = vec![vec![[0u16; 64]; across]; count];
     let mut blocks_f32 = vec![[0f32; 64]; count];
     for by in 0..down {
         for bx in 0..across {
@@ -134,12 +135,12 @@ pub(crate) fn decode(
                 zig[0] = dc[k * blocks + by * across + bx];
                 let last = unrun(&mut coefficients.ac, &mut zig)?;
                 if last == 0 {
-                    block[0] = half::to_f32(zig[0]);
+                    block[0] = to_float[usize::from(zig[0])];
                     idct::dc_only(block);
                 } else {
                     constant = false;
                     for (value, &z) in block.iter_mut().zip(&ZIGZAG) {
-                        *value = half::to_f32(zig[z]);
+                        *value = to_float[usize::from(zig[z])];
                     }
                     let zeroed = ROW_STARTS
                         .iter()
@@ -158,33 +159,36 @@ pub(crate) fn decode(
                     *b = y + 1.8556 * cb;
                 }
             }
-            for (k, block) in blocks_f32.iter().enumerate() {
-                let dst = &mut halves[k][bx * 64..bx * 64 + 64];
+            for (block, row) in blocks_f32.iter().zip(&mut halves) {
+                let dst = &mut row[bx];
                 if constant {
                     dst.fill(half::from_f32(block[0]));
                 } else {
-                    for (h, &f) in dst.iter_mut().zip(block) {
-                        *h = half::from_f32(f);
-                    }
+                    half::from_f32_64(block, dst);
                 }
             }
         }
-        // The row of blocks to the channels' rows.
+        // The row of blocks to the channels' rows, through the transfer
+        // table, widened for FLOAT channels.
         let lines = 8.min(height - 8 * by);
-        for (target, row_halves) in targets.iter().zip(&halves) {
+        for (target, blocks_row) in targets.iter().zip(&halves) {
             for line in 0..lines {
-                let y = 8 * by + line;
-                let at = target.rows[y];
-                for x in 0..width {
-                    let mut h = row_halves[(x / 8) * 64 + line * 8 + x % 8];
-                    if let Some(table) = table {
-                        h = table[usize::from(h)];
-                    }
-                    if target.float {
-                        let bits = half::to_f32(h).to_bits().to_le_bytes();
-                        out[at + 4 * x..at + 4 * x + 4].copy_from_slice(&bits);
-                    } else {
-                        out[at + 2 * x..at + 2 * x + 2].copy_from_slice(&h.to_le_bytes());
+                let at = target.rows[8 * by + line];
+                let size = if target.float { 4 } else { 2 };
+                let row = &mut out[at..at + width * size];
+                for (block, pixels) in blocks_row.iter().zip(row.chunks_mut(8 * size)) {
+                    let source = &block[8 * line..8 * line + 8];
+                    for (h, pixel) in source.iter().zip(pixels.chunks_exact_mut(size)) {
+                        let h = match table {
+                            Some(table) => table[usize::from(*h)],
+                            None => *h,
+                        };
+                        if target.float {
+                            pixel
+                                .copy_from_slice(&to_float[usize::from(h)].to_bits().to_le_bytes());
+                        } else {
+                            pixel.copy_from_slice(&h.to_le_bytes());
+                        }
                     }
                 }
             }

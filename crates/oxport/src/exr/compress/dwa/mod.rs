@@ -88,7 +88,7 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         .iter()
         .try_fold(0u64, |sum, &n| sum.checked_add(n))
         .filter(|&n| n <= data.len() as u64)
-        .ok_or(corrupt("a DWA chunk's sections run past its end"))?;
+        .ok_or_else(|| corrupt("a DWA chunk's sections run past its end"))?;
     let _ = total;
     let (unknown_bytes, rest) = data.split_at(unknown_packed as usize);
     let (ac_bytes, rest) = rest.split_at(ac_packed as usize);
@@ -238,9 +238,9 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
                 let count = width * height;
                 let planes = rle_planes
                     .get(rle_at..rle_at + count * size)
-                    .ok_or(corrupt(
-                        "a DWA chunk's RLE data is shorter than its channels",
-                    ))?;
+                    .ok_or_else(|| {
+                        corrupt("a DWA chunk's RLE data is shorter than its channels")
+                    })?;
                 for (y, &at) in rows[c].iter().enumerate() {
                     let row = &mut out[at..at + row_bytes];
                     for (x, sample) in row.chunks_exact_mut(size).enumerate() {
@@ -253,11 +253,12 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
             }
             Scheme::Unknown => {
                 for &at in &rows[c] {
-                    let from = unknown
-                        .get(unknown_at..unknown_at + row_bytes)
-                        .ok_or(corrupt(
-                            "a DWA chunk's unknown data is shorter than its channels",
-                        ))?;
+                    let from =
+                        unknown
+                            .get(unknown_at..unknown_at + row_bytes)
+                            .ok_or_else(|| {
+                                corrupt("a DWA chunk's unknown data is shorter than its channels")
+                            })?;
                     out[at..at + row_bytes].copy_from_slice(from);
                     unknown_at += row_bytes;
                 }

@@ -38,41 +38,50 @@ struct Bits<'a> {
 }
 
 impl Bits<'_> {
-    /// The next `n` (≤ 58) bits, or `None` past the end.
+    /// The next `n` bits (1 to 56), or `None` past the end.
     fn take(&mut self, n: usize) -> Option<u64> {
         let v = self.peek(n)?;
         self.pos += n as u64;
         Some(v)
     }
 
-    /// The next `n` bits without consuming them; `None` when fewer remain.
+    /// The next `n` bits (1 to 56) without consuming them; `None` when
+    /// fewer remain.
     fn peek(&self, n: usize) -> Option<u64> {
         if self.pos + n as u64 > self.end {
             return None;
         }
-        let mut v = 0u64;
-        let mut got = 0;
-        let mut pos = self.pos;
-        while got < n {
-            let byte = self.bytes[(pos / 8) as usize];
-            let offset = (pos % 8) as usize;
-            let take = (8 - offset).min(n - got);
-            let bits = (u64::from(byte) >> (8 - offset - take)) & ((1 << take) - 1);
-            v = (v << take) | bits;
-            got += take;
-            pos += take as u64;
-        }
-        Some(v)
+        Some(self.window() >> (64 - n))
     }
 
-    /// The next `n` bits left-aligned in `n` bits, zero-filled past the end.
+    /// The next `n` bits (1 to 56), zeros past the end.
     fn peek_padded(&self, n: usize) -> u64 {
-        let left = (self.end - self.pos).min(n as u64) as usize;
-        self.peek(left).map_or(0, |v| v << (n - left))
+        let v = self.window() >> (64 - n);
+        let left = self.end - self.pos;
+        if left >= n as u64 {
+            v
+        } else {
+            v & !((1u64 << (n as u64 - left)) - 1)
+        }
+    }
+
+    /// The 57 or more bits from `pos` at the top of a word, zeros past
+    /// the bytes (one unaligned load in the body of the data).
+    fn window(&self) -> u64 {
+        let byte = (self.pos / 8) as usize;
+        let word = match self.bytes.get(byte..byte + 8) {
+            Some(b) => u64::from_be_bytes(b.try_into().expect("8 bytes")),
+            None => {
+                let mut b = [0u8; 8];
+                let rest = self.bytes.get(byte..).unwrap_or_default();
+                b[..rest.len()].copy_from_slice(rest);
+                u64::from_be_bytes(b)
+            }
+        };
+        word << (self.pos % 8)
     }
 }
 
-/// A canonical code: per length, the lowest code and the symbols in order.
 struct Code {
     /// `first[l]`: the numerically lowest code of length l.
     first: [u64; MAX_LENGTH + 1],
@@ -151,12 +160,12 @@ impl Code {
         }
         let mut code = bits
             .take(FAST_BITS)
-            .ok_or(corrupt("PIZ Huffman data ends inside a code"))?;
+            .ok_or_else(|| corrupt("PIZ Huffman data ends inside a code"))?;
         for l in FAST_BITS + 1..=MAX_LENGTH {
             code = (code << 1)
                 | bits
                     .take(1)
-                    .ok_or(corrupt("PIZ Huffman data ends inside a code"))?;
+                    .ok_or_else(|| corrupt("PIZ Huffman data ends inside a code"))?;
             if code >= self.first[l] && code - self.first[l] < self.count[l] {
                 return Ok(self.symbols[self.start[l] + (code - self.first[l]) as usize]);
             }
@@ -228,23 +237,24 @@ pub(crate) fn decode(data: &[u8], out: &mut [u16]) -> Result<()> {
     while bits.pos < bits.end {
         let symbol = code.next(&mut bits)?;
         if symbol == last {
-            let run =
-                bits.take(8)
-                    .ok_or(corrupt("PIZ Huffman data ends inside a run"))? as usize;
+            let run = bits
+                .take(8)
+                .ok_or_else(|| corrupt("PIZ Huffman data ends inside a run"))?
+                as usize;
             let previous = *written
                 .checked_sub(1)
                 .and_then(|i| out.get(i))
-                .ok_or(corrupt("PIZ Huffman data starts with a run"))?;
+                .ok_or_else(|| corrupt("PIZ Huffman data starts with a run"))?;
             out.get_mut(written..written + run)
-                .ok_or(corrupt(
-                    "PIZ Huffman data decodes to more values than the chunk holds",
-                ))?
+                .ok_or_else(|| {
+                    corrupt("PIZ Huffman data decodes to more values than the chunk holds")
+                })?
                 .fill(previous);
             written += run;
         } else {
-            *out.get_mut(written).ok_or(corrupt(
-                "PIZ Huffman data decodes to more values than the chunk holds",
-            ))? = symbol as u16;
+            *out.get_mut(written).ok_or_else(|| {
+                corrupt("PIZ Huffman data decodes to more values than the chunk holds")
+            })? = symbol as u16;
             written += 1;
         }
     }
