@@ -29,6 +29,7 @@ fn corrupt(what: &'static str) -> Error {
 }
 
 /// Reads bits most significant first from a byte slice, up to a limit.
+#[derive(Clone, Copy)]
 struct Bits<'a> {
     bytes: &'a [u8],
     /// Position in bits.
@@ -52,17 +53,6 @@ impl Bits<'_> {
             return None;
         }
         Some(self.window() >> (64 - n))
-    }
-
-    /// The next `n` bits (1 to 56), zeros past the end.
-    fn peek_padded(&self, n: usize) -> u64 {
-        let v = self.window() >> (64 - n);
-        let left = self.end - self.pos;
-        if left >= n as u64 {
-            v
-        } else {
-            v & !((1u64 << (n as u64 - left)) - 1)
-        }
     }
 
     /// The 57 or more bits from `pos` at the top of a word, zeros past
@@ -151,22 +141,36 @@ impl Code {
 
     /// The next symbol.
     fn next(&self, bits: &mut Bits) -> Result<u32> {
-        let (symbol, l) = self.fast[bits.peek_padded(FAST_BITS) as usize];
+        // One load gives the next 57 bits or more: every code of up to 57
+        // bits is decoded from it. A code is decoded the same whatever
+        // follows the end of the data: no code is a prefix of another.
+        let word = bits.window();
+        let left = bits.end - bits.pos;
+        let end = || corrupt("PIZ Huffman data ends inside a code");
+        let (symbol, l) = self.fast[(word >> (64 - FAST_BITS)) as usize];
         if l != 0 {
-            if bits.take(usize::from(l)).is_none() {
-                return Err(corrupt("PIZ Huffman data ends inside a code"));
+            if u64::from(l) > left {
+                return Err(end());
             }
+            bits.pos += u64::from(l);
             return Ok(symbol);
         }
-        let mut code = bits
-            .take(FAST_BITS)
-            .ok_or_else(|| corrupt("PIZ Huffman data ends inside a code"))?;
         for l in FAST_BITS + 1..=MAX_LENGTH {
-            code = (code << 1)
-                | bits
-                    .take(1)
-                    .ok_or_else(|| corrupt("PIZ Huffman data ends inside a code"))?;
-            if code >= self.first[l] && code - self.first[l] < self.count[l] {
+            let code = if l <= 57 {
+                word >> (64 - l)
+            } else {
+                // A code of 58 bits: its last bit is past the word.
+                let mut ahead = Bits {
+                    pos: bits.pos + 57,
+                    ..*bits
+                };
+                (word >> 7) << 1 | ahead.take(1).ok_or_else(end)?
+            };
+            if code.wrapping_sub(self.first[l]) < self.count[l] {
+                if l as u64 > left {
+                    return Err(end());
+                }
+                bits.pos += l as u64;
                 return Ok(self.symbols[self.start[l] + (code - self.first[l]) as usize]);
             }
         }
