@@ -11,7 +11,13 @@ oxport runs with its default (chunks on every core); the package with its
 default (one thread) and with its thread pool set to 2. MB/s is of the
 uncompressed pixels.
 
-Run: make bench-exr  (or .venv/bin/python bench/exr.py [--runs N])
+A second table reads the layouts and methods pipelines exchange, written
+by the package: the 4K image in 64×64 tiles (ZIP and PIZ), as four parts of
+a multi-part file (ZIP), and with DWAA and DWAB; oxport reads every part,
+the package its whole file. Beside the speed-ups at 2 threads, oxport's
+time on one thread gives the per-core ratio.
+
+Run: make bench-exr  (or .venv/bin/python bench/exr.py [--runs N] [--only layouts])
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Optional
 
 import numpy as np
 import OpenEXR
@@ -78,11 +85,95 @@ def openexr_read(path: Path, threads: int = 0) -> dict[str, np.ndarray]:
     return pixels
 
 
+def tiles(size: int) -> object:
+    t = OpenEXR.TileDescription()
+    t.xSize, t.ySize, t.mode, t.roundingMode = size, size, OpenEXR.ONE_LEVEL, OpenEXR.ROUND_DOWN
+    return t
+
+
+def openexr_read_all(path: Path, threads: int = 0) -> list[dict[str, np.ndarray]]:
+    """Every part, as the package reads a file: all of it."""
+    OpenEXR.set_global_thread_count(threads)
+    with OpenEXR.File(str(path), separate_channels=True) as f:
+        parts = [{name: c.pixels for name, c in part.channels.items()} for part in f.parts]
+    OpenEXR.set_global_thread_count(0)
+    return parts
+
+
+def oxport_read_all(path: Path, threads: Optional[int] = None) -> list[dict[str, np.ndarray]]:
+    with exr.open(path) as f:
+        return [f.read(part.index, threads=threads) for part in f.parts]
+
+
+def layouts(runs: int) -> None:
+    """Reads of tiled, multi-part and DWA files the package wrote."""
+    pixels = images()["4K RGBA half (tiled render)"]
+    raw = sum(a.nbytes for a in pixels.values())
+    scan = {"type": OpenEXR.scanlineimage}
+    files = {
+        "4K RGBA half, 64×64 tiles, ZIP": {"compression": OpenEXR.ZIP_COMPRESSION, "type": OpenEXR.tiledimage,
+                                           "tiles": tiles(64)},
+        "4K RGBA half, 64×64 tiles, PIZ": {"compression": OpenEXR.PIZ_COMPRESSION, "type": OpenEXR.tiledimage,
+                                           "tiles": tiles(64)},
+        "4K RGBA half, DWAA": {"compression": OpenEXR.DWAA_COMPRESSION, **scan},
+        "4K RGBA half, DWAB": {"compression": OpenEXR.DWAB_COMPRESSION, **scan},
+    }
+    rows = []
+    for label, header in files.items():
+        path = WORK / "layout.exr"
+        with OpenEXR.File(header, dict(pixels)) as f:
+            f.write(str(path))
+        rows.append(layout_row(label, path, raw, runs))
+    # Four parts of a quarter each (the 4K image cut in four), ZIP.
+    quarters = [{c: np.ascontiguousarray(a[:, i * 960:(i + 1) * 960]) for c, a in pixels.items()} for i in range(4)]
+    path = WORK / "layout.exr"
+    parts = [OpenEXR.Part({"compression": OpenEXR.ZIP_COMPRESSION, **scan}, dict(q), name=f"part{i}")
+             for i, q in enumerate(quarters)]
+    with OpenEXR.File(parts) as f:
+        f.write(str(path))
+    rows.append(layout_row("4 parts of 960×2160 RGBA half, ZIP", path, raw, runs))
+    path.unlink()
+    text = "\n".join([
+        "### Layouts and methods the package wrote",
+        "",
+        f"`.venv/bin/python bench/exr.py --runs {runs} --only layouts` ({machine()}; openexr "
+        f"{OpenEXR.__version__}). Reads of files the package wrote (every part of the multi-part file); "
+        "medians of alternating runs from the page cache, a warm-up not counted. Speed-up: the package's time "
+        "over oxport's (every core), with the package's default pool (0: one thread), at 2 threads, and "
+        "oxport on one thread against the package's default (per core).",
+        "",
+        table(["file", "MB", "read MB/s oxport / openexr", "speed-up", "vs openexr 2 threads",
+               "per core (oxport 1 thread)"], rows),
+    ])
+    update_section("exr-layouts", text)
+    print(text)
+
+
+def layout_row(label: str, path: Path, raw: int, runs: int) -> list[str]:
+    print(label, file=sys.stderr, flush=True)
+    read = medians(alternate({
+        "oxport": lambda: oxport_read_all(path),
+        "oxport 1 thread": lambda: oxport_read_all(path, 1),
+        "openexr": lambda: openexr_read_all(path),
+        "openexr 2 threads": lambda: openexr_read_all(path, 2),
+    }, runs))
+    mb = raw / 1e6
+    return [label, f"{mb:.1f}", f"{mb / read['oxport']:.0f} / {mb / read['openexr']:.0f}",
+            f"**{read['openexr'] / read['oxport']:.2f}×**",
+            f"{read['openexr 2 threads'] / read['oxport']:.2f}×",
+            f"{read['openexr'] / read['oxport 1 thread']:.2f}×"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--only", choices=["scanlines", "layouts"])
     args = parser.parse_args()
     WORK.mkdir(parents=True, exist_ok=True)
+    if args.only != "scanlines":
+        layouts(args.runs)
+    if args.only == "layouts":
+        return
     rows = []
     for label, channels in images().items():
         raw = sum(a.nbytes for a in channels.values())

@@ -1,5 +1,9 @@
-"""OpenEXR scan line images: read and write with NONE, RLE, ZIPS, ZIP and ZSTD
-(OpenEXR 3.5's layout), read PIZ; chunks compressed in parallel.
+"""OpenEXR images. Read: every layout (scan-line and tiled parts with their
+mipmap or ripmap levels, multi-part and multi-view files, deep parts,
+subsampled channels) and every method but HTJ2K, to the pixels the OpenEXR
+library decodes, bit for bit; :func:`open` reads only the chunks a read needs.
+Written: single-part scan-line files with NONE, RLE, ZIPS, ZIP, PXR24 and ZSTD
+(OpenEXR 3.5's layout). Chunks are compressed and decompressed in parallel.
 
 ::
 
@@ -11,6 +15,12 @@
     header, channels = exr.read("render.exr")
     channels["R"].shape, channels["R"].dtype      # (540, 960), float16
 
+    with exr.open("shot.exr") as f:               # headers and offset tables only
+        [p.name for p in f.parts], f.views        # ['rgba.left', ...], ['left', 'right']
+        f.read("rgba.left", channels=["R"], window=((0, 0), (255, 255)))
+        f.read(0, level=3)                        # a mipmap level
+        f.read_deep("deep").counts                # samples per pixel
+
 Channels are ``(height, width)`` numpy arrays of float16 (HALF), float32
 (FLOAT) or uint32 (UINT), named as in the file (``ViewLayer.Combined.R``).
 Header values take the shapes the ``openexr`` package gives them, so a header
@@ -21,8 +31,8 @@ ones), ``double`` as a 1-element float64 array, ``rational`` as a
 are names (``"zip"``, ``"increasing_y"``); ``channels`` a list of
 :class:`Channel`; other types (``keycode``, ``timecode``, ``tiledesc``,
 ``envmap``, ``preview`` and types oxport does not know) come as
-:class:`Attribute` with the type named. Tiled, deep and multi-part files,
-and the lossy methods raise :class:`oxport.UnsupportedError`.
+:class:`Attribute` with the type named. HTJ2K files raise
+:class:`oxport.UnsupportedError`.
 """
 
 from __future__ import annotations

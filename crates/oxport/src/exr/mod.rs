@@ -1,6 +1,12 @@
-//! OpenEXR images: single-part scan line files with NONE, RLE, ZIPS, ZIP
-//! and ZSTD (OpenEXR 3.5's layout) compression, read and written with
-//! chunks compressed in parallel; PIZ files read. `docs/formats/exr.md` has the bytes.
+//! OpenEXR images. Read: every layout (scan-line and tiled parts with their
+//! mipmap or ripmap levels, multi-part and multi-view files, deep parts,
+//! subsampled channels) and every method OpenEXR 3.5 reads but HTJ2K
+//! (NONE, RLE, ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA, DWAB, ZSTD), to the
+//! pixels OpenEXR decodes, bit for bit; a [`Reader`] fetches only the chunks
+//! a read of a part, level, channels and window needs. Written: single-part
+//! scan-line files with NONE, RLE, ZIPS, ZIP, PXR24 and ZSTD (OpenEXR 3.5's
+//! layout). Chunks are decoded and encoded in parallel.
+//! `docs/formats/exr.md` has the bytes.
 //!
 //! An [`Image`] is a [`Header`] (every attribute, in file order) and one
 //! plane of pixels per channel: row after row of little-endian samples
@@ -17,8 +23,8 @@
 //! # Ok::<(), oxport::Error>(())
 //! ```
 //!
-//! Tiled, multi-part and deep files and the lossy methods are refused with
-//! [`crate::Error::Unsupported`].
+//! Writing tiled, multi-part and deep files and PIZ, B44 and DWA is not done
+//! yet; HTJ2K files are refused with [`crate::Error::Unsupported`].
 
 mod attribute;
 mod chunk;
