@@ -309,6 +309,26 @@ type PartInfo<'py> = (
 /// Planes as `(channel name, pixel type, width, height, uint8 array)`.
 type Planes<'py> = Vec<(String, &'static str, usize, usize, Bound<'py, PyArray1<u8>>)>;
 
+/// What `read` and `read_deep` are asked for, as the library's selection.
+fn selection(
+    part: usize,
+    level: (usize, usize),
+    channels: Option<Vec<usize>>,
+    window: Option<(i32, i32, i32, i32)>,
+) -> exr::Selection {
+    exr::Selection {
+        part,
+        level,
+        channels,
+        window: window.map(|(x_min, y_min, x_max, y_max)| exr::Window {
+            x_min,
+            y_min,
+            x_max,
+            y_max,
+        }),
+    }
+}
+
 /// An OpenEXR file whose headers and offset tables are read: its parts are
 /// read on demand, each read fetching only the chunks it needs.
 #[pyclass(module = "oxport._native", frozen)]
@@ -372,17 +392,7 @@ impl ExrReader {
         window: Option<(i32, i32, i32, i32)>,
         threads: Option<usize>,
     ) -> PyResult<Planes<'py>> {
-        let selection = exr::Selection {
-            part,
-            level,
-            channels,
-            window: window.map(|(x_min, y_min, x_max, y_max)| exr::Window {
-                x_min,
-                y_min,
-                x_max,
-                y_max,
-            }),
-        };
+        let selection = selection(part, level, channels, window);
         let shapes = self.reader.shapes(&selection).map_err(to_py_err)?;
         let all = self.reader.parts()[part]
             .header()
@@ -433,17 +443,7 @@ impl ExrReader {
         window: Option<(i32, i32, i32, i32)>,
         threads: Option<usize>,
     ) -> PyResult<DeepRead<'py>> {
-        let selection = exr::Selection {
-            part,
-            level,
-            channels,
-            window: window.map(|(x_min, y_min, x_max, y_max)| exr::Window {
-                x_min,
-                y_min,
-                x_max,
-                y_max,
-            }),
-        };
+        let selection = selection(part, level, channels, window);
         let image = py
             .detach(|| {
                 self.reader

@@ -106,21 +106,22 @@ impl Compression {
 
     /// The methods oxport reads, by name, for messages.
     pub fn readable_names() -> String {
-        ALL.iter()
-            .filter(|(c, _)| c.can_read())
-            .map(|&(_, name)| name)
-            .collect::<Vec<_>>()
-            .join(", ")
+        names(Compression::can_read)
     }
 
     /// The methods oxport writes, by name, for messages.
     pub fn writable_names() -> String {
-        ALL.iter()
-            .filter(|(c, _)| c.can_write())
-            .map(|&(_, name)| name)
-            .collect::<Vec<_>>()
-            .join(", ")
+        names(Compression::can_write)
     }
+}
+
+/// The names of the methods `keep` keeps, in code order.
+fn names(keep: fn(Compression) -> bool) -> String {
+    ALL.iter()
+        .filter(|&&(c, _)| keep(c))
+        .map(|&(_, name)| name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl fmt::Display for Compression {
