@@ -28,40 +28,38 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
     };
     let (min, max) = u16_at(0)
         .zip(u16_at(2))
-        .ok_or(corrupt("a PIZ chunk is shorter than its header"))?;
+        .ok_or_else(|| corrupt("a PIZ chunk is shorter than its header"))?;
     let (min, max) = (usize::from(min), usize::from(max));
     if max >= 8192 {
         return Err(corrupt("a PIZ chunk's bitmap range is past 8 KiB"));
     }
-    let mut bitmap = [0u8; 8192];
+    // The bitmap's bytes min..=max (the others are zero): the values that
+    // occur, in order, make the table; 0 always does.
     let mut at = 4;
+    let mut lut: Vec<u16> = vec![0];
     if min <= max {
         let bytes = packed
             .get(at..at + max - min + 1)
-            .ok_or(corrupt("a PIZ chunk's bitmap runs past its end"))?;
-        bitmap[min..=max].copy_from_slice(bytes);
+            .ok_or_else(|| corrupt("a PIZ chunk's bitmap runs past its end"))?;
+        for (index, &byte) in bytes.iter().enumerate() {
+            for bit in 0..8 {
+                let value = ((min + index) * 8 + bit) as u16;
+                if byte & (1 << bit) != 0 && value != 0 {
+                    lut.push(value);
+                }
+            }
+        }
         at += bytes.len();
     }
-    // The values that occur, in order; 0 always does.
-    let mut lut = vec![0u16; 1 << 16];
-    let mut k = 0usize;
-    for v in 0..1usize << 16 {
-        if v == 0 || bitmap[v >> 3] & (1 << (v & 7)) != 0 {
-            lut[k] = v as u16;
-            k += 1;
-        }
-    }
-    let max_value = (k - 1) as u16;
+    let max_value = (lut.len() - 1) as u16;
     let length = packed
         .get(at..at + 4)
         .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize)
-        .ok_or(corrupt(
-            "a PIZ chunk ends before its Huffman block's length",
-        ))?;
+        .ok_or_else(|| corrupt("a PIZ chunk ends before its Huffman block's length"))?;
     at += 4;
     let block = packed
         .get(at..at.saturating_add(length))
-        .ok_or(corrupt("a PIZ chunk's Huffman block runs past its end"))?;
+        .ok_or_else(|| corrupt("a PIZ chunk's Huffman block runs past its end"))?;
     let mut values = vec![0u16; out.len() / 2];
     huffman::decode(block, &mut values)?;
     // Channel by channel: its rows in the chunk, of its samples per row.
@@ -84,8 +82,10 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         starts.push(start);
         start += plane;
     }
+    // A value past the table (a damaged chunk) becomes 0, as in OpenEXR's
+    // table of 2^16 entries.
     for v in &mut values {
-        *v = lut[usize::from(*v)];
+        *v = lut.get(usize::from(*v)).copied().unwrap_or(0);
     }
     // From channel planes to lines of channel rows, little-endian.
     for row in layout.rows() {
