@@ -756,4 +756,172 @@ mod tests {
         let error = read(Path::new("/nonexistent/x.exr"), &ReadOptions::default()).unwrap_err();
         assert!(error.to_string().contains("/nonexistent/x.exr"), "{error}");
     }
+
+    /// A level's x, y, width and height.
+    type LevelShape = (usize, usize, usize, usize);
+
+    /// A tiled ripmap file made by hand: 5×3 pixels of one UINT channel in
+    /// 2×2 tiles, levels rounded down, every sample `level * 100 + y * 10 +
+    /// x`, chunks stored last first.
+    fn ripmap() -> (Vec<u8>, Vec<LevelShape>) {
+        use crate::exr::attribute::AttributeValue;
+        use crate::exr::tile::{LevelMode, Rounding, Tiles};
+        let mut header = Header::new(
+            5,
+            3,
+            vec![Channel::new("Y", PixelType::Uint)],
+            Compression::None,
+        )
+        .unwrap();
+        let tiles = Tiles {
+            width: 2,
+            height: 2,
+            mode: LevelMode::Ripmap,
+            rounding: Rounding::Down,
+        };
+        header.set("tiles", tiles.to_attribute());
+        header.set("type", AttributeValue::String(b"tiledimage".to_vec()));
+        let mut file = Vec::new();
+        header.write(&mut file).unwrap();
+        file[5] |= 0x02; // the version field's tiled bit
+        let levels: [LevelShape; 6] = [
+            (0, 0, 5, 3),
+            (1, 0, 2, 3),
+            (2, 0, 1, 3),
+            (0, 1, 5, 1),
+            (1, 1, 2, 1),
+            (2, 1, 1, 1),
+        ];
+        let mut chunks = Vec::new();
+        for (id, &(lx, ly, w, h)) in levels.iter().enumerate() {
+            for ty in 0..h.div_ceil(2) {
+                for tx in 0..w.div_ceil(2) {
+                    let mut chunk = Vec::new();
+                    for c in [tx, ty, lx, ly] {
+                        chunk.extend_from_slice(&(c as i32).to_le_bytes());
+                    }
+                    let (x0, y0) = (2 * tx, 2 * ty);
+                    let mut data = Vec::new();
+                    for y in y0..(y0 + 2).min(h) {
+                        for x in x0..(x0 + 2).min(w) {
+                            data.extend_from_slice(&((id * 100 + y * 10 + x) as u32).to_le_bytes());
+                        }
+                    }
+                    chunk.extend_from_slice(&(data.len() as i32).to_le_bytes());
+                    chunk.extend_from_slice(&data);
+                    chunks.push(chunk);
+                }
+            }
+        }
+        let table_at = file.len();
+        let mut at = (table_at + 8 * chunks.len()) as u64;
+        let mut offsets = vec![0u64; chunks.len()];
+        let mut body = Vec::new();
+        for (i, chunk) in chunks.iter().enumerate().rev() {
+            offsets[i] = at;
+            at += chunk.len() as u64;
+            body.extend_from_slice(chunk);
+        }
+        for o in offsets {
+            file.extend_from_slice(&o.to_le_bytes());
+        }
+        file.extend_from_slice(&body);
+        (file, levels.to_vec())
+    }
+
+    #[test]
+    fn every_ripmap_level_and_window_reads() {
+        let (file, levels) = ripmap();
+        let reader = Reader::new(file.as_slice()).unwrap();
+        let part = &reader.parts()[0];
+        let found: Vec<LevelShape> = part
+            .levels()
+            .iter()
+            .map(|l| (l.x, l.y, l.width, l.height))
+            .collect();
+        assert_eq!(found, levels);
+        for (id, &(lx, ly, w, h)) in levels.iter().enumerate() {
+            let selection = Selection {
+                level: (lx, ly),
+                ..Selection::default()
+            };
+            for threads in [1, 2] {
+                let planes = reader
+                    .read_selection(
+                        &selection,
+                        &ReadOptions {
+                            threads: Some(threads),
+                        },
+                    )
+                    .unwrap();
+                let values: Vec<u32> = planes[0]
+                    .chunks_exact(4)
+                    .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+                    .collect();
+                let expected: Vec<u32> = (0..h)
+                    .flat_map(|y| (0..w).map(move |x| (id * 100 + y * 10 + x) as u32))
+                    .collect();
+                assert_eq!(values, expected, "level ({lx}, {ly})");
+            }
+        }
+        // A window of level (0, 0) across tiles.
+        let window = Window {
+            x_min: 1,
+            y_min: 1,
+            x_max: 3,
+            y_max: 2,
+        };
+        let planes = reader
+            .read_selection(
+                &Selection {
+                    window: Some(window),
+                    ..Selection::default()
+                },
+                &ReadOptions::default(),
+            )
+            .unwrap();
+        let values: Vec<u32> = planes[0]
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        assert_eq!(values, [11, 12, 13, 21, 22, 23]);
+        // A zeroed table: the chunks are found by walking, by their tile
+        // and level coordinates.
+        let mut zeroed = file.clone();
+        let (_, end) = Header::read(&file).unwrap();
+        zeroed[end..end + 8 * reader.parts()[0].chunk_count()].fill(0);
+        let again = Reader::new(zeroed.as_slice()).unwrap();
+        for &(lx, ly, _, _) in &levels {
+            let selection = Selection {
+                level: (lx, ly),
+                ..Selection::default()
+            };
+            assert_eq!(
+                again
+                    .read_selection(&selection, &ReadOptions::default())
+                    .unwrap(),
+                reader
+                    .read_selection(&selection, &ReadOptions::default())
+                    .unwrap()
+            );
+        }
+        // Levels and windows the part does not have.
+        assert!(
+            reader
+                .shapes(&Selection {
+                    level: (3, 0),
+                    ..Selection::default()
+                })
+                .is_err()
+        );
+        let outside = Window { x_max: 5, ..window };
+        assert!(
+            reader
+                .shapes(&Selection {
+                    window: Some(outside),
+                    ..Selection::default()
+                })
+                .is_err()
+        );
+    }
 }
