@@ -77,24 +77,36 @@ fn to_linear() -> &'static [u16] {
     })
 }
 
-/// Un-runs the AC coefficients of one block into `zig` (zeroed but for the
-/// DC): a value with high byte 0xff stands for that many zeros (0: the
-/// rest of the block). Returns the zig-zag index of the last value stored.
-fn unrun(ac: &mut &[u16], zig: &mut [u16; 64]) -> Result<usize> {
+/// Where each zig-zag index lands in a row-major block.
+const FROM_ZIGZAG: [usize; 64] = {
+    let mut inverse = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        inverse[ZIGZAG[i]] = i;
+        i += 1;
+    }
+    inverse
+};
+
+/// Un-runs the AC coefficients of one block into `block` (row-major, zero
+/// but for the DC), as floats: a value with high byte 0xff stands for that
+/// many zeros (0: the rest of the block). Returns the zig-zag index of the
+/// last value stored (0: the block has only its DC).
+fn unrun(ac: &mut &[u16], block: &mut [f32; 64], to_float: &[f32; 65536]) -> Result<usize> {
     let mut at = 1;
     let mut last = 0;
     let mut used = 0;
     while at < 64 {
-        let value = *ac
-            .get(used)
-            .ok_or_else(|| corrupt("a DWA chunk's AC coefficients end early"))?;
+        let Some(&value) = ac.get(used) else {
+            return Err(corrupt("a DWA chunk's AC coefficients end early"));
+        };
         used += 1;
         if value & 0xff00 == 0xff00 {
             let run = usize::from(value & 0xff);
             at += if run == 0 { 64 } else { run };
         } else {
             last = at;
-            zig[at] = value;
+            block[FROM_ZIGZAG[at]] = to_float[usize::from(value)];
             at += 1;
         }
     }
@@ -131,17 +143,13 @@ pub(crate) fn decode(
         for bx in 0..across {
             let mut constant = true;
             for (k, block) in blocks_f32.iter_mut().enumerate() {
-                let mut zig = [0u16; 64];
-                zig[0] = dc[k * blocks + by * across + bx];
-                let last = unrun(&mut coefficients.ac, &mut zig)?;
+                *block = [0.0; 64];
+                block[0] = to_float[usize::from(dc[k * blocks + by * across + bx])];
+                let last = unrun(&mut coefficients.ac, block, to_float)?;
                 if last == 0 {
-                    block[0] = to_float[usize::from(zig[0])];
                     idct::dc_only(block);
                 } else {
                     constant = false;
-                    for (value, &z) in block.iter_mut().zip(&ZIGZAG) {
-                        *value = to_float[usize::from(zig[z])];
-                    }
                     let zeroed = ROW_STARTS
                         .iter()
                         .position(|&s| last < s)
@@ -203,14 +211,20 @@ mod tests {
 
     #[test]
     fn runs_fill_zeros_and_end_blocks() {
-        let mut zig = [0u16; 64];
+        let table = half::table();
+        let mut block = [0f32; 64];
         let coded = [0x3c00, 0xff03, 0x4000, 0xff00, 7];
         let mut ac: &[u16] = &coded;
-        assert_eq!(unrun(&mut ac, &mut zig).unwrap(), 5);
-        assert_eq!((zig[1], zig[2], zig[5], zig[6]), (0x3c00, 0, 0x4000, 0));
+        assert_eq!(unrun(&mut ac, &mut block, table).unwrap(), 5);
+        // Zig-zag 1 is row 0 column 1; 5 is row 0 column 2.
+        assert_eq!(
+            (block[1], block[8], block[2], block[3]),
+            (1.0, 0.0, 2.0, 0.0)
+        );
         assert_eq!(ac, &[7]);
+        assert_eq!(FROM_ZIGZAG[ZIGZAG[17]], 17);
         let mut short: &[u16] = &[0x3c00];
-        assert!(unrun(&mut short, &mut [0; 64]).is_err());
+        assert!(unrun(&mut short, &mut [0.0; 64], table).is_err());
     }
 
     #[test]

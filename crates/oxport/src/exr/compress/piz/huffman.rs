@@ -238,7 +238,27 @@ pub(crate) fn decode(data: &[u8], out: &mut [u16]) -> Result<()> {
         end: n_bits,
     };
     let mut written = 0usize;
+    let run_symbol = last;
     while bits.pos < bits.end {
+        // Far from the end of the data and of the output, two short codes
+        // from one load when neither is the run symbol.
+        if bits.end - bits.pos >= 2 * FAST_BITS as u64 && written + 2 <= out.len() {
+            let word = bits.window();
+            let (first, l1) = code.fast[(word >> (64 - FAST_BITS)) as usize];
+            if l1 != 0 && first != run_symbol {
+                out[written] = first as u16;
+                let (second, l2) = code.fast[((word << l1) >> (64 - FAST_BITS)) as usize];
+                if l2 != 0 && second != run_symbol {
+                    out[written + 1] = second as u16;
+                    bits.pos += u64::from(l1) + u64::from(l2);
+                    written += 2;
+                } else {
+                    bits.pos += u64::from(l1);
+                    written += 1;
+                }
+                continue;
+            }
+        }
         let symbol = code.next(&mut bits)?;
         if symbol == last {
             let run = bits
