@@ -215,12 +215,15 @@ fn info_one(path: &Path) -> oxport::Result<()> {
                 levels.len(),
                 if levels.len() == 1 { "" } else { "s" }
             ),
-            None => format!(
-                "{} in {} chunks of {} lines",
-                part.storage().type_name(),
-                part.chunk_count(),
-                part.compression().lines_per_chunk()
-            ),
+            None => {
+                let lines = part.compression().lines_per_chunk();
+                format!(
+                    "{} in {} chunks of {lines} line{}",
+                    part.storage().type_name(),
+                    part.chunk_count(),
+                    if lines == 1 { "" } else { "s" }
+                )
+            }
         };
         println!(
             "  {} × {} pixels, {} channels, {layout}",
