@@ -69,7 +69,8 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         let words = size / 2;
         let (width, lines) = (layout.channel_width(c), layout.channel_lines(c));
         let plane = width * words * lines;
-        for j in 0..words {
+        // A channel with no samples in this chunk (subsampled) has no plane.
+        for j in (0..words).filter(|_| plane > 0) {
             wavelet::decode(
                 &mut values[start + j..start + plane],
                 width,
@@ -97,4 +98,24 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         *from += row.len / 2;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_subsampled_channel_without_rows_in_the_chunk_is_skipped() {
+        // Found by the exr_chunk fuzz target: a UINT channel sampled every
+        // 2 lines, in a one-line chunk at an odd y, has no plane.
+        let sizes = [4];
+        let layout = Layout {
+            sampling: &[(2, 2)],
+            origin: (0, 1),
+            ..Layout::new(&sizes, 4, 1)
+        };
+        assert_eq!(layout.bytes(), 0);
+        let packed = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+        decompress(&packed, &layout, &mut []).unwrap();
+    }
 }
