@@ -106,7 +106,9 @@ impl DeepDecoder<'_> {
         let mut image = DeepImage {
             width,
             height,
-            counts: Vec::with_capacity(width * height),
+            // Grown as bands arrive: by what the chunks hold, not by what
+            // the header claims.
+            counts: Vec::new(),
             channel_indices: plan.shapes.iter().map(|s| s.channel).collect(),
             channels: vec![Vec::new(); plan.shapes.len()],
         };

@@ -128,8 +128,18 @@ impl<S: Source> Reader<S> {
             .cloned()
             .map(|header| Part::new(header, &file))
             .collect::<Result<Vec<_>>>()?;
-        for part in parts.iter().filter(|p| !p.storage().is_deep()) {
-            if part.raw_bytes() > size.saturating_mul(max_ratio(part.compression())) {
+        for part in &parts {
+            // A deep part's count table holds 4 bytes per pixel.
+            let raw = if part.storage().is_deep() {
+                let window = part.data_window();
+                window
+                    .width()
+                    .saturating_mul(window.height())
+                    .saturating_mul(4)
+            } else {
+                part.raw_bytes()
+            };
+            if raw > size.saturating_mul(max_ratio(part.compression())) {
                 return Err(Error::Corrupt {
                     what: "the data window is larger than the file could hold",
                     offset: None,
@@ -755,6 +765,27 @@ mod tests {
     fn io_errors_name_the_file() {
         let error = read(Path::new("/nonexistent/x.exr"), &ReadOptions::default()).unwrap_err();
         assert!(error.to_string().contains("/nonexistent/x.exr"), "{error}");
+    }
+
+    #[test]
+    fn a_deep_window_the_file_cannot_hold_is_refused_before_allocating() {
+        // Found by the exr_read fuzz target: a small deep file claiming a
+        // window of billions of pixels.
+        use crate::exr::attribute::AttributeValue;
+        let mut header = Header::new(
+            1 << 20,
+            1 << 20,
+            vec![Channel::new("Z", PixelType::Float)],
+            Compression::Zips,
+        )
+        .unwrap();
+        header.set("type", AttributeValue::String(b"deepscanline".to_vec()));
+        let mut file = Vec::new();
+        header.write(&mut file).unwrap();
+        file[5] |= 0x08; // the version field's deep bit
+        file.resize(file.len() + 4096, 0);
+        let error = Reader::new(file.as_slice()).err().unwrap();
+        assert!(matches!(error, Error::Corrupt { .. }), "{error}");
     }
 
     /// A level's x, y, width and height.
