@@ -77,6 +77,15 @@ impl Iterator for Rows<'_, '_> {
     }
 }
 
+/// Each channel's bytes per sample and x, y sampling, in channel order:
+/// what a [`Layout`] holds of them.
+pub(crate) fn shapes_of(channels: &[Channel]) -> (Vec<usize>, Vec<(i32, i32)>) {
+    channels
+        .iter()
+        .map(|c| (c.pixel_type.size(), (c.x_sampling, c.y_sampling)))
+        .unzip()
+}
+
 /// How many of the `len` coordinates from `start` divide by `sampling`.
 pub(crate) fn samples(start: i32, len: usize, sampling: i32) -> usize {
     if sampling == 1 {

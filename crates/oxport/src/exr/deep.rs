@@ -71,10 +71,7 @@ impl<S: Source> Reader<S> {
         if plan.part.sampling.iter().any(|&s| s != (1, 1)) {
             return Err(corrupt("a deep part has a subsampled channel"));
         }
-        let decoder = DeepDecoder {
-            plan: &plan,
-            multipart: self.is_multipart(),
-        };
+        let decoder = DeepDecoder { plan: &plan };
         let source = self.source();
         self.with_spans(plan.part_index, |spans| {
             decoder.run(source, spans, options.threads)
@@ -91,7 +88,6 @@ struct BandSamples {
 
 struct DeepDecoder<'a> {
     plan: &'a Plan<'a>,
-    multipart: bool,
 }
 
 impl DeepDecoder<'_> {
@@ -177,12 +173,7 @@ impl DeepDecoder<'_> {
     ) -> Result<()> {
         let plan = self.plan;
         let part = plan.part;
-        let tiled = part.storage().tiles().is_some();
-        let mut expected = Vec::with_capacity(5);
-        if self.multipart {
-            expected.push(plan.part_index as i32);
-        }
-        expected.extend_from_slice(&chunk.coords[..if tiled { 4 } else { 1 }]);
+        let expected = plan.chunk_prefix(chunk);
         let prefix = 4 * expected.len() + 24;
         let broken = || Error::Corrupt {
             what: if span.exact {

@@ -332,31 +332,6 @@ impl Header {
         Ok(Header { attributes })
     }
 
-    /// What reading needs: channels, a known compression oxport reads, a
-    /// data window that is not empty, each channel's sampling a divisor of
-    /// the window's position and size.
-    pub(crate) fn check_readable(&self) -> Result<()> {
-        let compression = self.compression()?;
-        if !compression.can_read() {
-            return Err(Error::Unsupported(
-                format!(
-                    "{compression} compression: oxport reads {}",
-                    Compression::readable_names()
-                )
-                .into(),
-            ));
-        }
-        let window = self.data_window()?;
-        if window.width() == 0 || window.height() == 0 {
-            return Err(Error::Corrupt {
-                what: "the data window is empty",
-                offset: None,
-            });
-        }
-        check_sampling_fits(self.channels()?, &window)?;
-        Ok(())
-    }
-
     fn check_sampling(&self) -> Result<()> {
         for channel in self.channels()? {
             if channel.x_sampling != 1 || channel.y_sampling != 1 {

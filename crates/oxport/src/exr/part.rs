@@ -3,7 +3,7 @@
 //! its offset table. A single-part file is a file of one part.
 
 use super::attribute::AttributeValue;
-use super::chunk::samples;
+use super::chunk::{self, samples};
 use super::compression::Compression;
 use super::header::{Header, Headers, Window, check_sampling_fits};
 use super::tile::{Level, Tiles};
@@ -96,11 +96,7 @@ impl Part {
         }
         let channels = header.channels()?;
         check_sampling_fits(channels, &window)?;
-        let sizes = channels.iter().map(|c| c.pixel_type.size()).collect();
-        let sampling = channels
-            .iter()
-            .map(|c| (c.x_sampling, c.y_sampling))
-            .collect();
+        let (sizes, sampling) = chunk::shapes_of(channels);
         // Sides past 2^31 pixels cannot be addressed by the chunks' i32s.
         let (width, height) = (window.width(), window.height());
         if width > i32::MAX as u64 || height > i32::MAX as u64 {
@@ -175,6 +171,24 @@ impl Part {
 
     pub fn compression(&self) -> Compression {
         self.method
+    }
+
+    /// Whether oxport decodes the part's method: an `Unsupported` error
+    /// naming it when not. The rest of what reading needs was checked when
+    /// the part was opened.
+    pub(crate) fn check_readable(&self) -> Result<()> {
+        if self.method.can_read() {
+            Ok(())
+        } else {
+            Err(Error::Unsupported(
+                format!(
+                    "{} compression: oxport reads {}",
+                    self.method,
+                    Compression::readable_names()
+                )
+                .into(),
+            ))
+        }
     }
 
     /// The data window of level (0, 0).

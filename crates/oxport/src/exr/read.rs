@@ -101,8 +101,10 @@ pub struct Reader<S> {
     size: u64,
     multipart: bool,
     parts: Vec<Part>,
-    /// Each part's offset table.
-    tables: Vec<Vec<u64>>,
+    /// Each part's chunks where its offset table says, each reaching to
+    /// the next chunk of any part; `None` when an entry points outside the
+    /// chunks (the chunks are then found by walking the file).
+    spans: Option<Vec<Vec<Span>>>,
     first_chunk: u64,
 }
 
@@ -153,13 +155,14 @@ impl<S: Source> Reader<S> {
             at += 8 * table.len() as u64;
             tables.push(table);
         }
+        let spans = table_spans(&tables, at, size);
         Ok(Reader {
             source,
             path: None,
             size,
             multipart,
             parts,
-            tables,
+            spans,
             first_chunk: at,
         })
     }
@@ -252,13 +255,8 @@ impl<S: Source> Reader<S> {
             )));
         }
         self.decode(&plan, planes, options)
-            .map_err(|e| match &self.path {
-                Some(path) => e.at_path(path),
-                None => e,
-            })
     }
 
-    /// Checks `selection` against the file.
     /// Checks `selection` against the file: a flat part for
     /// [`Reader::read_selection`], a deep one for [`Reader::read_deep`].
     fn resolve(&self, selection: &Selection) -> Result<Plan<'_>> {
@@ -273,7 +271,7 @@ impl<S: Source> Reader<S> {
                 self.parts.len()
             ))
         })?;
-        part.header().check_readable()?;
+        part.check_readable()?;
         match (part.storage().is_deep(), deep) {
             (true, false) => {
                 return Err(Error::invalid(format!(
@@ -333,6 +331,7 @@ impl<S: Source> Reader<S> {
             .collect();
         Ok(Plan {
             part_index: selection.part,
+            multipart: self.multipart,
             part,
             bands: part.bands(level, &window),
             window,
@@ -343,7 +342,6 @@ impl<S: Source> Reader<S> {
     fn decode(&self, plan: &Plan, planes: &mut [&mut [u8]], options: &ReadOptions) -> Result<()> {
         let decoder = Decoder {
             plan,
-            multipart: self.multipart,
             threads: options.threads,
         };
         let source = &self.source;
@@ -357,38 +355,25 @@ impl<S: Source> Reader<S> {
 
     /// Runs `work` on the spans of part `part`'s chunks as its table gives
     /// them, and again on the spans found by walking the file when a table
-    /// entry turns out not to point at its chunk.
+    /// entry turns out not to point at its chunk. I/O errors name the file.
     pub(super) fn with_spans<T>(
         &self,
         part: usize,
         mut work: impl FnMut(&[Span]) -> Result<T>,
     ) -> Result<T> {
-        if let Some(spans) = self.table_spans() {
-            match work(&spans[part]) {
-                Err(Error::Corrupt { what, .. }) if what == BROKEN => {}
-                other => return other,
-            }
-        }
-        let spans = self.walk()?;
-        work(&spans[part])
-    }
-
-    /// Each part's chunks where its table says, each reaching to the next
-    /// chunk of any part; `None` when an entry points outside the chunks.
-    fn table_spans(&self) -> Option<Vec<Vec<Span>>> {
-        let all: Vec<u64> = self.tables.iter().flatten().copied().collect();
-        let spans = offsets::spans(&all, self.first_chunk, self.size)?;
-        let mut rest = spans.as_slice();
-        Some(
-            self.tables
-                .iter()
-                .map(|t| {
-                    let (mine, after) = rest.split_at(t.len());
-                    rest = after;
-                    mine.to_vec()
-                })
-                .collect(),
-        )
+        let result = match &self.spans {
+            Some(spans) => match work(&spans[part]) {
+                Err(Error::Corrupt { what, .. }) if what == BROKEN => {
+                    self.walk().and_then(|spans| work(&spans[part]))
+                }
+                other => other,
+            },
+            None => self.walk().and_then(|spans| work(&spans[part])),
+        };
+        result.map_err(|e| match &self.path {
+            Some(path) => e.at_path(path),
+            None => e,
+        })
     }
 
     /// Each part's chunks found by walking the file from the first chunk,
@@ -441,6 +426,25 @@ impl<S: Source> Reader<S> {
     }
 }
 
+/// Each part's chunks where its `table` says, each reaching to the next
+/// chunk of any part (chunks start at `first_chunk` in a source of `size`
+/// bytes); `None` when an entry points outside the chunks.
+fn table_spans(tables: &[Vec<u64>], first_chunk: u64, size: u64) -> Option<Vec<Vec<Span>>> {
+    let all: Vec<u64> = tables.iter().flatten().copied().collect();
+    let spans = offsets::spans(&all, first_chunk, size)?;
+    let mut rest = spans.as_slice();
+    Some(
+        tables
+            .iter()
+            .map(|t| {
+                let (mine, after) = rest.split_at(t.len());
+                rest = after;
+                mine.to_vec()
+            })
+            .collect(),
+    )
+}
+
 /// Reads the headers: the first 64 KiB, or more when they run past them.
 fn read_headers<S: Source + ?Sized>(source: &S, size: u64) -> Result<Headers> {
     let mut len = size.min(64 << 10);
@@ -480,16 +484,33 @@ fn most_data(raw: usize) -> usize {
 /// chunks that cover them.
 pub(super) struct Plan<'a> {
     pub part_index: usize,
+    /// Chunks start with their part's index.
+    pub multipart: bool,
     pub part: &'a Part,
     pub window: Window,
     pub shapes: Vec<Shape>,
     pub bands: Vec<Band>,
 }
 
+impl Plan<'_> {
+    /// The numbers `chunk`'s prefix starts with: the part's index in a
+    /// multi-part file, then y or the tile's four coordinates.
+    pub fn chunk_prefix(&self, chunk: &ChunkRef) -> Vec<i32> {
+        let coords = if self.part.storage().tiles().is_some() {
+            4
+        } else {
+            1
+        };
+        let part = self.multipart.then_some(self.part_index as i32);
+        part.into_iter()
+            .chain(chunk.coords[..coords].iter().copied())
+            .collect()
+    }
+}
+
 /// Decodes the bands of a plan.
 struct Decoder<'a> {
     plan: &'a Plan<'a>,
-    multipart: bool,
     threads: Option<usize>,
 }
 
@@ -566,16 +587,7 @@ impl Decoder<'_> {
         let layout = self.layout(chunk);
         let raw = layout.bytes();
         let part = self.plan.part;
-        let mut expected = Vec::with_capacity(6);
-        if self.multipart {
-            expected.push(self.plan.part_index as i32);
-        }
-        let coords = if part.storage().tiles().is_some() {
-            4
-        } else {
-            1
-        };
-        expected.extend_from_slice(&chunk.coords[..coords]);
+        let expected = self.plan.chunk_prefix(chunk);
         let prefix = 4 * (expected.len() + 1);
         // At most the file's size (spans lie inside it), and at most the
         // chunk's pixels with a margin unless the span is exact.

@@ -76,11 +76,7 @@ pub fn decompress_chunk(
     lines: usize,
     origin: (i32, i32),
 ) -> Result<Vec<u8>> {
-    let sizes: Vec<usize> = channels.iter().map(|c| c.pixel_type.size()).collect();
-    let sampling: Vec<(i32, i32)> = channels
-        .iter()
-        .map(|c| (c.x_sampling, c.y_sampling))
-        .collect();
+    let (sizes, sampling) = super::chunk::shapes_of(channels);
     if sampling.iter().any(|&(x, y)| x < 1 || y < 1) {
         return Err(Error::invalid("a channel's sampling is below 1"));
     }
