@@ -8,15 +8,11 @@
 //! planes of their bytes, most significant first: 2 planes for HALF, 4 for
 //! UINT, 3 for FLOAT (the 24-bit value).
 
+use crate::Result;
 use crate::codec::deflate::{self, Engine, Format};
 use crate::exr::attribute::PixelType;
 use crate::exr::chunk::Layout;
 use crate::exr::scratch::with_buffer;
-use crate::{Error, Result};
-
-fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt { what, offset: None }
-}
 
 /// Bytes per sample in the planes.
 fn plane_count(pixel_type: PixelType) -> usize {
@@ -98,18 +94,12 @@ fn planes_len(layout: &Layout) -> usize {
 pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Result<()> {
     let planes_len = planes_len(layout);
     with_buffer(planes_len, |planes| {
-        let written =
-            deflate::decompress_into(packed, Format::Zlib, planes).map_err(|e| match e {
-                Error::InvalidArgument(_) => {
-                    corrupt("a PXR24 chunk decodes to more bytes than its lines hold")
-                }
-                other => other,
-            })?;
-        if written != planes_len {
-            return Err(corrupt(
-                "a PXR24 chunk decodes to fewer bytes than its lines hold",
-            ));
-        }
+        super::zip::inflate_exact(
+            packed,
+            planes,
+            "a PXR24 chunk decodes to more bytes than its lines hold",
+            "a PXR24 chunk decodes to fewer bytes than its lines hold",
+        )?;
         let mut at = 0;
         for row in layout.rows() {
             let size = layout.sizes[row.channel];

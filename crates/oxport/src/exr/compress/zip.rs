@@ -24,21 +24,38 @@ pub(crate) fn decompress(packed: &[u8], out: &mut [u8]) -> Result<()> {
 }
 
 fn decompress_into(packed: &[u8], filtered: &mut [u8], out: &mut [u8]) -> Result<()> {
-    let written =
-        deflate::decompress_into(packed, Format::Zlib, filtered).map_err(|e| match e {
-            Error::InvalidArgument(_) => Error::Corrupt {
-                what: "a ZIP chunk decodes to more bytes than its lines hold",
-                offset: None,
-            },
-            other => other,
-        })?;
+    inflate_exact(
+        packed,
+        filtered,
+        "a ZIP chunk decodes to more bytes than its lines hold",
+        "a ZIP chunk decodes to fewer bytes than its lines hold",
+    )?;
+    delta::split_delta_decode(filtered, out);
+    Ok(())
+}
+
+/// Inflates the zlib stream `packed` into exactly `out.len()` bytes (the
+/// methods built on zlib: ZIP, PXR24, DWA's sections); `more` and `fewer`
+/// say what is wrong when the stream holds more or fewer.
+pub(crate) fn inflate_exact(
+    packed: &[u8],
+    out: &mut [u8],
+    more: &'static str,
+    fewer: &'static str,
+) -> Result<()> {
+    let written = deflate::decompress_into(packed, Format::Zlib, out).map_err(|e| match e {
+        Error::InvalidArgument(_) => Error::Corrupt {
+            what: more,
+            offset: None,
+        },
+        other => other,
+    })?;
     if written != out.len() {
         return Err(Error::Corrupt {
-            what: "a ZIP chunk decodes to fewer bytes than its lines hold",
+            what: fewer,
             offset: None,
         });
     }
-    delta::split_delta_decode(filtered, out);
     Ok(())
 }
 

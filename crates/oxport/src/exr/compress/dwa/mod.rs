@@ -23,10 +23,9 @@ mod lossy;
 
 use classify::Scheme;
 
-use crate::codec::deflate::{self, Format};
 use crate::exr::attribute::PixelType;
 use crate::exr::chunk::Layout;
-use crate::exr::compress::{piz, rle};
+use crate::exr::compress::{piz, rle, zip};
 use crate::exr::filter::delta;
 use crate::{Error, Result};
 
@@ -39,14 +38,7 @@ const SIZES: usize = 11;
 /// A zlib stream of exactly `len` bytes.
 fn inflate(packed: &[u8], len: usize, what: &'static str) -> Result<Vec<u8>> {
     let mut out = vec![0u8; len];
-    let written =
-        deflate::decompress_into(packed, Format::Zlib, &mut out).map_err(|e| match e {
-            Error::InvalidArgument(_) | Error::Corrupt { .. } => corrupt(what),
-            other => other,
-        })?;
-    if written != len {
-        return Err(corrupt(what));
-    }
+    zip::inflate_exact(packed, &mut out, what, what)?;
     Ok(out)
 }
 
@@ -84,12 +76,11 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         rules
     };
     let sections = [unknown_packed, ac_packed, dc_packed, rle_packed];
-    let total = sections
+    sections
         .iter()
         .try_fold(0u64, |sum, &n| sum.checked_add(n))
         .filter(|&n| n <= data.len() as u64)
         .ok_or_else(|| corrupt("a DWA chunk's sections run past its end"))?;
-    let _ = total;
     let (unknown_bytes, rest) = data.split_at(unknown_packed as usize);
     let (ac_bytes, rest) = rest.split_at(ac_packed as usize);
     let (dc_bytes, rest) = rest.split_at(dc_packed as usize);
