@@ -487,8 +487,7 @@ class ExrReader:
 
 def exr_write(
     path: Union[str, os.PathLike[str]],
-    attributes: list[tuple[str, str, Any]],
-    planes: list[Any],
+    parts: list[tuple[list[tuple[str, str, Any]], list[list[Any]], Optional[Any]]],
     *,
     level: Optional[int] = None,
     threads: Optional[int] = None,

@@ -2,8 +2,10 @@
 mipmap or ripmap levels, multi-part and multi-view files, deep parts,
 subsampled channels) and every method but HTJ2K, to the pixels the OpenEXR
 library decodes, bit for bit; :func:`open` reads only the chunks a read needs.
-Written: single-part scan-line files with NONE, RLE, ZIPS, ZIP, PXR24 and ZSTD
-(OpenEXR 3.5's layout). Chunks are compressed and decompressed in parallel.
+Written: scan-line and tiled parts (one level, or mipmap and ripmap levels
+given or made as ``exrmaketiled`` makes them), deep scan-line and tiled
+parts, and multi-part files of any of them (:func:`write_parts`), with NONE,
+RLE, ZIPS, ZIP, PXR24 and ZSTD. Chunks are compressed and decompressed in parallel.
 
 ::
 
@@ -41,7 +43,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Optional, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Optional, Union, cast
 
 from . import _native
 
@@ -49,8 +51,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Attribute", "Channel", "DeepPixels", "File", "Level", "Part", "PixelType", "Window", "convert", "open",
-           "read", "read_header", "write"]
+__all__ = ["Attribute", "Channel", "DeepPixels", "File", "Level", "OutputPart", "Part", "PixelType", "Window",
+           "convert", "open", "read", "read_header", "write", "write_parts"]
 
 PixelType = Literal["half", "float", "uint"]
 Compression = Literal["none", "rle", "zips", "zip", "pxr24", "zstd"]
@@ -368,61 +370,189 @@ def read_header(path: Union[str, os.PathLike[str], BinaryIO], *, part: Union[int
         return f.part(part).header
 
 
-def write(path: Union[str, os.PathLike[str]], channels: Mapping[str, npt.ArrayLike], *,
-          header: Optional[Mapping[str, Any]] = None, compression: Compression = "zip",
-          level: Optional[int] = None, threads: Optional[int] = None) -> None:
-    """Writes ``channels`` (name → ``(height, width)`` array of float16,
-    float32 or uint32, all the same shape) as a scan line OpenEXR file at
-    ``path``, whole or not at all.
+LevelMode = Literal["one", "mipmap", "ripmap"]
+Rounding = Literal["down", "up"]
 
+_TYPES = {dtype: name for name, dtype in _DTYPES.items()}
+
+
+@dataclass(frozen=True)
+class OutputPart:
+    """A part to write with :func:`write_parts` (or, alone, :func:`write`).
+
+    ``channels``: name → ``(height, width)`` array of float16, float32 or
+    uint32, all the same shape; for a part with levels, each name may map
+    to a list of numpy arrays instead, one per level in the order of
+    :attr:`Part.levels` (give only the full resolution and oxport makes
+    the other levels with ``exrmaketiled``'s filter, clamped at the edges).
+    A :class:`DeepPixels` makes a deep part.
+
+    ``name``: the part's name (every part of a multi-part file needs one).
     ``header``: attributes to write besides the required ones (a header from
-    :func:`read` or from the ``openexr`` package works); ``channels`` and
-    ``compression`` come from the arguments, the other required attributes
-    from ``header`` when it has them. ``compression``: ``"none"``,
-    ``"rle"``, ``"zips"``, ``"zip"``, ``"pxr24"`` (FLOAT channels keep their
-    top 24 bits, rounded) or ``"zstd"``. ``level``: deflate 0 to 12 for zip,
-    zips and pxr24, zstd's levels for zstd; ``None`` is OpenEXR's
-    default (4 and 5), which writes the bytes OpenEXR writes. ``threads``:
-    ``None`` is one per core."""
+    :func:`read` or from the ``openexr`` package works; its ``type``,
+    ``tiles`` and ``chunkCount`` are replaced by what this part is).
+    ``compression``: ``"none"``, ``"rle"``, ``"zips"``, ``"zip"``,
+    ``"pxr24"`` (FLOAT channels keep their top 24 bits, rounded) or
+    ``"zstd"``; deep parts take ``none``, ``rle`` or ``zips``. ``None``:
+    ``zip``, or ``zips`` for a deep part.
+    ``tiles``: ``(width, height)`` of a tile, for a tiled part (``None``:
+    scan lines). ``levels``: ``"one"``, ``"mipmap"`` or ``"ripmap"``, for a
+    tiled part; ``rounding``: how level sizes round, ``"down"`` or
+    ``"up"``."""
+
+    channels: Union[Mapping[str, Union[npt.ArrayLike, Sequence[np.ndarray]]], DeepPixels]
+    name: Optional[str] = None
+    header: Optional[Mapping[str, Any]] = None
+    compression: Optional[Compression] = None
+    tiles: Optional[tuple[int, int]] = None
+    levels: LevelMode = "one"
+    rounding: Rounding = "down"
+
+    def _shape(self) -> tuple[int, ...]:
+        """The shape of the part's full resolution: ``(height, width)``."""
+        import numpy as np
+
+        if isinstance(self.channels, DeepPixels):
+            return tuple(np.shape(self.channels.counts))
+        for value in self.channels.values():
+            return tuple(np.shape(_levels(value)[0]))
+        raise ValueError("channels: an image needs at least one channel")
+
+    def _native(self, display: Optional[Any] = None
+                ) -> tuple[list[tuple[str, str, Any]], list[list[np.ndarray]], Optional[np.ndarray]]:
+        """The part as the native writer takes it: attributes, planes by
+        level, deep counts. ``display``: the display window when the header
+        has none (``None``: the data window)."""
+        import numpy as np
+
+        deep = isinstance(self.channels, DeepPixels)
+        if self.tiles is None and self.levels != "one":
+            raise ValueError(f"levels={self.levels!r} needs tiles=(width, height)")
+        arrays: dict[str, list[np.ndarray]] = {}
+        if isinstance(self.channels, DeepPixels):
+            counts = np.ascontiguousarray(self.channels.counts, "<u4")
+            if counts.ndim != 2:
+                raise TypeError(f"counts: expected a 2-D array, got {counts.ndim}-D")
+            height, width = counts.shape
+            for name in sorted(self.channels.channels, key=lambda n: n.encode()):
+                arrays[name] = [_samples(name, self.channels.channels[name], 1)]
+        else:
+            counts = None
+            if not self.channels:
+                raise ValueError("channels: an image needs at least one channel")
+            for name in sorted(self.channels, key=lambda n: n.encode()):
+                arrays[name] = [_samples(name, level, 2) for level in _levels(self.channels[name])]
+            shapes = {a[0].shape for a in arrays.values()}
+            if len(shapes) != 1:
+                raise ValueError(f"channels: every channel needs the same shape, got {sorted(shapes)}")
+            height, width = shapes.pop()
+            counts_of_levels = {len(a) for a in arrays.values()}
+            if len(counts_of_levels) != 1:
+                raise ValueError("channels: every channel needs the same number of levels")
+        if not arrays:
+            raise ValueError("channels: an image needs at least one channel")
+        given = dict(self.header or {})
+        previous = {c.name: c for c in given.get("channels", []) if isinstance(c, Channel)}
+        window = (np.array([0, 0], np.int32), np.array([width - 1, height - 1], np.int32))
+        display = window if display is None else display
+        kind = ("deeptile" if deep else "tiledimage") if self.tiles else (
+            "deepscanline" if deep else "scanlineimage")
+        full: dict[str, Any] = {
+            "dataWindow": window,
+            "displayWindow": display,
+            "lineOrder": "increasing_y",
+            "pixelAspectRatio": 1.0,
+            "screenWindowCenter": np.array([0.0, 0.0], np.float32),
+            "screenWindowWidth": 1.0,
+        }
+        full.update({k: v for k, v in given.items() if k not in ("type", "tiles", "chunkCount")})
+        full["type"] = kind
+        if self.tiles is not None:
+            modes = {"one": 0, "mipmap": 1, "ripmap": 2}
+            roundings = {"down": 0, "up": 1}
+            if self.levels not in modes or self.rounding not in roundings:
+                raise ValueError(f"levels {self.levels!r} or rounding {self.rounding!r}: "
+                                 f"levels is one of {sorted(modes)}, rounding one of {sorted(roundings)}")
+            tile_width, tile_height = self.tiles
+            full["tiles"] = Attribute("tiledesc", (int(tile_width), int(tile_height),
+                                                   modes[self.levels] | roundings[self.rounding] << 4))
+        if self.name is not None:
+            full["name"] = self.name
+        full["channels"] = [
+            Channel(name, cast(PixelType, _TYPES[a[0].dtype.str]),
+                    previous[name].linear if name in previous else False)
+            for name, a in arrays.items()]
+        full["compression"] = self.compression or ("zips" if deep else "zip")
+        attributes = [(name, *_from_python(name, full[name])) for name in sorted(full)]
+        by_level = [list(planes) for planes in zip(*arrays.values())]
+        return attributes, by_level, counts
+
+
+def _levels(value: Union[npt.ArrayLike, Sequence[np.ndarray]]) -> list[Any]:
+    """A channel's levels: a list (or tuple) of numpy arrays is one per
+    level; anything else is one array."""
     import numpy as np
 
-    if not channels:
-        raise ValueError("channels: an image needs at least one channel")
-    types: dict[np.dtype[Any], PixelType] = {
-        np.dtype(np.float16): "half", np.dtype(np.float32): "float", np.dtype(np.uint32): "uint"}
-    arrays: dict[str, np.ndarray] = {}
-    for name in sorted(channels, key=lambda n: n.encode()):
-        array = np.asarray(channels[name])
-        if array.dtype.newbyteorder("=") not in types or array.ndim != 2:
-            raise TypeError(f"channel {name!r}: expected a 2-D array of float16, float32 or uint32, "
-                            f"got {array.ndim}-D {array.dtype}")
-        arrays[name] = np.ascontiguousarray(array, array.dtype.newbyteorder("<"))
-    shapes = {a.shape for a in arrays.values()}
-    if len(shapes) != 1:
-        raise ValueError(f"channels: every channel needs the same shape, got {sorted(shapes)}")
-    height, width = shapes.pop()
-    given = dict(header or {})
-    previous = {c.name: c for c in given.get("channels", []) if isinstance(c, Channel)}
-    window = (np.array([0, 0], np.int32), np.array([width - 1, height - 1], np.int32))
-    full: dict[str, Any] = {
-        "dataWindow": window,
-        "displayWindow": window,
-        "lineOrder": "increasing_y",
-        "pixelAspectRatio": 1.0,
-        "screenWindowCenter": np.array([0.0, 0.0], np.float32),
-        "screenWindowWidth": 1.0,
-        "type": "scanlineimage",
-    }
-    # The file is one part of scan lines, whatever the header came from.
-    skip = {"type", "tiles", "chunkCount"}
-    full.update({k: v for k, v in given.items() if k not in skip})
-    full["channels"] = [
-        Channel(name, types[a.dtype.newbyteorder("=")],
-                previous[name].linear if name in previous else False)
-        for name, a in arrays.items()]
-    full["compression"] = compression
-    attributes = [(name, *_from_python(name, full[name])) for name in sorted(full)]
-    _native.exr_write(path, attributes, list(arrays.values()), level=level, threads=threads)
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, np.ndarray) for v in value):
+        return list(value)
+    return [value]
+
+
+def _samples(name: str, value: npt.ArrayLike, ndim: int) -> np.ndarray:
+    """A channel's array, little-endian and contiguous, or a clear error."""
+    import numpy as np
+
+    array = np.asarray(value)
+    if array.dtype.newbyteorder("=") not in (np.float16, np.float32, np.uint32) or array.ndim != ndim:
+        raise TypeError(f"channel {name!r}: expected a {ndim}-D array of float16, float32 or uint32, "
+                        f"got {array.ndim}-D {array.dtype}")
+    return np.ascontiguousarray(array, array.dtype.newbyteorder("<"))
+
+
+def write(path: Union[str, os.PathLike[str]],
+          channels: Union[Mapping[str, Union[npt.ArrayLike, Sequence[np.ndarray]]], DeepPixels], *,
+          header: Optional[Mapping[str, Any]] = None, compression: Optional[Compression] = None,
+          tiles: Optional[tuple[int, int]] = None, levels: LevelMode = "one",
+          rounding: Rounding = "down", level: Optional[int] = None,
+          threads: Optional[int] = None) -> None:
+    """Writes ``channels`` (name → ``(height, width)`` array of float16,
+    float32 or uint32, all the same shape; or a :class:`DeepPixels`) as a
+    single-part OpenEXR file at ``path``, whole or not at all.
+
+    ``header``, ``compression``, ``tiles``, ``levels`` and ``rounding``: as
+    :class:`OutputPart` has them (scan lines unless ``tiles`` is given;
+    ``levels="mipmap"`` with one array per channel has oxport make the
+    levels). ``level``: deflate 0 to 12 for zip, zips and pxr24, zstd's
+    levels for zstd; ``None`` is OpenEXR's default (4 and 5), which writes
+    the bytes OpenEXR writes. ``threads``: ``None`` is one per core."""
+    part = OutputPart(channels, header=header, compression=compression, tiles=tiles, levels=levels,
+                      rounding=rounding)
+    _native.exr_write(path, [part._native()], level=level, threads=threads)
+
+
+def write_parts(path: Union[str, os.PathLike[str]], parts: Sequence[OutputPart], *,
+                level: Optional[int] = None, threads: Optional[int] = None) -> None:
+    """Writes ``parts`` as one OpenEXR file at ``path`` (multi-part for more
+    than one; each then needs a unique ``name``), whole or not at all.
+    The parts share a display window (OpenEXR requires it): the first one a
+    part's ``header`` gives, else the smallest that holds every part.
+    Chunks of every part are compressed in parallel. ``level`` and
+    ``threads``: as :func:`write` has them, for every part."""
+    import numpy as np
+
+    if not parts:
+        raise ValueError("parts: a file needs at least one part")
+    # The parts of a file share one display window: the first a header
+    # gives, else the smallest that holds every part.
+    given = [p.header["displayWindow"] for p in parts if p.header and "displayWindow" in p.header]
+    if given:
+        display = given[0]
+    else:
+        # Shapes that are not 2-D are refused with the part's own message.
+        shapes = [shape for shape in (p._shape() for p in parts) if len(shape) == 2] or [(1, 1)]
+        display = (np.array([0, 0], np.int32),
+                   np.array([max(s[1] for s in shapes) - 1, max(s[0] for s in shapes) - 1], np.int32))
+    _native.exr_write(path, [p._native(display) for p in parts], level=level, threads=threads)
 
 
 def convert(src: Union[str, os.PathLike[str]], dst: Union[str, os.PathLike[str]], *,

@@ -485,31 +485,85 @@ type DeepRead<'py> = (
     Vec<(String, &'static str, Bound<'py, PyArray1<u8>>)>,
 );
 
-/// Writes a scan line OpenEXR file: `attributes` as `(name, type, value)`
-/// (they must include `channels`, `compression` and `dataWindow`), `planes`
-/// one bytes-like object per channel in the order of `channels`.
+/// One part to write: its attributes as `(name, type, value)` (they must
+/// include `channels`, `compression` and `dataWindow`), its planes by level
+/// (one bytes-like object per channel in the order of `channels`; a deep
+/// part has one "level": each channel's samples), and a deep part's
+/// sample counts (`None` for a flat part).
+type PartInput<'py> = (
+    Vec<(String, String, Bound<'py, PyAny>)>,
+    Vec<Vec<Bound<'py, PyAny>>>,
+    Option<Bound<'py, PyAny>>,
+);
+
+/// Writes an OpenEXR file of `parts` (one part: a single-part file).
 #[pyfunction]
-#[pyo3(signature = (path, attributes, planes, *, level = None, threads = None))]
+#[pyo3(signature = (path, parts, *, level = None, threads = None))]
 pub fn exr_write(
     py: Python<'_>,
     path: PathBuf,
-    attributes: Vec<(String, String, Bound<'_, PyAny>)>,
-    planes: Vec<Bound<'_, PyAny>>,
+    parts: Vec<PartInput<'_>>,
     level: Option<i32>,
     threads: Option<usize>,
 ) -> PyResult<()> {
-    let attributes = attributes
+    let mut headers = Vec::with_capacity(parts.len());
+    let mut buffers = Vec::with_capacity(parts.len());
+    for (attributes, levels, counts) in &parts {
+        let attributes = attributes
+            .iter()
+            .map(|(name, type_name, value)| {
+                Ok((name.clone(), value_from_py(name, type_name, value)?))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        headers.push(Header { attributes });
+        let levels = levels
+            .iter()
+            .map(|planes| {
+                planes
+                    .iter()
+                    .map(Buffer::read)
+                    .collect::<PyResult<Vec<_>>>()
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let counts = counts.as_ref().map(Buffer::read).transpose()?;
+        buffers.push((levels, counts));
+    }
+    let count_arrays: Vec<Option<Vec<u32>>> = buffers
         .iter()
-        .map(|(name, type_name, value)| Ok((name.clone(), value_from_py(name, type_name, value)?)))
-        .collect::<PyResult<Vec<_>>>()?;
-    let header = Header { attributes };
-    let buffers = planes
-        .iter()
-        .map(Buffer::read)
-        .collect::<PyResult<Vec<_>>>()?;
-    let slices: Vec<&[u8]> = buffers.iter().map(Buffer::as_slice).collect();
+        .map(|(_, counts)| {
+            counts.as_ref().map(|bytes| {
+                bytes
+                    .as_slice()
+                    .chunks_exact(4)
+                    .map(|b| u32::from_le_bytes(b.try_into().expect("4")))
+                    .collect()
+            })
+        })
+        .collect();
+    let mut inputs = Vec::with_capacity(parts.len());
+    for ((header, (levels, _)), counts) in headers.iter().zip(&buffers).zip(&count_arrays) {
+        let mut slices: Vec<Vec<&[u8]>> = levels
+            .iter()
+            .map(|planes| planes.iter().map(Buffer::as_slice).collect())
+            .collect();
+        let pixels = match counts {
+            Some(counts) => {
+                if slices.len() != 1 {
+                    return Err(pyo3::exceptions::PyValueError::new_err(
+                        "a deep part takes one list of sample arrays",
+                    ));
+                }
+                exr::Pixels::Deep {
+                    counts,
+                    channels: slices.pop().expect("one"),
+                }
+            }
+            None => exr::Pixels::Flat(slices),
+        };
+        inputs.push(exr::WritePart { header, pixels });
+    }
     let options = exr::WriteOptions { level, threads };
-    py.detach(|| exr::write(&path, &header, &slices, &options))
+    py.detach(|| exr::write_parts(&path, &inputs, &options))
         .map_err(to_py_err)
 }
 

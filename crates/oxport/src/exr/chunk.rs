@@ -172,15 +172,22 @@ impl<'a> Layout<'a> {
     }
 }
 
-/// Copies `lines` lines starting at line `first` of each channel's plane
-/// (`planes[i]`: a whole image of channel i, row after row) into `chunk`
-/// (`layout.bytes()` long), in the chunk layout.
-pub(crate) fn pack(planes: &[&[u8]], layout: &Layout, first: usize, chunk: &mut [u8]) {
+/// Copies the `layout.width × layout.lines` pixels at column `x`, line `y`
+/// of each channel's plane (`planes[i]`: `plane_width` samples a row, row
+/// after row) into `chunk` (`layout.bytes()` long), in the chunk layout.
+pub(crate) fn pack(
+    planes: &[&[u8]],
+    plane_width: usize,
+    layout: &Layout,
+    (x, y): (usize, usize),
+    chunk: &mut [u8],
+) {
     let mut at = 0;
-    for line in first..first + layout.lines {
+    for line in y..y + layout.lines {
         for (plane, &size) in planes.iter().zip(layout.sizes) {
+            let start = (line * plane_width + x) * size;
             let row = layout.width * size;
-            chunk[at..at + row].copy_from_slice(&plane[line * row..(line + 1) * row]);
+            chunk[at..at + row].copy_from_slice(&plane[start..start + row]);
             at += row;
         }
     }
@@ -206,7 +213,7 @@ mod tests {
         let refs: Vec<&[u8]> = planes.iter().map(Vec::as_slice).collect();
         let layout = Layout::new(&sizes, width, 2);
         let mut chunk = vec![0; layout.bytes()];
-        pack(&refs, &layout, 3, &mut chunk);
+        pack(&refs, width, &layout, (0, 3), &mut chunk);
         assert_eq!(chunk.len(), layout.bytes());
         assert_eq!(&chunk[..6], &planes[0][18..24]);
         let rows: Vec<Row> = layout.rows().collect();

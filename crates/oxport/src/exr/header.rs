@@ -366,16 +366,6 @@ impl Header {
             }
         }
         self.check_sampling()?;
-        if self.get("tiles").is_some()
-            || self
-                .get("type")
-                .is_some_and(|t| *t != AttributeValue::String(b"scanlineimage".to_vec()))
-        {
-            return Err(Error::invalid(
-                "oxport writes single-part scan line files: the header has a tiles attribute or \
-                 a type other than scanlineimage",
-            ));
-        }
         let window = self
             .data_window()
             .map_err(|_| Error::invalid("the header needs a dataWindow attribute (a box2i)"))?;
@@ -401,16 +391,31 @@ impl Header {
         Ok(())
     }
 
-    /// Appends the magic number, the version field and the attributes.
+    /// Appends this header as the whole start of a single-part file: the
+    /// magic number, the version field and the attributes.
+    #[cfg(test)]
     pub(crate) fn write(&self, out: &mut Vec<u8>) -> Result<()> {
-        let long = self.attributes.iter().any(|(name, value)| {
+        write_headers(&[self], out)
+    }
+
+    /// Whether a name needs the long-names flag.
+    fn has_long_names(&self) -> bool {
+        self.attributes.iter().any(|(name, value)| {
             name.len() > SHORT_NAME
                 || value.type_name().len() > SHORT_NAME
                 || matches!(value, AttributeValue::Channels(channels)
                     if channels.iter().any(|c| c.name.len() > SHORT_NAME))
-        });
-        out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&(2 | if long { LONG_NAMES } else { 0 }).to_le_bytes());
+        })
+    }
+
+    /// Whether the `type` attribute says deep.
+    fn is_deep(&self) -> bool {
+        matches!(self.get("type"), Some(AttributeValue::String(t))
+            if t == b"deepscanline" || t == b"deeptile")
+    }
+
+    /// Appends the attributes and the NUL that ends them.
+    fn write_attributes(&self, out: &mut Vec<u8>) -> Result<()> {
         let mut value_bytes = Vec::new();
         for (name, value) in &self.attributes {
             value_bytes.clear();
@@ -427,6 +432,38 @@ impl Header {
         out.push(0);
         Ok(())
     }
+}
+
+/// Appends the start of a file of `parts`: the magic number, the version
+/// field with the flags OpenEXR sets (multi-part for more than one part,
+/// non-image when a part is deep, tiled for a single flat tiled part, long
+/// names when a name needs them) and every header, ended by an empty one
+/// in a multi-part file.
+pub(crate) fn write_headers(parts: &[&Header], out: &mut Vec<u8>) -> Result<()> {
+    let multipart = parts.len() > 1;
+    let deep = parts.iter().any(|h| h.is_deep());
+    let mut version = 2;
+    if parts.iter().any(|h| h.has_long_names()) {
+        version |= LONG_NAMES;
+    }
+    if multipart {
+        version |= MULTIPART;
+    }
+    if deep {
+        version |= DEEP;
+    }
+    if !multipart && !deep && parts.iter().any(|h| h.get("tiles").is_some()) {
+        version |= TILED;
+    }
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&version.to_le_bytes());
+    for header in parts {
+        header.write_attributes(out)?;
+    }
+    if multipart {
+        out.push(0);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

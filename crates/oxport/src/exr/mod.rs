@@ -3,9 +3,12 @@
 //! subsampled channels) and every method OpenEXR 3.5 reads but HTJ2K
 //! (NONE, RLE, ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA, DWAB, ZSTD), to the
 //! pixels OpenEXR decodes, bit for bit; a [`Reader`] fetches only the chunks
-//! a read of a part, level, channels and window needs. Written: single-part
-//! scan-line files with NONE, RLE, ZIPS, ZIP, PXR24 and ZSTD (OpenEXR 3.5's
-//! layout). Chunks are decoded and encoded in parallel.
+//! a read of a part, level, channels and window needs. Written
+//! ([`write_parts`]): scan-line and tiled parts with their levels (given, or
+//! made as `exrmaketiled` makes them: [`make_levels`]), deep scan-line and
+//! deep tiled parts, and multi-part files of any of them, with NONE, RLE,
+//! ZIPS, ZIP, PXR24 and ZSTD (OpenEXR 3.5's layout). Chunks are decoded and
+//! encoded in parallel.
 //! `docs/formats/exr.md` has the bytes.
 //!
 //! An [`Image`] is a [`Header`] (every attribute, in file order) and one
@@ -23,8 +26,8 @@
 //! # Ok::<(), oxport::Error>(())
 //! ```
 //!
-//! Writing tiled, multi-part and deep files and PIZ, B44 and DWA is not done
-//! yet; HTJ2K files are refused with [`crate::Error::Unsupported`].
+//! Writing PIZ, B44 and DWA is not done yet; HTJ2K files are refused with
+//! [`crate::Error::Unsupported`].
 
 mod attribute;
 mod chunk;
@@ -40,6 +43,7 @@ pub mod lab;
 mod offsets;
 mod part;
 mod read;
+mod reduce;
 mod scratch;
 mod tile;
 mod write;
@@ -51,8 +55,11 @@ pub use deep::DeepImage;
 pub use header::{Header, Headers, MAGIC, Window};
 pub use part::{Part, Storage};
 pub use read::{ReadOptions, Reader, Selection, Shape, read, read_bytes, read_from};
+pub use reduce::{Extrapolation, make_levels};
 pub use tile::{Level, LevelMode, Rounding, Tiles};
-pub use write::{WriteOptions, write, write_bytes};
+pub use write::{
+    Pixels, WriteOptions, WritePart, write, write_bytes, write_parts, write_parts_bytes,
+};
 
 /// A scan line image: its header and one plane of pixels per channel, in
 /// the order of the header's channels.

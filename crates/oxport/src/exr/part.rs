@@ -249,6 +249,17 @@ impl Part {
         coords + if self.storage.is_deep() { 24 } else { 4 }
     }
 
+    /// The integers that start a chunk of this part, before its sizes:
+    /// the part's `number` in a multi-part file, then the chunk's first
+    /// line, or its tile and level.
+    pub(crate) fn chunk_prefix(&self, number: Option<i32>, chunk: &ChunkRef) -> Vec<i32> {
+        let coords = if self.storage.tiles().is_some() { 4 } else { 1 };
+        number
+            .into_iter()
+            .chain(chunk.coords[..coords].iter().copied())
+            .collect()
+    }
+
     /// The table index of the chunk whose prefix holds `coords` (y, or tile
     /// x, y, level x, y), if the part has one.
     pub(crate) fn index_of(&self, coords: [i32; 4]) -> Option<usize> {

@@ -496,15 +496,8 @@ impl Plan<'_> {
     /// The numbers `chunk`'s prefix starts with: the part's index in a
     /// multi-part file, then y or the tile's four coordinates.
     pub fn chunk_prefix(&self, chunk: &ChunkRef) -> Vec<i32> {
-        let coords = if self.part.storage().tiles().is_some() {
-            4
-        } else {
-            1
-        };
-        let part = self.multipart.then_some(self.part_index as i32);
-        part.into_iter()
-            .chain(chunk.coords[..coords].iter().copied())
-            .collect()
+        let number = self.multipart.then_some(self.part_index as i32);
+        self.part.chunk_prefix(number, chunk)
     }
 }
 

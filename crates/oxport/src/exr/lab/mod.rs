@@ -90,7 +90,7 @@ fn chunks(image: &Image) -> Result<Prepared> {
     for first in (0..height).step_by(LINES) {
         let layout = Layout::new(&sizes, width, LINES.min(height - first));
         let mut chunk = vec![0; layout.bytes()];
-        chunk::pack(&planes, &layout, first, &mut chunk);
+        chunk::pack(&planes, width, &layout, (0, first), &mut chunk);
         out.push(chunk);
     }
     Ok((sizes, width, out))

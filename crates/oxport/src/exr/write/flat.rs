@@ -1,0 +1,51 @@
+//! One chunk of a flat part: its prefix (part number, first line or tile
+//! and level), its size, and its pixels packed in the chunk layout and
+//! compressed with the part's method.
+
+use super::super::chunk::{self, Layout};
+use super::super::compress;
+use super::super::part::{ChunkRef, Part};
+use super::super::scratch::with_buffer;
+use crate::{Error, Result};
+
+/// Appends the chunk `chunk` of level `level` (whose planes are `planes`)
+/// of `part` (number `number` in a multi-part file) to `block`.
+pub(super) fn encode(
+    part: &Part,
+    number: Option<i32>,
+    planes: &[&[u8]],
+    level: usize,
+    chunk: &ChunkRef,
+    compression_level: Option<i32>,
+    block: &mut Vec<u8>,
+) -> Result<()> {
+    for value in part.chunk_prefix(number, chunk) {
+        block.extend_from_slice(&value.to_le_bytes());
+    }
+    let size_at = block.len();
+    block.extend_from_slice(&[0; 4]);
+    let origin = part.level_window(level);
+    let layout = Layout {
+        sizes: &part.sizes,
+        channels: part.header().channels()?,
+        width: chunk.width,
+        lines: chunk.lines,
+        sampling: &part.sampling,
+        origin: (chunk.x, chunk.y),
+    };
+    let at = (
+        (i64::from(chunk.x) - i64::from(origin.x_min)) as usize,
+        (i64::from(chunk.y) - i64::from(origin.y_min)) as usize,
+    );
+    let width = part.levels()[level].width;
+    with_buffer(layout.bytes(), |raw| {
+        chunk::pack(planes, width, &layout, at, raw);
+        let start = block.len();
+        compress::compress(part.compression(), compression_level, raw, &layout, block)?;
+        let size = i32::try_from(block.len() - start).map_err(|_| {
+            Error::invalid("a chunk is larger than 2 GiB: the tiles or lines are too wide")
+        })?;
+        block[size_at..size_at + 4].copy_from_slice(&size.to_le_bytes());
+        Ok(())
+    })
+}

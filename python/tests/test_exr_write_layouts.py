@@ -1,0 +1,233 @@
+"""Files oxport.exr writes in every layout (tiled with mipmap and ripmap
+levels, multi-part, deep scan-line and deep tiled parts), read by the
+``openexr`` package (3.5) and, for levels past the first, by OpenImageIO, to
+the pixels written; and the levels oxport makes, against those OpenEXR's
+``exrmaketiled`` makes from the same image."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import oxport
+from oxport import exr
+
+OpenEXR = pytest.importorskip("OpenEXR") if not os.environ.get("CI") else __import__("OpenEXR")
+
+
+def exrmaketiled() -> str:
+    tool = shutil.which("exrmaketiled")
+    if tool is None:
+        if os.environ.get("OXPORT_REQUIRE_EXRTOOLS") == "1":
+            pytest.fail("exrmaketiled is not installed (apt-get install openexr), and OXPORT_REQUIRE_EXRTOOLS=1")
+        pytest.skip("exrmaketiled is not installed (apt-get install openexr)")
+    return tool
+
+
+def image(height: int, width: int, seed: int = 1) -> dict[str, np.ndarray]:
+    """Smooth values with noise, a stripe of large ones and a zero corner,
+    in each pixel type."""
+    rng = np.random.default_rng(seed)
+    y, x = np.mgrid[0:height, 0:width]
+    base = np.sin(x / 5.0) * np.cos(y / 7.0) * 4 + rng.normal(0, 0.3, (height, width))
+    base[:, width // 3] = 6.0e4
+    base[:2, :2] = 0.0
+    return {
+        "A": base.astype(np.float32),
+        "B": base.astype(np.float16),
+        "G": (base * 1.0e30).astype(np.float32),
+        "ID": rng.integers(0, 2**32, (height, width), dtype=np.uint32),
+    }
+
+
+def theirs(path: Path) -> list[dict[str, np.ndarray]]:
+    with OpenEXR.File(str(path), separate_channels=True) as f:
+        return [{name: c.pixels.copy() for name, c in part.channels.items()} for part in f.parts]
+
+
+def same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> None:
+    assert sorted(a) == sorted(b)
+    for name in a:
+        assert a[name].dtype == b[name].dtype, name
+        assert a[name].shape == b[name].shape, name
+        assert a[name].tobytes() == b[name].tobytes(), name
+
+
+def all_levels(path: Path, part: int = 0) -> dict[tuple[int, int], dict[str, np.ndarray]]:
+    with exr.open(path) as f:
+        return {(lv.x, lv.y): f.read(part, level=(lv.x, lv.y)) for lv in f.parts[part].levels}
+
+
+@pytest.mark.parametrize("levels", ["mipmap", "ripmap"])
+@pytest.mark.parametrize("rounding", ["down", "up"])
+def test_levels_are_those_exrmaketiled_makes(tmp_path: Path, levels: str, rounding: str) -> None:
+    tool = exrmaketiled()
+    pixels = image(23, 37)
+    flat = tmp_path / "flat.exr"
+    exr.write(flat, pixels, compression="zip")
+    theirs_path = tmp_path / "theirs.exr"
+    subprocess.run([tool, "-m" if levels == "mipmap" else "-r", "-d" if rounding == "down" else "-u",
+                    "-t", "8", "4", "-z", "zip", str(flat), str(theirs_path)], check=True,
+                   capture_output=True)
+    ours_path = tmp_path / "ours.exr"
+    exr.write(ours_path, pixels, tiles=(8, 4), levels=levels, rounding=rounding)  # type: ignore[arg-type]
+    expected = all_levels(theirs_path)
+    got = all_levels(ours_path)
+    assert list(got) == list(expected)
+    assert len(got) > 4
+    for key in expected:
+        same(got[key], expected[key])
+
+
+@pytest.mark.parametrize("levels", ["one", "mipmap", "ripmap"])
+@pytest.mark.parametrize("compression", ["none", "rle", "zips", "zip", "pxr24", "zstd"])
+def test_tiled_files_read_back_by_openexr_and_openimageio(tmp_path: Path, levels: str, compression: str) -> None:
+    oiio = pytest.importorskip("OpenImageIO") if not os.environ.get("CI") else __import__("OpenImageIO")
+    pixels = {k: v for k, v in image(19, 30, seed=3).items() if k != "G"}
+    if compression == "pxr24":
+        pixels["A"] = (pixels["A"].view(np.uint32) & 0xFFFFFF00).view(np.float32)
+    # The caller's own levels: each level's values are its number.
+    path = tmp_path / "tiled.exr"
+    exr.write(path, pixels, tiles=(7, 5), levels=levels, compression=compression)  # type: ignore[arg-type]
+    expected_levels = all_levels(path)
+    same(theirs(path)[0], pixels)
+    with OpenEXR.File(str(path)) as f:
+        tiles = f.header()["tiles"]
+        assert (tiles.xSize, tiles.ySize) == (7, 5)
+        assert f.header()["type"] == OpenEXR.tiledimage
+    if levels != "ripmap":
+        # OpenImageIO reads mipmap levels as subimages' miplevels.
+        reader = oiio.ImageInput.open(str(path))
+        try:
+            for n, key in enumerate(expected_levels):
+                assert reader.seek_subimage(0, n)
+                for i, name in enumerate(reader.spec().channelnames):
+                    # One channel at a time, each in its own type.
+                    read = reader.read_image(0, n, i, i + 1, reader.spec().channelformat(i))
+                    assert read.tobytes() == expected_levels[key][name].tobytes(), (key, name)
+        finally:
+            reader.close()
+
+
+def test_levels_given_by_the_caller_are_written_as_given(tmp_path: Path) -> None:
+    with exr.open(_mip_template(tmp_path)) as f:
+        shapes = [(lv.height, lv.width) for lv in f.parts[0].levels]
+    given = {"Y": [np.full(shape, n, np.float32) for n, shape in enumerate(shapes)]}
+    path = tmp_path / "given.exr"
+    exr.write(path, given, tiles=(4, 4), levels="mipmap")
+    for n, (key, planes) in enumerate(all_levels(path).items()):
+        assert key == (n, n)
+        assert (planes["Y"] == n).all()
+    # The wrong number of levels, or the wrong size, is refused.
+    with pytest.raises(ValueError, match="levels"):
+        exr.write(path, {"Y": given["Y"][:2]}, tiles=(4, 4), levels="mipmap")
+    wrong = list(given["Y"])
+    wrong[1] = np.zeros((3, 3), np.float32)
+    with pytest.raises(ValueError, match=r"level \(1, 1\)"):
+        exr.write(path, {"Y": wrong}, tiles=(4, 4), levels="mipmap")
+    with pytest.raises(ValueError, match="tiles"):
+        exr.write(path, {"Y": given["Y"][0]}, levels="mipmap")
+
+
+def _mip_template(tmp_path: Path) -> Path:
+    path = tmp_path / "template.exr"
+    exr.write(path, {"Y": np.zeros((20, 13), np.float32)}, tiles=(4, 4), levels="mipmap")
+    return path
+
+
+def deep_pixels(height: int, width: int, seed: int) -> exr.DeepPixels:
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, 4, (height, width)).astype(np.uint32)
+    counts[0, :3] = 0
+    total = int(counts.sum())
+    return exr.DeepPixels(counts, {
+        "A": rng.random(total).astype(np.float16),
+        "Z": rng.random(total).astype(np.float32) * 100,
+        "id": rng.integers(0, 2**32, total, dtype=np.uint32),
+    })
+
+
+def same_deep(ours: exr.DeepPixels, pixels: dict[str, np.ndarray]) -> None:
+    assert sorted(ours.channels) == sorted(pixels)
+    for name, theirs_ in pixels.items():
+        mine = ours.per_pixel(name)
+        assert mine.shape == theirs_.shape
+        for index in np.ndindex(*mine.shape):
+            if mine[index] is None:
+                assert theirs_[index] is None, (name, index)
+            else:
+                assert mine[index].tobytes() == theirs_[index].tobytes(), (name, index)
+
+
+def test_a_multipart_file_of_every_layout_reads_in_openexr(tmp_path: Path) -> None:
+    left, right = image(21, 34, seed=4), image(21, 34, seed=5)
+    deep_scan, deep_tiles = deep_pixels(9, 11, 6), deep_pixels(10, 7, 7)
+    parts = [
+        exr.OutputPart(left, name="rgba.left", header={"view": "left"}, compression="zip"),
+        exr.OutputPart(right, name="rgba.right", header={"view": "right"}, compression="zstd",
+                       tiles=(16, 8)),
+        exr.OutputPart({"Y": left["A"]}, name="texture", compression="rle", tiles=(8, 8), levels="mipmap"),
+        exr.OutputPart(deep_scan, name="deep", compression="zips"),
+        exr.OutputPart(deep_tiles, name="deep.tiles", compression="rle", tiles=(4, 3)),
+        exr.OutputPart(deep_pixels(5, 6, 8), name="deep.none", compression="none"),
+    ]
+    path = tmp_path / "multi.exr"
+    exr.write_parts(path, parts, threads=2)
+    read = theirs(path)
+    assert len(read) == len(parts)
+    same(read[0], left)
+    same(read[1], right)
+    same(read[2], {"Y": left["A"]})
+    same_deep(deep_scan, read[3])
+    same_deep(deep_tiles, read[4])
+    with OpenEXR.File(str(path)) as f:
+        names = [p.header["name"] for p in f.parts]
+        assert names == [p.name for p in parts]
+        assert f.parts[0].header["view"] == "left"
+        assert f.parts[3].header["type"] == OpenEXR.deepscanline
+        assert f.parts[4].header["type"] == OpenEXR.deeptile
+    with exr.open(path) as f:
+        assert f.views == ["left", "right"]
+        assert [p.type for p in f.parts] == ["scanlineimage", "tiledimage", "tiledimage", "deepscanline",
+                                             "deeptile", "deepscanline"]
+        got = f.read_deep("deep.none")
+        assert isinstance(parts[5].channels, exr.DeepPixels)
+        assert got.counts.tobytes() == parts[5].channels.counts.tobytes()
+    assert isinstance(parts[5].channels, exr.DeepPixels)
+    same_deep(parts[5].channels, read[5])
+
+
+def test_a_single_deep_part_reads_in_openexr(tmp_path: Path) -> None:
+    pixels = deep_pixels(13, 17, 9)
+    for compression in ("none", "rle", "zips"):
+        path = tmp_path / f"deep-{compression}.exr"
+        exr.write(path, pixels, compression=compression)  # type: ignore[arg-type]
+        same_deep(pixels, theirs(path)[0])
+        got = exr.open(path).read_deep()
+        assert got.counts.tobytes() == pixels.counts.tobytes()
+        for name in pixels.channels:
+            assert got.channels[name].tobytes() == pixels.channels[name].tobytes()
+
+
+def test_bad_parts_are_refused_with_reasons(tmp_path: Path) -> None:
+    path = tmp_path / "bad.exr"
+    y = {"Y": np.zeros((4, 4), np.float32)}
+    with pytest.raises(ValueError, match="needs a name"):
+        exr.write_parts(path, [exr.OutputPart(y, name="a"), exr.OutputPart(y)])
+    with pytest.raises(ValueError, match="named"):
+        exr.write_parts(path, [exr.OutputPart(y, name="a"), exr.OutputPart(y, name="a")])
+    with pytest.raises(ValueError, match="at least one part"):
+        exr.write_parts(path, [])
+    with pytest.raises(ValueError, match="deep parts"):
+        exr.write(path, deep_pixels(3, 3, 1), compression="zstd")
+    counts = np.ones((2, 2), np.uint32)
+    with pytest.raises(ValueError, match="samples"):
+        exr.write(path, exr.DeepPixels(counts, {"Z": np.zeros(3, np.float32)}))
+    assert not path.exists()
+    with pytest.raises(oxport.UnsupportedError, match="more than one level"):
+        exr.write(path, deep_pixels(4, 4, 1), tiles=(2, 2), levels="mipmap")
