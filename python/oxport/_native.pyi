@@ -499,4 +499,8 @@ def exr_convert(
     compression: str = "zstd",
     level: Optional[int] = None,
     threads: Optional[int] = None,
+    scanlines: bool = False,
+    tiles: Optional[tuple[int, int]] = None,
+    levels: str = "one",
+    rounding: str = "down",
 ) -> tuple[int, int]: ...

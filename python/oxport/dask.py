@@ -220,6 +220,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--out", required=True, help="the directory for the outputs")
     parser.add_argument("--compression", help="exr: none, rle, zips, zip or zstd")
     parser.add_argument("--level", type=int, help="the codec's level")
+    parser.add_argument("--scanlines", action="store_true", help="exr: store every part as scan lines")
+    parser.add_argument("--tiles", help="exr: store every part in tiles of WIDTHxHEIGHT pixels")
+    parser.add_argument("--levels", choices=["one", "mipmap", "ripmap"], help="exr, with --tiles: the levels")
+    parser.add_argument("--rounding", choices=["down", "up"], help="exr, with --tiles: level sizes rounded")
     parser.add_argument("--frame-size", type=int, help="seekable: bytes of data per frame")
     parser.add_argument("--no-checksums", action="store_true", help="seekable: no checksums in the seek table")
     parser.add_argument("inputs", nargs="+", help="files, globs or fsspec URLs")
@@ -229,6 +233,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         options["compression"] = args.compression
     if args.level is not None:
         options["level"] = args.level
+    if args.scanlines:
+        options["scanlines"] = True
+    if args.tiles is not None:
+        width, _, height = args.tiles.lower().partition("x")
+        options["tiles"] = (int(width), int(height))
+    if args.levels is not None:
+        options["levels"] = args.levels
+    if args.rounding is not None:
+        options["rounding"] = args.rounding
     if args.frame_size is not None:
         options["frame_size"] = args.frame_size
     if args.no_checksums:

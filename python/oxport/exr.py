@@ -557,9 +557,19 @@ def write_parts(path: Union[str, os.PathLike[str]], parts: Sequence[OutputPart],
 
 def convert(src: Union[str, os.PathLike[str]], dst: Union[str, os.PathLike[str]], *,
             compression: Compression = "zstd", level: Optional[int] = None,
-            threads: Optional[int] = None) -> tuple[int, int]:
-    """Rewrites the OpenEXR file ``src`` as ``dst`` with another compression
-    (pixels and attributes unchanged; ``dst`` may be ``src``, replaced only
-    once the new file is whole). Returns the sizes of ``src`` and ``dst`` in
-    bytes."""
-    return _native.exr_convert(src, dst, compression=compression, level=level, threads=threads)
+            threads: Optional[int] = None, scanlines: bool = False,
+            tiles: Optional[tuple[int, int]] = None, levels: LevelMode = "one",
+            rounding: Rounding = "down") -> tuple[int, int]:
+    """Rewrites the OpenEXR file ``src`` as ``dst`` with another compression:
+    every part and level, the pixels and attributes unchanged (``dst`` may
+    be ``src``, replaced only once the new file is whole). Deep parts take
+    ``compression`` when OpenEXR allows it for deep data (none, rle, zips),
+    zips otherwise. Returns the sizes of ``src`` and ``dst`` in bytes.
+
+    ``scanlines``: store every part as scan lines (a tiled part's full
+    resolution; its other levels are left out). ``tiles``: store every part
+    in tiles of ``(width, height)`` with ``levels`` and ``rounding``; a part
+    with the same levels and rounding keeps its own, others have theirs
+    made as ``exrmaketiled`` makes them."""
+    return _native.exr_convert(src, dst, compression=compression, level=level, threads=threads,
+                               scanlines=scanlines, tiles=tiles, levels=levels, rounding=rounding)

@@ -250,25 +250,70 @@ def test_b44_linear_channels_go_through_the_log_table(tmp_path: Path) -> None:
         same(exr.read(path)[1], theirs(path)[0])
 
 
-def test_convert_flattens_one_level_tiles_and_refuses_to_drop_parts(tmp_path: Path) -> None:
-    garden = IMAGES / "Garden.exr"
-    out = tmp_path / "garden.exr"
-    exr.convert(garden, out, compression="zstd")
-    header, pixels = exr.read(out)
-    assert header.get("type", "scanlineimage") == "scanlineimage" and "tiles" not in header
-    same(pixels, theirs(garden)[0])
-    same(theirs(out)[0], pixels)
-    # Writing a tiled file's header gives a scan line file, not a broken one.
-    tiled_header, tiled_pixels = exr.read(garden)
-    again = tmp_path / "again.exr"
-    exr.write(again, {k: v for k, v in tiled_pixels.items() if k == "Y"}, header=tiled_header)
-    assert theirs(again)[0]["Y"].tobytes() == tiled_pixels["Y"].tobytes()
+def same_file(a: Path, b: Path) -> None:
+    """Every part and level of ``a`` and ``b`` holds the same pixels."""
+    with exr.open(a) as one, exr.open(b) as two:
+        assert [(p.type, p.name, p.levels) for p in one.parts] == [(p.type, p.name, p.levels) for p in two.parts]
+        for part in one.parts:
+            if part.type.startswith("deep"):
+                x, y = one.read_deep(part.index), two.read_deep(part.index)
+                assert x.counts.tobytes() == y.counts.tobytes()
+                assert {k: v.tobytes() for k, v in x.channels.items()} == {
+                    k: v.tobytes() for k, v in y.channels.items()}
+            else:
+                for level in part.levels:
+                    same(one.read(part.index, level=(level.x, level.y)),
+                         two.read(part.index, level=(level.x, level.y)))
+
+
+def test_convert_keeps_every_part_and_level(tmp_path: Path) -> None:
     parts = tmp_path / "parts.exr"
     openexr_parts(parts)
-    for refused in (parts, IMAGES / "MirrorPattern.exr"):
-        with pytest.raises(oxport.UnsupportedError, match="multi-part"):
-            exr.convert(refused, tmp_path / "x.exr")
-    assert not (tmp_path / "x.exr").exists()
+    for src in [parts, *REAL]:
+        out = tmp_path / f"zstd-{src.name}"
+        exr.convert(src, out, compression="zstd")
+        same_file(src, out)
+        # The openexr package reads the result to the pixels it read before.
+        for mine, before in zip(theirs(out), theirs(src)):
+            assert sorted(mine) == sorted(before)
+            for name in mine:
+                if mine[name].dtype == object:
+                    assert all((x is None and y is None) or x.tobytes() == y.tobytes()
+                               for x, y in zip(mine[name].ravel(), before[name].ravel()))
+                else:
+                    assert mine[name].tobytes() == before[name].tobytes(), (src.name, name)
+        with exr.open(out) as f:
+            flat = [p for p in f.parts if not p.type.startswith("deep")]
+            assert all(p.header["compression"] == "zstd" for p in flat)
+            assert all(p.header["compression"] == "zips" for p in f.parts if p.type.startswith("deep"))
+
+
+def test_convert_stores_parts_as_scan_lines_or_other_tiles(tmp_path: Path) -> None:
+    mirror = IMAGES / "MirrorPattern.exr"
+    flat = tmp_path / "flat.exr"
+    exr.convert(mirror, flat, compression="zip", scanlines=True)
+    with exr.open(flat) as f:
+        assert f.parts[0].type == "scanlineimage" and f.parts[0].tiles is None
+        assert len(f.parts[0].levels) == 1
+        same(f.read(), exr.open(mirror).read())
+    same(theirs(flat)[0], exr.read(mirror)[1])
+    # Other tiles, same levels: the levels are kept as they were.
+    retiled = tmp_path / "retiled.exr"
+    exr.convert(mirror, retiled, tiles=(16, 32), levels="mipmap")
+    same_file(mirror, retiled)
+    assert exr.open(retiled).parts[0].tiles == exr.Attribute("tiledesc", (16, 32, 1))
+    # Garden is one level: a ripmap is made.
+    garden = IMAGES / "Garden.exr"
+    rip = tmp_path / "rip.exr"
+    exr.convert(garden, rip, tiles=(64, 64), levels="ripmap", rounding="up")
+    with exr.open(rip) as f, exr.open(garden) as g:
+        assert len(f.parts[0].levels) > 10
+        same(f.read(), g.read())
+    same(theirs(rip)[0], theirs(garden)[0])
+    with pytest.raises(ValueError, match="one or the other"):
+        exr.convert(garden, rip, scanlines=True, tiles=(8, 8))
+    with pytest.raises(ValueError, match="levels"):
+        exr.convert(garden, rip, tiles=(8, 8), levels="pyramid")  # type: ignore[arg-type]
 
 
 def deep_channels(height: int, width: int, seed: int) -> dict[str, np.ndarray]:

@@ -106,3 +106,60 @@ fn info_and_convert() {
     assert!(!ok);
     assert!(err.contains("oxport does not write piz"), "{err}");
 }
+
+#[test]
+fn convert_keeps_levels_or_stores_parts_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name);
+    let planes = sample(&path("a.exr"), Compression::Zip);
+    let levels_of = |name: &str| {
+        let reader = exr::Reader::open(&path(name)).unwrap();
+        let part = &reader.parts()[0];
+        (part.storage().type_name(), part.levels().len())
+    };
+    let run = |args: &[&str]| {
+        let (ok, _, err) = oxport(args);
+        assert!(ok, "{err}");
+    };
+    let a = path("a.exr");
+    let a = a.to_str().unwrap();
+    let mip = path("mip.exr");
+    run(&[
+        "exr",
+        "convert",
+        a,
+        mip.to_str().unwrap(),
+        "--tiles",
+        "16x8",
+        "--levels",
+        "mipmap",
+    ]);
+    // 61×45 halves to 1×1 in 6 levels (rounded down).
+    assert_eq!(levels_of("mip.exr"), ("tiledimage", 6));
+    // Kept: tiles and levels as they were.
+    let kept = path("kept.exr");
+    run(&[
+        "exr",
+        "convert",
+        mip.to_str().unwrap(),
+        kept.to_str().unwrap(),
+        "-c",
+        "rle",
+    ]);
+    assert_eq!(levels_of("kept.exr"), ("tiledimage", 6));
+    let flat = path("flat.exr");
+    run(&[
+        "exr",
+        "convert",
+        kept.to_str().unwrap(),
+        flat.to_str().unwrap(),
+        "--scanlines",
+    ]);
+    assert_eq!(levels_of("flat.exr"), ("scanlineimage", 1));
+    let image = exr::read(&flat, &ReadOptions::default()).unwrap();
+    assert_eq!(image.planes, planes);
+    let (ok, _, err) = oxport(&["exr", "convert", a, "x.exr", "--tiles", "16"]);
+    assert!(!ok && err.contains("WIDTHxHEIGHT"), "{err}");
+    let (ok, _, err) = oxport(&["exr", "convert", a, "x.exr", "--levels", "mipmap"]);
+    assert!(!ok && err.contains("--tiles"), "{err}");
+}

@@ -568,9 +568,13 @@ pub fn exr_write(
 }
 
 /// Rewrites the OpenEXR file `src` as `dst` with another compression (the
-/// pixels and other attributes unchanged); `(input bytes, output bytes)`.
+/// pixels and other attributes unchanged, every part and level kept),
+/// stored as scan lines (`scanlines`) or in `tiles` if asked;
+/// `(input bytes, output bytes)`.
 #[pyfunction]
-#[pyo3(signature = (src, dst, *, compression = "zstd", level = None, threads = None))]
+#[pyo3(signature = (src, dst, *, compression = "zstd", level = None, threads = None,
+                    scanlines = false, tiles = None, levels = "one", rounding = "down"))]
+#[allow(clippy::too_many_arguments)]
 pub fn exr_convert(
     py: Python<'_>,
     src: PathBuf,
@@ -578,10 +582,33 @@ pub fn exr_convert(
     compression: &str,
     level: Option<i32>,
     threads: Option<usize>,
+    scanlines: bool,
+    tiles: Option<(u32, u32)>,
+    levels: &str,
+    rounding: &str,
 ) -> PyResult<(u64, u64)> {
+    let storing = match (scanlines, tiles) {
+        (true, Some(_)) => {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "scanlines and tiles: one or the other",
+            ));
+        }
+        (true, None) => exr::Storing::ScanLines,
+        (false, Some((width, height))) => exr::Storing::Tiles(
+            exr::Tiles::new(
+                width,
+                height,
+                levels.parse().map_err(to_py_err)?,
+                rounding.parse().map_err(to_py_err)?,
+            )
+            .map_err(to_py_err)?,
+        ),
+        (false, None) => exr::Storing::Keep,
+    };
     let options = exr::ConvertOptions {
         compression: compression.parse::<Compression>().map_err(to_py_err)?,
         level,
+        storing,
         threads,
     };
     py.detach(|| exr::convert(&src, &dst, &options))

@@ -13,7 +13,8 @@ pub enum Command {
     /// Describe OpenEXR files: every header attribute, channels, chunks and
     /// the compression ratio
     Info(InfoArgs),
-    /// Recompress OpenEXR files (pixels and attributes unchanged), chunks on
+    /// Recompress OpenEXR files (pixels and attributes unchanged, every part
+    /// and level kept; or stored as scan lines or other tiles), chunks on
     /// every core; each output is written whole or not at all
     Convert(ConvertArgs),
     /// Compare byte filters and codecs on the images' chunks (16 lines):
@@ -58,6 +59,22 @@ pub struct ConvertArgs {
     /// zstd (default 5): the defaults give OpenEXR's bytes
     #[arg(short, long, allow_negative_numbers = true)]
     pub level: Option<i32>,
+    /// Store every part as scan lines (a tiled part's full resolution: its
+    /// other levels are left out). Default: every part, level and tile as
+    /// in the input
+    #[arg(long, conflicts_with = "tiles")]
+    pub scanlines: bool,
+    /// Store every part in tiles of WIDTHxHEIGHT pixels (64x64). A part
+    /// keeps its levels when it has the same --levels and --rounding, and
+    /// has them made (as exrmaketiled makes them) otherwise
+    #[arg(long, value_name = "WIDTHxHEIGHT", value_parser = parse_tiles)]
+    pub tiles: Option<(u32, u32)>,
+    /// With --tiles: one level, or a mipmap or ripmap of levels
+    #[arg(long, default_value = "one", requires = "tiles", value_parser = ["one", "mipmap", "ripmap"])]
+    pub levels: String,
+    /// With --tiles: level sizes rounded down or up
+    #[arg(long, default_value = "down", requires = "tiles", value_parser = ["down", "up"])]
+    pub rounding: String,
     /// Threads (default: one per core)
     #[arg(short = 'T', long)]
     pub threads: Option<usize>,
@@ -68,6 +85,16 @@ pub struct ConvertArgs {
     /// interpreter, default python3)
     #[arg(long, value_name = "ADDRESS")]
     pub scheduler: Option<String>,
+}
+
+fn parse_tiles(text: &str) -> Result<(u32, u32), String> {
+    let sides = text
+        .split_once(['x', 'X'])
+        .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)));
+    match sides {
+        Some((w, h)) if w > 0 && h > 0 => Ok((w, h)),
+        _ => Err(format!("{text:?}: tiles are WIDTHxHEIGHT, e.g. 64x64")),
+    }
 }
 
 fn parse_compression(name: &str) -> Result<Compression, String> {
@@ -249,11 +276,35 @@ fn convert(args: &ConvertArgs) -> oxport::Result<()> {
         if let Some(level) = args.level {
             options.extend(["--level".to_owned(), level.to_string()]);
         }
+        if args.scanlines {
+            options.push("--scanlines".to_owned());
+        }
+        if let Some((width, height)) = args.tiles {
+            options.extend([
+                "--tiles".to_owned(),
+                format!("{width}x{height}"),
+                "--levels".to_owned(),
+                args.levels.clone(),
+                "--rounding".to_owned(),
+                args.rounding.clone(),
+            ]);
+        }
         return on_cluster(scheduler, "exr", inputs, output, &options);
     }
+    let storing = match args.tiles {
+        _ if args.scanlines => exr::Storing::ScanLines,
+        Some((width, height)) => exr::Storing::Tiles(exr::Tiles::new(
+            width,
+            height,
+            args.levels.parse()?,
+            args.rounding.parse()?,
+        )?),
+        None => exr::Storing::Keep,
+    };
     let options = ConvertOptions {
         compression: args.compression,
         level: args.level,
+        storing,
         threads: args.threads,
     };
     let totals = each_file(inputs, output, "", "converting", |input, target, _| {

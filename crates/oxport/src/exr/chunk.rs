@@ -172,24 +172,31 @@ impl<'a> Layout<'a> {
     }
 }
 
-/// Copies the `layout.width × layout.lines` pixels at column `x`, line `y`
-/// of each channel's plane (`planes[i]`: `plane_width` samples a row, row
-/// after row) into `chunk` (`layout.bytes()` long), in the chunk layout.
+/// Copies the chunk `layout` (its pixels from `layout.origin`) out of each
+/// channel's plane into `chunk` (`layout.bytes()` long), in the chunk
+/// layout. `planes[i]` holds channel i over the level whose top left pixel
+/// is `level_min` and which is `level_width` pixels wide: row after row of
+/// the channel's samples (every pixel's, or every (sx, sy) pixels' for a
+/// subsampled channel).
 pub(crate) fn pack(
     planes: &[&[u8]],
-    plane_width: usize,
+    level_min: (i32, i32),
+    level_width: usize,
     layout: &Layout,
-    (x, y): (usize, usize),
     chunk: &mut [u8],
 ) {
-    let mut at = 0;
-    for line in y..y + layout.lines {
-        for (plane, &size) in planes.iter().zip(layout.sizes) {
-            let start = (line * plane_width + x) * size;
-            let row = layout.width * size;
-            chunk[at..at + row].copy_from_slice(&plane[start..start + row]);
-            at += row;
-        }
+    let (x_min, y_min) = level_min;
+    for row in layout.rows() {
+        let (xs, ys) = layout.sampling_of(row.channel);
+        let size = layout.sizes[row.channel];
+        let y = i64::from(layout.origin.1) + row.line as i64;
+        let plane_row = samples(y_min, (y - i64::from(y_min)) as usize, ys);
+        let before = (i64::from(layout.origin.0) - i64::from(x_min)) as usize;
+        let plane_column = samples(x_min, before, xs);
+        let plane_width = samples(x_min, level_width, xs);
+        let start = (plane_row * plane_width + plane_column) * size;
+        chunk[row.at..row.at + row.len]
+            .copy_from_slice(&planes[row.channel][start..start + row.len]);
     }
 }
 
@@ -213,7 +220,11 @@ mod tests {
         let refs: Vec<&[u8]> = planes.iter().map(Vec::as_slice).collect();
         let layout = Layout::new(&sizes, width, 2);
         let mut chunk = vec![0; layout.bytes()];
-        pack(&refs, width, &layout, (0, 3), &mut chunk);
+        let layout = Layout {
+            origin: (0, 3),
+            ..layout
+        };
+        pack(&refs, (0, 0), width, &layout, &mut chunk);
         assert_eq!(chunk.len(), layout.bytes());
         assert_eq!(&chunk[..6], &planes[0][18..24]);
         let rows: Vec<Row> = layout.rows().collect();

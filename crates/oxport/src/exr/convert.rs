@@ -1,21 +1,44 @@
-//! Recompressing a file: read, change the compression, write (whole or not
-//! at all); the pixels and every other attribute stay as they were.
+//! Recompressing a file: read every part and level, change the compression
+//! (and, if asked, how the parts are stored), write (whole or not at all);
+//! the pixels and every other attribute stay as they were.
 
 use std::path::Path;
 
 use super::attribute::AttributeValue;
 use super::compression::Compression;
-use super::read::ReadOptions;
-use super::write::{WriteOptions, write};
-use crate::Result;
+use super::deep::DeepImage;
+use super::header::Header;
+use super::part::{Part, Storage};
+use super::read::{ReadOptions, Reader, Selection};
+use super::tile::{LevelMode, Tiles};
+use super::write::{Pixels, WriteOptions, WritePart, write_parts};
+use crate::{Error, Result};
+
+/// How the parts of the output are stored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Storing {
+    /// As in the input: every part, level and tile kept.
+    #[default]
+    Keep,
+    /// Every part as scan lines: a tiled part's full resolution (its other
+    /// levels are left out), a deep tiled part as deep scan lines.
+    ScanLines,
+    /// Every part in these tiles. A flat part keeps its levels when the
+    /// input has the same level mode and rounding, and has them made
+    /// otherwise ([`super::make_levels`]); deep parts take one level.
+    Tiles(Tiles),
+}
 
 /// How to convert.
 #[derive(Clone, Debug)]
 pub struct ConvertOptions {
-    /// The compression of the output.
+    /// The compression of the output. Deep parts take it when OpenEXR
+    /// allows it for deep data (NONE, RLE, ZIPS), and ZIPS otherwise.
     pub compression: Compression,
     /// Its level (`None`: OpenEXR's default).
     pub level: Option<i32>,
+    /// How the parts are stored.
+    pub storing: Storing,
     /// Threads for reading and writing chunks (`None`: one per core).
     pub threads: Option<usize>,
 }
@@ -27,50 +50,123 @@ pub struct Converted {
     pub output_bytes: u64,
 }
 
-/// Rewrites the OpenEXR file `input` as `output` with another compression.
+/// One part as read, ready to write.
+enum Read {
+    Flat(Vec<Vec<Vec<u8>>>),
+    Deep(DeepImage),
+}
+
+/// Rewrites the OpenEXR file `input` as `output` with another compression,
+/// every part and level kept (or stored as `options.storing` says).
 /// `output` may be `input`: the file is replaced only once the new one is
 /// whole.
 pub fn convert(input: &Path, output: &Path, options: &ConvertOptions) -> Result<Converted> {
     let input_bytes = std::fs::metadata(input)
-        .map_err(|e| crate::Error::io_at(input, e))?
+        .map_err(|e| Error::io_at(input, e))?
         .len();
-    let reader = super::read::Reader::open(input)?;
-    let parts = reader.parts();
-    if parts.len() > 1 || parts[0].levels().len() > 1 {
-        return Err(crate::Error::Unsupported(
-            format!(
-                "{}: converting multi-part files and files with levels (oxport writes single-part \
-                 scan line files yet, and would drop the rest)",
-                input.display()
-            )
-            .into(),
-        ));
-    }
-    let mut image = reader.read(&ReadOptions {
+    let reader = Reader::open(input)?;
+    let read_options = ReadOptions {
         threads: options.threads,
-    })?;
-    image.header.set(
-        "compression",
-        AttributeValue::Compression(options.compression),
-    );
-    // A one-level tiled image is written as scan lines.
-    image.header.attributes.retain(|(name, _)| name != "tiles");
-    if image.header.get("type").is_some() {
-        image
-            .header
-            .set("type", AttributeValue::String(b"scanlineimage".to_vec()));
+    };
+    let mut headers = Vec::with_capacity(reader.parts().len());
+    let mut pixels = Vec::with_capacity(reader.parts().len());
+    for (index, part) in reader.parts().iter().enumerate() {
+        let (header, levels) = restore(part, options)?;
+        let at = |level: (usize, usize)| Selection {
+            part: index,
+            level,
+            channels: None,
+            window: None,
+        };
+        pixels.push(if part.storage().is_deep() {
+            Read::Deep(reader.read_deep(&at((0, 0)), &read_options)?)
+        } else {
+            Read::Flat(
+                part.levels()[..levels]
+                    .iter()
+                    .map(|l| reader.read_selection(&at((l.x, l.y)), &read_options))
+                    .collect::<Result<_>>()?,
+            )
+        });
+        headers.push(header);
     }
-    let planes: Vec<&[u8]> = image.planes.iter().map(Vec::as_slice).collect();
+    let parts: Vec<WritePart> = headers
+        .iter()
+        .zip(&pixels)
+        .map(|(header, read)| WritePart {
+            header,
+            pixels: match read {
+                Read::Flat(levels) => Pixels::Flat(
+                    levels
+                        .iter()
+                        .map(|planes| planes.iter().map(Vec::as_slice).collect())
+                        .collect(),
+                ),
+                Read::Deep(image) => Pixels::Deep {
+                    counts: &image.counts,
+                    channels: image.channels.iter().map(Vec::as_slice).collect(),
+                },
+            },
+        })
+        .collect();
     let write_options = WriteOptions {
         level: options.level,
         threads: options.threads,
     };
-    write(output, &image.header, &planes, &write_options)?;
+    write_parts(output, &parts, &write_options).map_err(|e| e.at_path(output))?;
     let output_bytes = std::fs::metadata(output)
-        .map_err(|e| crate::Error::io_at(output, e))?
+        .map_err(|e| Error::io_at(output, e))?
         .len();
     Ok(Converted {
         input_bytes,
         output_bytes,
     })
+}
+
+/// The header `part` is written with, and how many of its levels are read
+/// (the others are made by the writer, or left out).
+fn restore(part: &Part, options: &ConvertOptions) -> Result<(Header, usize)> {
+    let mut header = part.header().clone();
+    let deep = part.storage().is_deep();
+    let method = match options.compression {
+        m @ (Compression::None | Compression::Rle | Compression::Zips) => m,
+        _ if deep => Compression::Zips,
+        m => m,
+    };
+    header.set("compression", AttributeValue::Compression(method));
+    let kind = |name: &str| AttributeValue::String(name.as_bytes().to_vec());
+    let levels = match (options.storing, part.storage()) {
+        (Storing::Keep, _) => part.levels().len(),
+        (Storing::ScanLines, storage) => {
+            header.attributes.retain(|(name, _)| name != "tiles");
+            let name = if storage.is_deep() {
+                "deepscanline"
+            } else {
+                "scanlineimage"
+            };
+            header.set("type", kind(name));
+            1
+        }
+        (Storing::Tiles(tiles), storage) => {
+            let tiles = if deep {
+                Tiles {
+                    mode: LevelMode::One,
+                    ..tiles
+                }
+            } else {
+                tiles
+            };
+            header.set("tiles", tiles.to_attribute());
+            header.set("type", kind(if deep { "deeptile" } else { "tiledimage" }));
+            match storage {
+                Storage::Tiles(old) if (old.mode, old.rounding) == (tiles.mode, tiles.rounding) => {
+                    part.levels().len()
+                }
+                _ => 1,
+            }
+        }
+    };
+    // The writer sets it for the parts it writes.
+    header.attributes.retain(|(name, _)| name != "chunkCount");
+    Ok((header, levels))
 }

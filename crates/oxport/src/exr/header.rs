@@ -332,21 +332,6 @@ impl Header {
         Ok(Header { attributes })
     }
 
-    fn check_sampling(&self) -> Result<()> {
-        for channel in self.channels()? {
-            if channel.x_sampling != 1 || channel.y_sampling != 1 {
-                return Err(Error::Unsupported(
-                    format!(
-                        "channel {:?} is sampled every {}×{} pixels: oxport handles sampling 1 only",
-                        channel.name, channel.x_sampling, channel.y_sampling
-                    )
-                    .into(),
-                ));
-            }
-        }
-        Ok(())
-    }
-
     /// Checks that the header can be written as a file oxport and OpenEXR
     /// read: channels sorted by name without duplicates, every attribute
     /// writable.
@@ -365,7 +350,6 @@ impl Header {
                 )));
             }
         }
-        self.check_sampling()?;
         let window = self
             .data_window()
             .map_err(|_| Error::invalid("the header needs a dataWindow attribute (a box2i)"))?;

@@ -50,7 +50,7 @@ mod write;
 
 pub use attribute::{AttributeValue, Channel, LineOrder, PixelType};
 pub use compression::Compression;
-pub use convert::{ConvertOptions, Converted, convert};
+pub use convert::{ConvertOptions, Converted, Storing, convert};
 pub use deep::DeepImage;
 pub use header::{Header, Headers, MAGIC, Window};
 pub use part::{Part, Storage};

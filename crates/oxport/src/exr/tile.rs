@@ -45,7 +45,52 @@ pub struct Level {
     pub height: usize,
 }
 
+impl std::str::FromStr for LevelMode {
+    type Err = Error;
+
+    /// `one`, `mipmap` or `ripmap`.
+    fn from_str(name: &str) -> Result<Self> {
+        match name {
+            "one" => Ok(LevelMode::One),
+            "mipmap" => Ok(LevelMode::Mipmap),
+            "ripmap" => Ok(LevelMode::Ripmap),
+            _ => Err(Error::invalid(format!(
+                "levels {name:?}: one, mipmap or ripmap"
+            ))),
+        }
+    }
+}
+
+impl std::str::FromStr for Rounding {
+    type Err = Error;
+
+    /// `down` or `up`.
+    fn from_str(name: &str) -> Result<Self> {
+        match name {
+            "down" => Ok(Rounding::Down),
+            "up" => Ok(Rounding::Up),
+            _ => Err(Error::invalid(format!("rounding {name:?}: down or up"))),
+        }
+    }
+}
+
 impl Tiles {
+    /// Tiles of `width × height` pixels (each 1 to 2^31 - 1) with levels
+    /// `mode`, sized by `rounding`.
+    pub fn new(width: u32, height: u32, mode: LevelMode, rounding: Rounding) -> Result<Self> {
+        if width == 0 || height == 0 || width > i32::MAX as u32 || height > i32::MAX as u32 {
+            return Err(Error::invalid(format!(
+                "tiles of {width}×{height} pixels: each side 1 to 2^31 - 1"
+            )));
+        }
+        Ok(Tiles {
+            width,
+            height,
+            mode,
+            rounding,
+        })
+    }
+
     /// Reads the `tiles` attribute's value.
     pub(crate) fn from_attribute(value: &AttributeValue) -> Result<Self> {
         let AttributeValue::TileDesc {

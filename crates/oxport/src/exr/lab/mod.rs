@@ -88,9 +88,12 @@ fn chunks(image: &Image) -> Result<Prepared> {
     let planes: Vec<&[u8]> = image.planes.iter().map(Vec::as_slice).collect();
     let mut out = Vec::new();
     for first in (0..height).step_by(LINES) {
-        let layout = Layout::new(&sizes, width, LINES.min(height - first));
+        let layout = Layout {
+            origin: (0, first as i32),
+            ..Layout::new(&sizes, width, LINES.min(height - first))
+        };
         let mut chunk = vec![0; layout.bytes()];
-        chunk::pack(&planes, width, &layout, (0, first), &mut chunk);
+        chunk::pack(&planes, (0, 0), width, &layout, &mut chunk);
         out.push(chunk);
     }
     Ok((sizes, width, out))

@@ -33,13 +33,9 @@ pub(super) fn encode(
         sampling: &part.sampling,
         origin: (chunk.x, chunk.y),
     };
-    let at = (
-        (i64::from(chunk.x) - i64::from(origin.x_min)) as usize,
-        (i64::from(chunk.y) - i64::from(origin.y_min)) as usize,
-    );
     let width = part.levels()[level].width;
     with_buffer(layout.bytes(), |raw| {
-        chunk::pack(planes, width, &layout, at, raw);
+        chunk::pack(planes, (origin.x_min, origin.y_min), width, &layout, raw);
         let start = block.len();
         compress::compress(part.compression(), compression_level, raw, &layout, block)?;
         let size = i32::try_from(block.len() - start).map_err(|_| {

@@ -10,6 +10,7 @@ use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use super::attribute::{AttributeValue, LineOrder};
+use super::chunk::samples;
 use super::compression::Compression;
 use super::header::{Header, Headers, write_headers};
 use super::part::{ChunkRef, Part, Storage};
@@ -379,8 +380,13 @@ fn pixels_of<'a>(
     options: &WriteOptions,
 ) -> Result<PartPixels<'a>> {
     let channels = part.header().channels()?;
-    let sizes: Vec<usize> = channels.iter().map(|c| c.pixel_type.size()).collect();
+    let sizes = &part.sizes;
     let levels = part.levels();
+    if part.storage() != Storage::ScanLines && part.sampling.iter().any(|&s| s != (1, 1)) {
+        return Err(Error::invalid(
+            "subsampled channels belong in flat scan-line parts (OpenEXR has them nowhere else)",
+        ));
+    }
     match (pixels, part.storage().is_deep()) {
         (Pixels::Flat(given), false) => {
             if given.len() != 1 && given.len() != levels.len() {
@@ -391,8 +397,8 @@ fn pixels_of<'a>(
                     given.len()
                 )));
             }
-            for (planes, level) in given.iter().zip(levels) {
-                check_planes(planes, &sizes, channels, level.width, level.height)
+            for (index, (planes, level)) in given.iter().zip(levels).enumerate() {
+                check_planes(part, index, planes)
                     .map_err(|e| e.within(&format!("level ({}, {})", level.x, level.y)))?;
             }
             let made = match part.storage() {
@@ -443,7 +449,7 @@ fn pixels_of<'a>(
                 total += u64::from(n);
                 offsets.push(total);
             }
-            for ((channel, plane), size) in channels.iter().zip(samples).zip(&sizes) {
+            for ((channel, plane), size) in channels.iter().zip(samples).zip(sizes) {
                 if total as u128 * *size as u128 != plane.len() as u128 {
                     return Err(Error::invalid(format!(
                         "channel {:?}: {total} samples of {size} bytes need {} bytes, {} were \
@@ -469,14 +475,10 @@ fn pixels_of<'a>(
     }
 }
 
-/// One plane per channel, each `width × height` samples.
-fn check_planes(
-    planes: &[&[u8]],
-    sizes: &[usize],
-    channels: &[super::attribute::Channel],
-    width: usize,
-    height: usize,
-) -> Result<()> {
+/// One plane per channel of level `level` of `part`, each the level's
+/// width × height samples (fewer for a subsampled channel).
+fn check_planes(part: &Part, level: usize, planes: &[&[u8]]) -> Result<()> {
+    let channels = part.header().channels()?;
     if planes.len() != channels.len() {
         return Err(Error::invalid(format!(
             "{} channels in the header but {} planes of pixels",
@@ -484,13 +486,20 @@ fn check_planes(
             planes.len()
         )));
     }
-    for ((channel, plane), size) in channels.iter().zip(planes).zip(sizes) {
-        let expected = width.checked_mul(height).and_then(|n| n.checked_mul(*size));
+    let window = part.level_window(level);
+    let (width, height) = (window.width() as usize, window.height() as usize);
+    for (c, (channel, plane)) in channels.iter().zip(planes).enumerate() {
+        let (xs, ys) = part.sampling[c];
+        let across = samples(window.x_min, width, xs);
+        let down = samples(window.y_min, height, ys);
+        let size = part.sizes[c];
+        let expected = across.checked_mul(down).and_then(|n| n.checked_mul(size));
         if expected != Some(plane.len()) {
             return Err(Error::invalid(format!(
-                "channel {:?}: {width}×{height} pixels of {size} bytes need {} bytes, the plane has {}",
+                "channel {:?}: {across}×{down} samples of {size} bytes need {} bytes, the plane \
+                 has {}",
                 channel.name,
-                width as u128 * height as u128 * *size as u128,
+                across as u128 * down as u128 * size as u128,
                 plane.len()
             )));
         }
