@@ -5,7 +5,7 @@ library decodes, bit for bit; :func:`open` reads only the chunks a read needs.
 Written: scan-line and tiled parts (one level, or mipmap and ripmap levels
 given or made as ``exrmaketiled`` makes them), deep scan-line and tiled
 parts, and multi-part files of any of them (:func:`write_parts`), with NONE,
-RLE, ZIPS, ZIP, PXR24 and ZSTD. Chunks are compressed and decompressed in parallel.
+RLE, ZIPS, ZIP, PIZ, PXR24 and ZSTD. Chunks are compressed and decompressed in parallel.
 
 ::
 
@@ -55,7 +55,7 @@ __all__ = ["Attribute", "Channel", "DeepPixels", "File", "Level", "OutputPart", 
            "convert", "open", "read", "read_header", "write", "write_parts"]
 
 PixelType = Literal["half", "float", "uint"]
-Compression = Literal["none", "rle", "zips", "zip", "pxr24", "zstd"]
+Compression = Literal["none", "rle", "zips", "zip", "piz", "pxr24", "zstd"]
 
 _DTYPES = {"half": "<f2", "float": "<f4", "uint": "<u4"}
 
@@ -392,7 +392,7 @@ class OutputPart:
     :func:`read` or from the ``openexr`` package works; its ``type``,
     ``tiles`` and ``chunkCount`` are replaced by what this part is).
     ``compression``: ``"none"``, ``"rle"``, ``"zips"``, ``"zip"``,
-    ``"pxr24"`` (FLOAT channels keep their top 24 bits, rounded) or
+    ``"piz"`` (wavelet + Huffman, lossless), ``"pxr24"`` (FLOAT channels keep their top 24 bits, rounded) or
     ``"zstd"``; deep parts take ``none``, ``rle`` or ``zips``. ``None``:
     ``zip``, or ``zips`` for a deep part.
     ``tiles``: ``(width, height)`` of a tile, for a tiled part (``None``:

@@ -23,6 +23,7 @@ METHODS = {
     "zips": OpenEXR.ZIPS_COMPRESSION,
     "zip": OpenEXR.ZIP_COMPRESSION,
     "zstd": OpenEXR.ZSTD_COMPRESSION,
+    "piz": OpenEXR.PIZ_COMPRESSION,
 }
 
 
@@ -42,7 +43,7 @@ def image(height: int, width: int, seed: int = 1) -> dict[str, np.ndarray]:
 
 
 def openexr_write(path: Path, channels: dict[str, np.ndarray], method: str, header: dict[str, Any] | None = None) -> None:
-    codes = {**METHODS, "piz": OpenEXR.PIZ_COMPRESSION}
+    codes = METHODS
     full = {"compression": codes[method], "type": OpenEXR.scanlineimage, **(header or {})}
     with OpenEXR.File(full, dict(channels)) as f:
         f.write(str(path))
@@ -211,12 +212,9 @@ def test_a_broken_offset_table_is_rebuilt(tmp_path: Path) -> None:
 
 def test_damaged_files_are_refused_with_clear_errors(tmp_path: Path) -> None:
     channels = image(40, 30)
-    for method in [*METHODS, "piz"]:
+    for method in METHODS:
         path = tmp_path / f"{method}.exr"
-        if method == "piz":
-            openexr_write(path, channels, method)
-        else:
-            exr.write(path, channels, compression=method)  # type: ignore[arg-type]
+        exr.write(path, channels, compression=method)  # type: ignore[arg-type]
         data = path.read_bytes()
         cut = tmp_path / "cut.exr"
         for length in range(0, len(data), max(1, len(data) // 97)):
@@ -277,8 +275,8 @@ def test_bad_arguments_are_errors_naming_them(tmp_path: Path) -> None:
         exr.write(path, {"R": np.zeros((2, 2), np.float32), "G": np.zeros((2, 3), np.float32)})
     with pytest.raises(ValueError, match="unknown compression"):
         exr.write(path, {"R": np.zeros((2, 2), np.float32)}, compression="lzma")  # type: ignore[arg-type]
-    with pytest.raises(oxport.UnsupportedError, match="writing piz"):
-        exr.write(path, {"R": np.zeros((2, 2), np.float32)}, compression="piz")  # type: ignore[arg-type]
+    with pytest.raises(oxport.UnsupportedError, match="writing htj2k32"):
+        exr.write(path, {"R": np.zeros((2, 2), np.float32)}, compression="htj2k32")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="level"):
         exr.write(path, {"R": np.zeros((2, 2), np.float32)}, compression="zip", level=13)
     with pytest.raises(TypeError, match="no OpenEXR type"):

@@ -85,7 +85,7 @@ def test_levels_are_those_exrmaketiled_makes(tmp_path: Path, levels: str, roundi
 
 
 @pytest.mark.parametrize("levels", ["one", "mipmap", "ripmap"])
-@pytest.mark.parametrize("compression", ["none", "rle", "zips", "zip", "pxr24", "zstd"])
+@pytest.mark.parametrize("compression", ["none", "rle", "zips", "zip", "piz", "pxr24", "zstd"])
 def test_tiled_files_read_back_by_openexr_and_openimageio(tmp_path: Path, levels: str, compression: str) -> None:
     oiio = pytest.importorskip("OpenImageIO") if not os.environ.get("CI") else __import__("OpenImageIO")
     pixels = {k: v for k, v in image(19, 30, seed=3).items() if k != "G"}

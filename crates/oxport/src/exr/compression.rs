@@ -100,6 +100,7 @@ impl Compression {
                 | Compression::Zips
                 | Compression::Zip
                 | Compression::Pxr24
+                | Compression::Piz
                 | Compression::Zstd
         )
     }

@@ -34,6 +34,7 @@ pub(crate) fn compress(
     out: &mut Vec<u8>,
 ) -> Result<()> {
     let start = out.len();
+    let mut stored = true;
     match method {
         Compression::None => {}
         Compression::Rle => rle::compress(raw, out),
@@ -47,6 +48,7 @@ pub(crate) fn compress(
             check_channels(layout)?;
             pxr24::compress(raw, layout, level.unwrap_or(zip::DEFAULT_LEVEL), out)?
         }
+        Compression::Piz => stored = piz::compress(raw, layout, out),
         other => {
             return Err(Error::Unsupported(
                 format!(
@@ -57,7 +59,7 @@ pub(crate) fn compress(
             ));
         }
     }
-    if method == Compression::None || out.len() - start >= raw.len() {
+    if method == Compression::None || !stored || out.len() - start >= raw.len() {
         out.truncate(start);
         out.extend_from_slice(raw);
     }

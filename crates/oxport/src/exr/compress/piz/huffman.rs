@@ -1,5 +1,6 @@
-//! PIZ's Huffman decoder (OpenEXR's `hufUncompress`): canonical codes of up
-//! to 58 bits over 16-bit symbols, with a run-length symbol.
+//! PIZ's Huffman coder (OpenEXR's `hufCompress` and `hufUncompress`):
+//! canonical codes of up to 58 bits over 16-bit symbols, with a run-length
+//! symbol.
 //!
 //! | field | size | value |
 //! | --- | --- | --- |
@@ -21,6 +22,7 @@ const SYMBOLS: u32 = 1 << 16;
 const SHORT_ZERO_RUN: u64 = 59;
 const LONG_ZERO_RUN: u64 = 63;
 const SHORTEST_LONG_RUN: u64 = 2 + LONG_ZERO_RUN - SHORT_ZERO_RUN;
+const LONGEST_LONG_RUN: u64 = 255 + SHORTEST_LONG_RUN;
 /// Codes up to this many bits are found with one table look-up.
 const FAST_BITS: usize = 12;
 
@@ -290,6 +292,203 @@ pub(crate) fn decode(data: &[u8], out: &mut [u16]) -> Result<()> {
     Ok(())
 }
 
+/// Writes bits most significant first.
+#[derive(Default)]
+struct BitWriter {
+    bytes: Vec<u8>,
+    /// Bits not yet written, in the low `len` bits.
+    acc: u64,
+    len: u32,
+}
+
+impl BitWriter {
+    /// Appends the low `n` bits of `value` (n at most 58).
+    fn put(&mut self, n: u32, value: u64) {
+        debug_assert!(n <= 58 && value >> n == 0);
+        if n > 32 {
+            // At most 7 bits wait in the accumulator: 32 more always fit.
+            self.put(n - 32, value >> 32);
+            self.put(32, value & 0xffff_ffff);
+            return;
+        }
+        self.acc = (self.acc << n) | value;
+        self.len += n;
+        while self.len >= 8 {
+            self.len -= 8;
+            self.bytes.push((self.acc >> self.len) as u8);
+        }
+    }
+
+    /// The bytes (the last one padded with zeros) and the bits written.
+    fn finish(mut self) -> (Vec<u8>, u64) {
+        let bits = self.bytes.len() as u64 * 8 + u64::from(self.len);
+        if self.len > 0 {
+            self.bytes.push((self.acc << (8 - self.len)) as u8);
+        }
+        (self.bytes, bits)
+    }
+}
+
+/// The code lengths OpenEXR's `hufBuildEncTable` gives the symbols with
+/// counts `freq` (65537 entries: the last is the run symbol, whose count is
+/// set to 1 here): the two least frequent nodes merge first, ties going to
+/// the lower symbol, each node named by the second of its two lowest.
+/// Returns (first, last) symbols with codes: the last is the run symbol.
+fn code_lengths(freq: &mut [u64], lengths: &mut [u8]) -> (usize, usize) {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let first = freq.iter().position(|&f| f > 0).expect("some value");
+    let run = freq[..SYMBOLS as usize]
+        .iter()
+        .rposition(|&f| f > 0)
+        .expect("some value")
+        + 1;
+    freq[run] = 1;
+    // The heap orders by (count, symbol): a total order, so any heap pops
+    // what OpenEXR's does.
+    let mut heap: BinaryHeap<Reverse<(u64, usize)>> = (first..=run)
+        .filter(|&i| freq[i] > 0)
+        .map(|i| Reverse((freq[i], i)))
+        .collect();
+    // Each node's leaves, as a linked list from the node's symbol.
+    let mut link: Vec<usize> = (0..freq.len()).collect();
+    lengths.fill(0);
+    while heap.len() > 1 {
+        let Reverse((low, mm)) = heap.pop().expect("two nodes");
+        let Reverse((next, m)) = heap.pop().expect("two nodes");
+        heap.push(Reverse((low + next, m)));
+        let mut j = m;
+        loop {
+            lengths[j] += 1;
+            if link[j] == j {
+                link[j] = mm;
+                break;
+            }
+            j = link[j];
+        }
+        let mut j = mm;
+        loop {
+            lengths[j] += 1;
+            if link[j] == j {
+                break;
+            }
+            j = link[j];
+        }
+    }
+    (first, run)
+}
+
+/// Canonical codes from lengths (OpenEXR's `hufCanonicalCodeTable`):
+/// longer codes are numerically lower; within a length, codes go up with
+/// the symbol.
+fn canonical_codes(lengths: &[u8]) -> Vec<u64> {
+    let mut count = [0u64; MAX_LENGTH + 1];
+    for &l in lengths {
+        count[usize::from(l)] += 1;
+    }
+    let mut next = [0u64; MAX_LENGTH + 1];
+    let mut code = 0u64;
+    for l in (1..=MAX_LENGTH).rev() {
+        next[l] = code;
+        code = (code + count[l]) >> 1;
+    }
+    lengths
+        .iter()
+        .map(|&l| {
+            if l == 0 {
+                return 0;
+            }
+            let c = next[usize::from(l)];
+            next[usize::from(l)] += 1;
+            c
+        })
+        .collect()
+}
+
+/// Appends the Huffman block of `values` (OpenEXR's `hufCompress`, the
+/// same bytes) to `out`; `false` when a code would be longer than 58 bits
+/// (the chunk is then stored raw).
+pub(crate) fn encode(values: &[u16], out: &mut Vec<u8>) -> bool {
+    if values.is_empty() {
+        return true;
+    }
+    let symbols = SYMBOLS as usize + 1;
+    let mut freq = vec![0u64; symbols];
+    for &v in values {
+        freq[usize::from(v)] += 1;
+    }
+    let mut lengths = vec![0u8; symbols];
+    let (first, run) = code_lengths(&mut freq, &mut lengths);
+    if lengths.iter().any(|&l| usize::from(l) > MAX_LENGTH) {
+        return false;
+    }
+    let codes = canonical_codes(&lengths);
+    // The table: 6 bits a length, runs of zero lengths shortened.
+    let mut table = BitWriter::default();
+    let mut i = first;
+    while i <= run {
+        if lengths[i] == 0 {
+            let mut zeros = 1u64;
+            while i < run && zeros < LONGEST_LONG_RUN && lengths[i + 1] == 0 {
+                i += 1;
+                zeros += 1;
+            }
+            if zeros >= SHORTEST_LONG_RUN {
+                table.put(6, LONG_ZERO_RUN);
+                table.put(8, zeros - SHORTEST_LONG_RUN);
+                i += 1;
+                continue;
+            }
+            if zeros >= 2 {
+                table.put(6, SHORT_ZERO_RUN + zeros - 2);
+                i += 1;
+                continue;
+            }
+        }
+        table.put(6, u64::from(lengths[i]));
+        i += 1;
+    }
+    let (table, _) = table.finish();
+    // The data: a value's code, and a run of up to 255 repeats as the
+    // value, the run symbol and the count when that is shorter.
+    let mut data = BitWriter::default();
+    let send = |data: &mut BitWriter, symbol: usize, repeats: u64| {
+        let (length, code) = (u64::from(lengths[symbol]), codes[symbol]);
+        let run_length = u64::from(lengths[run]);
+        if length + run_length + 8 < length * repeats {
+            data.put(length as u32, code);
+            data.put(run_length as u32, codes[run]);
+            data.put(8, repeats);
+        } else {
+            for _ in 0..=repeats {
+                data.put(length as u32, code);
+            }
+        }
+    };
+    let mut symbol = usize::from(values[0]);
+    let mut repeats = 0u64;
+    for &v in &values[1..] {
+        if repeats == 255 || usize::from(v) != symbol {
+            send(&mut data, symbol, repeats);
+            symbol = usize::from(v);
+            repeats = 0;
+        } else {
+            repeats += 1;
+        }
+    }
+    send(&mut data, symbol, repeats);
+    let (data, bits) = data.finish();
+    let Ok(bits) = u32::try_from(bits) else {
+        return false;
+    };
+    for field in [first as u32, run as u32, table.len() as u32, bits, 0] {
+        out.extend_from_slice(&field.to_le_bytes());
+    }
+    out.extend_from_slice(&table);
+    out.extend_from_slice(&data);
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -338,6 +537,35 @@ mod tests {
         assert!(decode(&block, &mut [0u16; 7]).is_err());
         for len in 0..block.len() {
             assert!(decode(&block[..len], &mut out).is_err(), "{len}");
+        }
+    }
+
+    #[test]
+    fn encoded_blocks_decode_to_their_values() {
+        let mut cases: Vec<Vec<u16>> = vec![
+            vec![7],
+            vec![0; 1000],
+            (0..5000u32).map(|i| (i % 3) as u16).collect(),
+            (0..5000u32).map(|i| ((i * 7919) % 65536) as u16).collect(),
+            vec![65535, 0, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 1],
+        ];
+        // Long runs and a skewed spread (long codes).
+        let mut skewed = Vec::new();
+        for (i, n) in [
+            1usize, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987,
+        ]
+        .iter()
+        .enumerate()
+        {
+            skewed.extend(std::iter::repeat_n(i as u16 * 1000, *n));
+        }
+        cases.push(skewed);
+        for values in cases {
+            let mut block = Vec::new();
+            assert!(encode(&values, &mut block));
+            let mut out = vec![0u16; values.len()];
+            decode(&block, &mut out).unwrap();
+            assert_eq!(out, values);
         }
     }
 }

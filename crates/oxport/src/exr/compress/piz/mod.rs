@@ -1,4 +1,4 @@
-//! PIZ (read only): a chunk of 32 lines as 16-bit values, channel by
+//! PIZ: a chunk of 32 lines as 16-bit values, channel by
 //! channel, mapped through a table of the values that occur (a bitmap),
 //! wavelet-transformed per channel, Huffman-coded.
 //!
@@ -17,6 +17,89 @@ use crate::{Error, Result};
 
 fn corrupt(what: &'static str) -> Error {
     Error::Corrupt { what, offset: None }
+}
+
+/// The bitmap's size in bytes: a bit for each 16-bit value.
+const BITMAP_BYTES: usize = 1 << 13;
+
+/// Appends the chunk `raw` (in `layout`) compressed with PIZ to `out`, the
+/// bytes OpenEXR's `internal_exr_apply_piz` writes; `false` (and nothing
+/// appended) when a Huffman code would pass 58 bits: the chunk is stored
+/// raw.
+pub(crate) fn compress(raw: &[u8], layout: &Layout, out: &mut Vec<u8>) -> bool {
+    // From lines of channel rows to channel planes of 16-bit words.
+    let mut starts = Vec::with_capacity(layout.sizes.len());
+    let mut start = 0;
+    for (c, &size) in layout.sizes.iter().enumerate() {
+        starts.push(start);
+        start += layout.channel_width(c) * layout.channel_lines(c) * size / 2;
+    }
+    let mut values = vec![0u16; raw.len() / 2];
+    let mut at = starts.clone();
+    for row in layout.rows() {
+        let from = &mut at[row.channel];
+        for (v, b) in values[*from..*from + row.len / 2]
+            .iter_mut()
+            .zip(raw[row.at..row.at + row.len].chunks_exact(2))
+        {
+            *v = u16::from_le_bytes([b[0], b[1]]);
+        }
+        *from += row.len / 2;
+    }
+    // The values that occur, as a bitmap (0 is taken to occur), and the
+    // table mapping them to 0, 1, 2, ... in order.
+    let mut bitmap = vec![0u8; BITMAP_BYTES];
+    for &v in &values {
+        bitmap[usize::from(v >> 3)] |= 1 << (v & 7);
+    }
+    bitmap[0] &= !1;
+    let used = bitmap.iter().position(|&b| b != 0);
+    let (min, max) = match used {
+        Some(min) => (min, bitmap.iter().rposition(|&b| b != 0).expect("one")),
+        None => (BITMAP_BYTES - 1, 0),
+    };
+    let mut lut = vec![0u16; 1 << 16];
+    let mut next = 0u16;
+    for (value, entry) in lut.iter_mut().enumerate() {
+        if value == 0 || bitmap[value >> 3] & (1 << (value & 7)) != 0 {
+            *entry = next;
+            next = next.wrapping_add(1);
+        }
+    }
+    let max_value = next.wrapping_sub(1);
+    for v in &mut values {
+        *v = lut[usize::from(*v)];
+    }
+    let start = out.len();
+    out.extend_from_slice(&(min as u16).to_le_bytes());
+    out.extend_from_slice(&(max as u16).to_le_bytes());
+    if min <= max {
+        out.extend_from_slice(&bitmap[min..=max]);
+    }
+    for (c, &size) in layout.sizes.iter().enumerate() {
+        let words = size / 2;
+        let (width, lines) = (layout.channel_width(c), layout.channel_lines(c));
+        let plane = width * words * lines;
+        for j in (0..words).filter(|_| plane > 0) {
+            wavelet::encode(
+                &mut values[starts[c] + j..starts[c] + plane],
+                width,
+                words,
+                lines,
+                width * words,
+                max_value,
+            );
+        }
+    }
+    let length_at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    if !huffman::encode(&values, out) {
+        out.truncate(start);
+        return false;
+    }
+    let length = (out.len() - length_at - 4) as u32;
+    out[length_at..length_at + 4].copy_from_slice(&length.to_le_bytes());
+    true
 }
 
 /// Decompresses a PIZ chunk into exactly `out.len()` bytes in `layout`.

@@ -4,7 +4,6 @@
 //! modulo-2^16 variant.
 
 /// 14-bit basis: average and difference.
-#[cfg(test)]
 fn encode14(a: u16, b: u16) -> (u16, u16) {
     let (a, b) = (a as i16 as i32, b as i16 as i32);
     (((a + b) >> 1) as u16, (a - b) as u16)
@@ -20,7 +19,6 @@ const OFFSET: i32 = 1 << 15;
 const MASK: i32 = (1 << 16) - 1;
 
 /// 16-bit basis, modulo 2^16.
-#[cfg(test)]
 fn encode16(a: u16, b: u16) -> (u16, u16) {
     let ao = (i32::from(a) + OFFSET) & MASK;
     let mut m = (ao + i32::from(b)) >> 1;
@@ -91,8 +89,7 @@ fn level(data: &mut [u16], g: &Grid, p: usize, encode: bool, pair: fn(u16, u16) 
 }
 
 /// The wavelet transform of the `nx` × `ny` grid at `data[x * ox + y * oy]`
-/// whose largest value is `max` (oxport writes no PIZ: the tests use it).
-#[cfg(test)]
+/// whose largest value is `max`.
 pub(crate) fn encode(data: &mut [u16], nx: usize, ox: usize, ny: usize, oy: usize, max: u16) {
     let grid = Grid { nx, ny, ox, oy };
     let pair = if max < 1 << 14 { encode14 } else { encode16 };
