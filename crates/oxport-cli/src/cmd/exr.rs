@@ -53,7 +53,8 @@ pub struct ConvertArgs {
     pub paths: Vec<PathBuf>,
     /// The compression: none, rle, zips, zip (deflate, 16 lines per chunk),
     /// piz (wavelet + Huffman, 32 lines), pxr24 (FLOAT channels keep 24
-    /// bits) or zstd (OpenEXR 3.5)
+    /// bits), b44 or b44a (HALF channels in 4×4 blocks, lossy) or zstd
+    /// (OpenEXR 3.5)
     #[arg(short, long, default_value = "zstd", value_parser = parse_compression)]
     pub compression: Compression,
     /// Level: deflate 0-12 for zip, zips and pxr24 (default 4), zstd's levels for

@@ -101,6 +101,8 @@ impl Compression {
                 | Compression::Zip
                 | Compression::Pxr24
                 | Compression::Piz
+                | Compression::B44
+                | Compression::B44a
                 | Compression::Zstd
         )
     }

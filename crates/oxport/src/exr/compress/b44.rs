@@ -1,9 +1,9 @@
-//! B44 and B44A (read): HALF channels in blocks of 4×4 samples, each
+//! B44 and B44A: HALF channels in blocks of 4×4 samples, each
 //! stored in 14 bytes (the first sample and fifteen 6-bit differences,
 //! scaled by a shift) or, when all sixteen are equal, 3 bytes (B44A writes
 //! those; B44 files may hold them too). Other channels are stored as they
-//! are. A channel marked `linear` was coded as exp(x/8) and is decoded
-//! through 8·log(x), with OpenEXR's table.
+//! are. A channel marked `linear` is coded as exp(x/8) and decoded
+//! through 8·log(x), with OpenEXR's tables. Writing gives OpenEXR's bytes.
 //!
 //! The chunk holds each channel whole in turn (its rows padded to blocks
 //! of four), not line after line.
@@ -35,6 +35,156 @@ fn log_table() -> &'static [u16] {
             })
             .collect()
     })
+}
+
+/// exp(x/8) for every half: what a `linear` channel's samples are coded as
+/// (OpenEXR's `b44_convertFromLinear`).
+fn exp_table() -> &'static [u16] {
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..=u16::MAX)
+            .map(|x| {
+                if x & 0x7c00 == 0x7c00 {
+                    0
+                } else if (0x558c..0x8000).contains(&x) {
+                    // At or past 8·log(HALF_MAX): HALF_MAX.
+                    0x7bff
+                } else {
+                    half::from_f32((half::to_f32(x) / 8.0).exp())
+                }
+            })
+            .collect()
+    })
+}
+
+/// x / 2^shift rounded to the nearest integer, ties to even.
+fn shift_and_round(x: i32, shift: u32) -> i32 {
+    let x = x << 1;
+    let a = (1 << shift) - 1;
+    let shift = shift + 1;
+    let b = (x >> shift) & 1;
+    (x + a + b) >> shift
+}
+
+/// The order-preserving form a block is coded in: larger floats give
+/// larger numbers; infinities and NaNs become 0.
+fn ordering(s: u16) -> u16 {
+    if s & 0x7c00 == 0x7c00 {
+        0x8000
+    } else if s & 0x8000 != 0 {
+        !s
+    } else {
+        s | 0x8000
+    }
+}
+
+/// Appends the block `s` (sixteen samples, row after row) as 14 bytes, or
+/// as 3 when `flat` allows it and every sample is equal (OpenEXR's `pack`).
+/// `exact_max` keeps the largest sample exact (channels not `linear`).
+fn pack(s: &[u16; 16], flat: bool, exact_max: bool, out: &mut Vec<u8>) {
+    const BIAS: i32 = 0x20;
+    let mut t = s.map(ordering);
+    let max = *t.iter().max().expect("16");
+    let mut shift = 0u32;
+    let (d, r) = loop {
+        let d = t.map(|v| shift_and_round(i32::from(max - v), shift));
+        // Down the first column, then across each row.
+        let pairs = [
+            (0, 4),
+            (4, 8),
+            (8, 12),
+            (0, 1),
+            (4, 5),
+            (8, 9),
+            (12, 13),
+            (1, 2),
+            (5, 6),
+            (9, 10),
+            (13, 14),
+            (2, 3),
+            (6, 7),
+            (10, 11),
+            (14, 15),
+        ];
+        let r = pairs.map(|(a, b)| d[a] - d[b] + BIAS);
+        if r.iter().all(|&v| (0..=0x3f).contains(&v)) {
+            break (d, r);
+        }
+        shift += 1;
+    };
+    if flat && r.iter().all(|&v| v == BIAS) {
+        // 0xfc cannot be the third byte of a 14-byte block.
+        out.extend_from_slice(&t[0].to_be_bytes());
+        out.push(0xfc);
+        return;
+    }
+    if exact_max {
+        t[0] = max.wrapping_sub((d[0] << shift) as u16);
+    }
+    let r = r.map(|v| v as u32);
+    out.extend_from_slice(&t[0].to_be_bytes());
+    out.extend_from_slice(&[
+        ((shift << 2) | (r[0] >> 4)) as u8,
+        ((r[0] << 4) | (r[1] >> 2)) as u8,
+        ((r[1] << 6) | r[2]) as u8,
+        ((r[3] << 2) | (r[4] >> 4)) as u8,
+        ((r[4] << 4) | (r[5] >> 2)) as u8,
+        ((r[5] << 6) | r[6]) as u8,
+        ((r[7] << 2) | (r[8] >> 4)) as u8,
+        ((r[8] << 4) | (r[9] >> 2)) as u8,
+        ((r[9] << 6) | r[10]) as u8,
+        ((r[11] << 2) | (r[12] >> 4)) as u8,
+        ((r[12] << 4) | (r[13] >> 2)) as u8,
+        ((r[13] << 6) | r[14]) as u8,
+    ]);
+}
+
+/// Appends the chunk `raw` (in `layout`, with its `channels`) compressed
+/// with B44, or B44A when `flat` (uniform blocks in 3 bytes), to `out`:
+/// each channel whole in turn, HALF channels in 4×4 blocks (the last
+/// column and row repeated to fill them), others as they are.
+pub(crate) fn compress(raw: &[u8], layout: &Layout, flat: bool, out: &mut Vec<u8>) {
+    let count = layout.sizes.len();
+    let mut starts = Vec::with_capacity(count);
+    let mut start = 0;
+    for c in 0..count {
+        starts.push(start);
+        start += layout.channel_width(c) * layout.channel_lines(c) * layout.sizes[c];
+    }
+    with_buffer(start, |scratch| {
+        // The chunk's lines to channel planes.
+        let mut at = starts.clone();
+        for row in layout.rows() {
+            let from = &mut at[row.channel];
+            scratch[*from..*from + row.len].copy_from_slice(&raw[row.at..row.at + row.len]);
+            *from += row.len;
+        }
+        for c in 0..count {
+            let (nx, ny) = (layout.channel_width(c), layout.channel_lines(c));
+            let plane = &scratch[starts[c]..starts[c] + nx * ny * layout.sizes[c]];
+            let channel = &layout.channels[c];
+            if channel.pixel_type != PixelType::Half {
+                out.extend_from_slice(plane);
+                continue;
+            }
+            let sample = |x: usize, y: usize| {
+                let at = 2 * (y.min(ny - 1) * nx + x.min(nx - 1));
+                u16::from_le_bytes([plane[at], plane[at + 1]])
+            };
+            for y in (0..ny).step_by(4) {
+                for x in (0..nx).step_by(4) {
+                    let mut s: [u16; 16] = std::array::from_fn(|i| sample(x + i % 4, y + i / 4));
+                    if channel.linear {
+                        let table = exp_table();
+                        for v in &mut s {
+                            *v = table[usize::from(*v)];
+                        }
+                    }
+                    pack(&s, flat, !channel.linear, out);
+                }
+            }
+        }
+    });
 }
 
 /// Sixteen samples from 14 bytes: the first, then the differences down

@@ -49,6 +49,10 @@ pub(crate) fn compress(
             pxr24::compress(raw, layout, level.unwrap_or(zip::DEFAULT_LEVEL), out)?
         }
         Compression::Piz => stored = piz::compress(raw, layout, out),
+        Compression::B44 | Compression::B44a => {
+            check_channels(layout)?;
+            b44::compress(raw, layout, method == Compression::B44a, out)
+        }
         other => {
             return Err(Error::Unsupported(
                 format!(
