@@ -5,8 +5,8 @@ library decodes, bit for bit; :func:`open` reads only the chunks a read needs.
 Written: scan-line and tiled parts (one level, or mipmap and ripmap levels
 given or made as ``exrmaketiled`` makes them), deep scan-line and tiled
 parts, and multi-part files of any of them (:func:`write_parts`), with NONE,
-RLE, ZIPS, ZIP, PIZ, PXR24, B44, B44A and ZSTD (the lossy ones to OpenEXR's
-bytes). Chunks are compressed and decompressed in parallel.
+RLE, ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA, DWAB and ZSTD (OpenEXR's bytes,
+the lossy ones too). Chunks are compressed and decompressed in parallel.
 
 ::
 
@@ -56,7 +56,7 @@ __all__ = ["Attribute", "Channel", "DeepPixels", "File", "Level", "OutputPart", 
            "convert", "open", "read", "read_header", "write", "write_parts"]
 
 PixelType = Literal["half", "float", "uint"]
-Compression = Literal["none", "rle", "zips", "zip", "piz", "pxr24", "b44", "b44a", "zstd"]
+Compression = Literal["none", "rle", "zips", "zip", "piz", "pxr24", "b44", "b44a", "dwaa", "dwab", "zstd"]
 
 _DTYPES = {"half": "<f2", "float": "<f4", "uint": "<u4"}
 
@@ -396,7 +396,9 @@ class OutputPart:
     ``"piz"`` (wavelet + Huffman, lossless), ``"pxr24"`` (FLOAT channels
     keep their top 24 bits, rounded), ``"b44"`` or ``"b44a"`` (HALF
     channels in 4×4 blocks of 14 bytes, lossy; b44a stores flat blocks in
-    3) or ``"zstd"``; deep parts take ``none``, ``rle`` or ``zips``. ``None``:
+    3), ``"dwaa"`` or ``"dwab"`` (R, G, B, Y, RY, BY as quantized 8×8 DCT
+    blocks at OpenEXR's default quality, A by runs; 32 or 256 lines a chunk)
+    or ``"zstd"``; deep parts take ``none``, ``rle`` or ``zips``. ``None``:
     ``zip``, or ``zips`` for a deep part.
     ``tiles``: ``(width, height)`` of a tile, for a tiled part (``None``:
     scan lines). ``levels``: ``"one"``, ``"mipmap"`` or ``"ripmap"``, for a

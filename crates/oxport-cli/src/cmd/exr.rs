@@ -53,7 +53,8 @@ pub struct ConvertArgs {
     pub paths: Vec<PathBuf>,
     /// The compression: none, rle, zips, zip (deflate, 16 lines per chunk),
     /// piz (wavelet + Huffman, 32 lines), pxr24 (FLOAT channels keep 24
-    /// bits), b44 or b44a (HALF channels in 4×4 blocks, lossy) or zstd
+    /// bits), b44 or b44a (HALF channels in 4×4 blocks, lossy), dwaa or dwab
+    /// (DCT of R, G, B, Y, RY, BY, lossy; Nuke's usual choice) or zstd
     /// (OpenEXR 3.5)
     #[arg(short, long, default_value = "zstd", value_parser = parse_compression)]
     pub compression: Compression,

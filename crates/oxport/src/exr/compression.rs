@@ -103,6 +103,8 @@ impl Compression {
                 | Compression::Piz
                 | Compression::B44
                 | Compression::B44a
+                | Compression::Dwaa
+                | Compression::Dwab
                 | Compression::Zstd
         )
     }

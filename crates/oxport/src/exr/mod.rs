@@ -7,7 +7,8 @@
 //! ([`write_parts`]): scan-line and tiled parts with their levels (given, or
 //! made as `exrmaketiled` makes them: [`make_levels`]), deep scan-line and
 //! deep tiled parts, and multi-part files of any of them, with NONE, RLE,
-//! ZIPS, ZIP, PIZ, PXR24, B44, B44A and ZSTD (OpenEXR 3.5's layout). Chunks are decoded and
+//! ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA, DWAB and ZSTD (OpenEXR 3.5's
+//! layout, the same bytes). Chunks are decoded and
 //! encoded in parallel.
 //! `docs/formats/exr.md` has the bytes.
 //!
@@ -26,7 +27,7 @@
 //! # Ok::<(), oxport::Error>(())
 //! ```
 //!
-//! Writing DWAA and DWAB is not done yet; HTJ2K files are refused with
+//! HTJ2K files are refused with
 //! [`crate::Error::Unsupported`].
 
 mod attribute;

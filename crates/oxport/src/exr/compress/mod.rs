@@ -25,12 +25,14 @@ pub fn default_level(method: Compression) -> Option<i32> {
 }
 
 /// Appends the chunk `raw` (in `layout`) compressed with `method` at
-/// `level` (`None`: the method's default) to `out`.
+/// `level` (`None`: the method's default) to `out`. `tiled`: the chunk is
+/// a tile (DWAA codes tiles otherwise, as OpenEXR does).
 pub(crate) fn compress(
     method: Compression,
     level: Option<i32>,
     raw: &[u8],
     layout: &Layout,
+    tiled: bool,
     out: &mut Vec<u8>,
 ) -> Result<()> {
     let start = out.len();
@@ -52,6 +54,10 @@ pub(crate) fn compress(
         Compression::B44 | Compression::B44a => {
             check_channels(layout)?;
             b44::compress(raw, layout, method == Compression::B44a, out)
+        }
+        Compression::Dwaa | Compression::Dwab => {
+            check_channels(layout)?;
+            stored = dwa::compress(raw, layout, method == Compression::Dwab, tiled, out)?;
         }
         other => {
             return Err(Error::Unsupported(

@@ -26,7 +26,7 @@ pub(crate) fn decompress(packed: &[u8], out: &mut [u8]) -> Result<()> {
     })
 }
 
-fn encode_runs(src: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn encode_runs(src: &[u8], out: &mut Vec<u8>) {
     let mut start = 0;
     while start < src.len() {
         // The run of bytes equal to src[start], up to MAX_RUN + 1 long.

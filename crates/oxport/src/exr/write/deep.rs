@@ -69,10 +69,18 @@ pub(super) fn encode(
         None,
         &table,
         &Layout::new(&[4], chunk.width, chunk.lines),
+        false,
         block,
     )?;
     let packed_table = block.len() - start;
-    compress::compress(method, None, &raw, &Layout::new(&[1], raw.len(), 1), block)?;
+    compress::compress(
+        method,
+        None,
+        &raw,
+        &Layout::new(&[1], raw.len(), 1),
+        false,
+        block,
+    )?;
     let packed_data = block.len() - start - packed_table;
     for (i, value) in [packed_table, packed_data, raw.len()]
         .into_iter()

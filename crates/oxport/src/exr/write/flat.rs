@@ -37,7 +37,14 @@ pub(super) fn encode(
     with_buffer(layout.bytes(), |raw| {
         chunk::pack(planes, (origin.x_min, origin.y_min), width, &layout, raw);
         let start = block.len();
-        compress::compress(part.compression(), compression_level, raw, &layout, block)?;
+        compress::compress(
+            part.compression(),
+            compression_level,
+            raw,
+            &layout,
+            part.storage().tiles().is_some(),
+            block,
+        )?;
         let size = i32::try_from(block.len() - start).map_err(|_| {
             Error::invalid("a chunk is larger than 2 GiB: the tiles or lines are too wide")
         })?;

@@ -72,6 +72,82 @@ pub(crate) fn legacy_rules() -> Vec<Rule> {
     rules
 }
 
+/// The rules OpenEXR writes version 2 chunks with: R, G, B (a triple), Y,
+/// BY and RY by the DCT (HALF or FLOAT), A by RLE (any type), names
+/// matched as they are.
+pub(crate) fn default_rules() -> Vec<Rule> {
+    let mut rules = Vec::new();
+    for (suffix, csc) in [
+        ("R", Some(0)),
+        ("G", Some(1)),
+        ("B", Some(2)),
+        ("Y", None),
+        ("BY", None),
+        ("RY", None),
+    ] {
+        for pixel_type in [PixelType::Half, PixelType::Float] {
+            rules.push(Rule {
+                suffix: suffix.as_bytes().to_vec(),
+                scheme: Scheme::LossyDct,
+                pixel_type,
+                csc,
+                case_insensitive: false,
+            });
+        }
+    }
+    for pixel_type in [PixelType::Uint, PixelType::Half, PixelType::Float] {
+        rules.push(Rule {
+            suffix: b"A".to_vec(),
+            scheme: Scheme::Rle,
+            pixel_type,
+            csc: None,
+            case_insensitive: false,
+        });
+    }
+    rules
+}
+
+/// Whether `rule` applies to `channel`.
+fn matches(rule: &Rule, channel: &Channel) -> bool {
+    let name = channel.name.as_bytes();
+    let suffix = &name[name.iter().rposition(|&b| b == b'.').map_or(0, |i| i + 1)..];
+    let same = if rule.case_insensitive {
+        rule.suffix.eq_ignore_ascii_case(suffix)
+    } else {
+        rule.suffix == suffix
+    };
+    same && rule.pixel_type == channel.pixel_type
+}
+
+/// Appends the rules a version 2 chunk starts with: their size in bytes
+/// (with its own 2), then each of `rules` that some channel matches, in
+/// order (OpenEXR's `writeRelevantChannelRules`).
+pub(crate) fn write_rules(rules: &[Rule], channels: &[Channel], out: &mut Vec<u8>) {
+    let start = out.len();
+    out.extend_from_slice(&[0, 0]);
+    for rule in rules
+        .iter()
+        .filter(|r| channels.iter().any(|c| matches(r, c)))
+    {
+        out.extend_from_slice(&rule.suffix);
+        out.push(0);
+        let csc = rule.csc.map_or(0, |i| i as u8 + 1);
+        let scheme = match rule.scheme {
+            Scheme::Unknown => 0,
+            Scheme::LossyDct => 1,
+            Scheme::Rle => 2,
+        };
+        out.push((csc & 15) << 4 | scheme << 2 | u8::from(rule.case_insensitive));
+        out.push(match rule.pixel_type {
+            PixelType::Uint => 0,
+            PixelType::Half => 1,
+            PixelType::Float => 2,
+        });
+    }
+    let size = (out.len() - start) as u16;
+    out[start..start + 2].copy_from_slice(&size.to_le_bytes());
+}
+
 /// Reads the rules a version 2 chunk starts with: their size in bytes
 /// (with its own 2), then each rule. Returns the rules and the bytes read.
 pub(crate) fn read_rules(data: &[u8]) -> Result<(Vec<Rule>, usize)> {
@@ -137,7 +213,7 @@ pub(crate) fn classify(channels: &[Channel], rules: &[Rule]) -> (Vec<Scheme>, Ve
     for (c, channel) in channels.iter().enumerate() {
         let name = channel.name.as_bytes();
         let cut = name.iter().rposition(|&b| b == b'.').map_or(0, |i| i + 1);
-        let (prefix, suffix) = name.split_at(cut);
+        let prefix = &name[..cut];
         let slot = match prefixes.iter().position(|(p, _)| *p == prefix) {
             Some(i) => i,
             None => {
@@ -146,12 +222,7 @@ pub(crate) fn classify(channels: &[Channel], rules: &[Rule]) -> (Vec<Scheme>, Ve
             }
         };
         for rule in rules {
-            let same = if rule.case_insensitive {
-                rule.suffix.eq_ignore_ascii_case(suffix)
-            } else {
-                rule.suffix == suffix
-            };
-            if same && rule.pixel_type == channel.pixel_type {
+            if matches(rule, channel) {
                 schemes[c] = rule.scheme;
                 if let Some(i) = rule.csc {
                     prefixes[slot].1[i] = Some(c);

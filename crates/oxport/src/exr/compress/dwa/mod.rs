@@ -1,4 +1,4 @@
-//! DWAA and DWAB (read): DreamWorks' lossy method, 32 (DWAA) or 256
+//! DWAA and DWAB: DreamWorks' lossy method, 32 (DWAA) or 256
 //! (DWAB) lines per chunk. Channels named R, G, B, Y, RY, BY (HALF or
 //! FLOAT) are coded as 8×8 DCT blocks of a perceptual transfer of their
 //! values (R, G, B of one layer turned to Y'CbCr first); A is run-length
@@ -15,11 +15,17 @@
 //!
 //! The decoded pixels follow OpenEXR's decoder step by step (`lossy.rs`):
 //! its order of floating point operations, its shortcut for constant
-//! blocks and its float-to-half conversions decide the last bit.
+//! blocks and its float-to-half conversions decide the last bit. Written
+//! chunks are OpenEXR's encoder's, byte for byte (`encode.rs`).
 
 mod classify;
+mod encode;
+mod fdct;
 mod idct;
 mod lossy;
+mod quantize;
+
+pub(crate) use encode::compress;
 
 use classify::Scheme;
 
