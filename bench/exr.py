@@ -14,8 +14,9 @@ uncompressed pixels.
 A second table reads the layouts and methods pipelines exchange, written
 by the package: the 4K image in 64×64 tiles (ZIP and PIZ), as four parts of
 a multi-part file (ZIP), and with DWAA and DWAB; oxport reads every part,
-the package its whole file. Beside the speed-ups at 2 threads, oxport's
-time on one thread gives the per-core ratio.
+the package its whole file. A third writes the same files with both. Beside
+the speed-ups at 2 threads, oxport's time on one thread gives the per-core
+ratio.
 
 Run: make bench-exr  (or .venv/bin/python bench/exr.py [--runs N] [--only layouts])
 """
@@ -27,7 +28,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 import OpenEXR
@@ -106,32 +107,56 @@ def oxport_read_all(path: Path, threads: Optional[int] = None) -> list[dict[str,
 
 
 def layouts(runs: int) -> None:
-    """Reads of tiled, multi-part and DWA files the package wrote."""
+    """Reads of tiled, multi-part and DWA files the package wrote, and
+    writes of the same files by both."""
     pixels = images()["4K RGBA half (tiled render)"]
     raw = sum(a.nbytes for a in pixels.values())
     scan = {"type": OpenEXR.scanlineimage}
+    tiled = {"type": OpenEXR.tiledimage, "tiles": tiles(64)}
+    # label: (the package's header, oxport's compression, oxport's tiles)
     files = {
-        "4K RGBA half, 64×64 tiles, ZIP": {"compression": OpenEXR.ZIP_COMPRESSION, "type": OpenEXR.tiledimage,
-                                           "tiles": tiles(64)},
-        "4K RGBA half, 64×64 tiles, PIZ": {"compression": OpenEXR.PIZ_COMPRESSION, "type": OpenEXR.tiledimage,
-                                           "tiles": tiles(64)},
-        "4K RGBA half, DWAA": {"compression": OpenEXR.DWAA_COMPRESSION, **scan},
-        "4K RGBA half, DWAB": {"compression": OpenEXR.DWAB_COMPRESSION, **scan},
+        "4K RGBA half, 64×64 tiles, ZIP": ({"compression": OpenEXR.ZIP_COMPRESSION, **tiled}, "zip", (64, 64)),
+        "4K RGBA half, 64×64 tiles, PIZ": ({"compression": OpenEXR.PIZ_COMPRESSION, **tiled}, "piz", (64, 64)),
+        "4K RGBA half, DWAA": ({"compression": OpenEXR.DWAA_COMPRESSION, **scan}, "dwaa", None),
+        "4K RGBA half, DWAB": ({"compression": OpenEXR.DWAB_COMPRESSION, **scan}, "dwab", None),
     }
-    rows = []
-    for label, header in files.items():
+    reads, writes = [], []
+    for label, (header, method, tile) in files.items():
         path = WORK / "layout.exr"
-        with OpenEXR.File(header, dict(pixels)) as f:
-            f.write(str(path))
-        rows.append(layout_row(label, path, raw, runs))
+
+        def theirs(path: Path, threads: int = 0, header: dict[str, object] = header) -> None:
+            OpenEXR.set_global_thread_count(threads)
+            with OpenEXR.File(header, dict(pixels)) as f:
+                f.write(str(path))
+            OpenEXR.set_global_thread_count(0)
+
+        def ours(path: Path, threads: Optional[int] = None, method: str = method,
+                 tile: Optional[tuple[int, int]] = tile) -> None:
+            exr.write(path, pixels, compression=method, tiles=tile, threads=threads)  # type: ignore[arg-type]
+
+        theirs(path)
+        reads.append(layout_row(label, path, raw, runs))
+        writes.append(write_row(label, ours, theirs, raw, runs))
     # Four parts of a quarter each (the 4K image cut in four), ZIP.
     quarters = [{c: np.ascontiguousarray(a[:, i * 960:(i + 1) * 960]) for c, a in pixels.items()} for i in range(4)]
+
+    def theirs_parts(path: Path, threads: int = 0) -> None:
+        OpenEXR.set_global_thread_count(threads)
+        parts = [OpenEXR.Part({"compression": OpenEXR.ZIP_COMPRESSION, **scan}, dict(q), name=f"part{i}")
+                 for i, q in enumerate(quarters)]
+        with OpenEXR.File(parts) as f:
+            f.write(str(path))
+        OpenEXR.set_global_thread_count(0)
+
+    def ours_parts(path: Path, threads: Optional[int] = None) -> None:
+        exr.write_parts(path, [exr.OutputPart(q, name=f"part{i}", compression="zip")
+                               for i, q in enumerate(quarters)], threads=threads)
+
     path = WORK / "layout.exr"
-    parts = [OpenEXR.Part({"compression": OpenEXR.ZIP_COMPRESSION, **scan}, dict(q), name=f"part{i}")
-             for i, q in enumerate(quarters)]
-    with OpenEXR.File(parts) as f:
-        f.write(str(path))
-    rows.append(layout_row("4 parts of 960×2160 RGBA half, ZIP", path, raw, runs))
+    theirs_parts(path)
+    label = "4 parts of 960×2160 RGBA half, ZIP"
+    reads.append(layout_row(label, path, raw, runs))
+    writes.append(write_row(label, ours_parts, theirs_parts, raw, runs))
     path.unlink()
     text = "\n".join([
         "### Layouts and methods the package wrote",
@@ -143,7 +168,13 @@ def layouts(runs: int) -> None:
         "oxport on one thread against the package's default (per core).",
         "",
         table(["file", "MB", "read MB/s oxport / openexr", "speed-up", "vs openexr 2 threads",
-               "per core (oxport 1 thread)"], rows),
+               "per core (oxport 1 thread)"], reads),
+        "",
+        "Writes of the same files (the package's and oxport's at their defaults; outputs removed and the disk "
+        "synced before each run). Sizes: oxport's file against the package's; the same bytes where it says so.",
+        "",
+        table(["file", "MB", "output MB oxport / openexr", "write MB/s oxport / openexr", "speed-up",
+               "vs openexr 2 threads", "per core (oxport 1 thread)"], writes),
     ])
     update_section("exr-layouts", text)
     print(text)
@@ -162,6 +193,29 @@ def layout_row(label: str, path: Path, raw: int, runs: int) -> list[str]:
             f"**{read['openexr'] / read['oxport']:.2f}×**",
             f"{read['openexr 2 threads'] / read['oxport']:.2f}×",
             f"{read['openexr'] / read['oxport 1 thread']:.2f}×"]
+
+
+def write_row(label: str, ours: Callable[..., None], theirs: Callable[..., None], raw: int,
+              runs: int) -> list[str]:
+    """Times ``ours(path, threads)`` against ``theirs(path, threads)``."""
+    print(f"{label} (write)", file=sys.stderr, flush=True)
+    paths = {name: WORK / f"write-{i}.exr" for i, name in
+             enumerate(["oxport", "oxport 1 thread", "openexr", "openexr 2 threads"])}
+    write = medians(alternate({
+        "oxport": lambda: ours(paths["oxport"]),
+        "oxport 1 thread": lambda: ours(paths["oxport 1 thread"], 1),
+        "openexr": lambda: theirs(paths["openexr"]),
+        "openexr 2 threads": lambda: theirs(paths["openexr 2 threads"], 2),
+    }, runs, before=lambda name: clear(paths[name])))
+    mine, reference = paths["oxport"].read_bytes(), paths["openexr"].read_bytes()
+    size = f"{len(mine) / 1e6:.2f} / {len(reference) / 1e6:.2f}" + (" (same bytes)" if mine == reference else "")
+    for path in paths.values():
+        path.unlink(missing_ok=True)
+    mb = raw / 1e6
+    return [label, f"{mb:.1f}", size, f"{mb / write['oxport']:.0f} / {mb / write['openexr']:.0f}",
+            f"**{write['openexr'] / write['oxport']:.2f}×**",
+            f"{write['openexr 2 threads'] / write['oxport']:.2f}×",
+            f"{write['openexr'] / write['oxport 1 thread']:.2f}×"]
 
 
 def main() -> None:
