@@ -504,3 +504,11 @@ def exr_convert(
     levels: str = "one",
     rounding: str = "down",
 ) -> tuple[int, int]: ...
+def exr_rgb_from_yc(
+    width: int,
+    height: int,
+    y: Any,
+    ry: Optional[Any] = None,
+    by: Optional[Any] = None,
+    chromaticities: Optional[tuple[float, float, float, float, float, float, float, float]] = None,
+) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]: ...

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = ["Attribute", "Channel", "DeepPixels", "File", "Level", "OutputPart", "Part", "PixelType", "Window",
-           "convert", "open", "read", "read_header", "write", "write_parts"]
+           "convert", "open", "read", "read_header", "rgb_from_yc", "write", "write_parts"]
 
 PixelType = Literal["half", "float", "uint"]
 Compression = Literal["none", "rle", "zips", "zip", "piz", "pxr24", "b44", "b44a", "dwaa", "dwab", "zstd"]
@@ -558,6 +558,46 @@ def write_parts(path: Union[str, os.PathLike[str]], parts: Sequence[OutputPart],
         display = (np.array([0, 0], np.int32),
                    np.array([max(s[1] for s in shapes) - 1, max(s[0] for s in shapes) - 1], np.int32))
     _native.exr_write(path, [p._native(display) for p in parts], level=level, threads=threads)
+
+
+def rgb_from_yc(y: npt.ArrayLike, ry: Optional[npt.ArrayLike] = None, by: Optional[npt.ArrayLike] = None,
+                *, chromaticities: Optional[Sequence[float]] = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """R, G and B (float16, ``y``'s shape) from a luminance/chroma image as
+    OpenEXR's ``RgbaInputFile`` makes them, to the same halves: ``y`` (a
+    ``(height, width)`` float16 array; height and width even when there is
+    chroma) and ``ry`` and ``by`` (``(height / 2, width / 2)``, the chroma
+    sampled every 2×2 pixels, as :func:`read` gives a file's ``RY`` and
+    ``BY``; both ``None`` for luminance alone). ``chromaticities``: the
+    file's (its header's ``chromaticities``: red, green, blue and white x
+    and y), ``None`` for Rec. 709. The chroma is filled in across and down
+    with OpenEXR's filters, turned to RGB with the luminance weights of the
+    chromaticities, and pixels much more saturated than their neighbours are
+    desaturated, as OpenEXR does."""
+    import numpy as np
+
+    def plane(name: str, value: npt.ArrayLike) -> np.ndarray:
+        array = np.asarray(value)
+        if array.dtype != np.float16 or array.ndim != 2:
+            raise TypeError(f"{name}: expected a 2-D float16 array, got {array.ndim}-D {array.dtype}")
+        return np.ascontiguousarray(array, "<f2")
+
+    luma = plane("y", y)
+    height, width = luma.shape
+    chroma = [plane(n, v) for n, v in (("ry", ry), ("by", by)) if v is not None]
+    if len(chroma) == 1:
+        raise ValueError("ry and by: both or neither")
+    for name, c in zip(("ry", "by"), chroma):
+        if c.shape != (height // 2, width // 2):
+            raise ValueError(f"{name}: shape {c.shape}, expected {(height // 2, width // 2)} for y of {luma.shape}")
+    weights = None if chromaticities is None else tuple(float(v) for v in chromaticities)
+    if weights is not None and len(weights) != 8:
+        raise ValueError(f"chromaticities: 8 numbers, got {len(weights)}")
+    ry_plane, by_plane = chroma if chroma else (None, None)
+    r, g, b = _native.exr_rgb_from_yc(width, height, luma, ry_plane, by_plane,
+                                      cast(Any, weights))
+    return (r.view(np.float16).reshape(height, width), g.view(np.float16).reshape(height, width),
+            b.view(np.float16).reshape(height, width))
 
 
 def convert(src: Union[str, os.PathLike[str]], dst: Union[str, os.PathLike[str]], *,

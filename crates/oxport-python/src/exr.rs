@@ -615,3 +615,59 @@ pub fn exr_convert(
         .map(|c| (c.input_bytes, c.output_bytes))
         .map_err(to_py_err)
 }
+
+/// Half samples from a bytes-like object of little-endian halves.
+fn halves(value: &Bound<'_, PyAny>) -> PyResult<Vec<u16>> {
+    let bytes = Buffer::read(value)?;
+    Ok(bytes
+        .as_slice()
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+        .collect())
+}
+
+/// RGB halves from luminance/chroma halves as OpenEXR's RgbaInputFile
+/// makes them: `y` (`width × height`), `ry` and `by` (`width/2 ×
+/// height/2`, or both `None` for luminance alone), the luminance weights
+/// from `chromaticities` (`None`: Rec. 709). Returns R, G, B as uint16
+/// arrays of half bits.
+#[pyfunction]
+#[pyo3(signature = (width, height, y, ry = None, by = None, chromaticities = None))]
+#[allow(clippy::type_complexity)]
+pub fn exr_rgb_from_yc<'py>(
+    py: Python<'py>,
+    width: usize,
+    height: usize,
+    y: &Bound<'py, PyAny>,
+    ry: Option<&Bound<'py, PyAny>>,
+    by: Option<&Bound<'py, PyAny>>,
+    chromaticities: Option<[f32; 8]>,
+) -> PyResult<(
+    Bound<'py, PyArray1<u16>>,
+    Bound<'py, PyArray1<u16>>,
+    Bound<'py, PyArray1<u16>>,
+)> {
+    let y = halves(y)?;
+    let chroma = match (ry, by) {
+        (Some(ry), Some(by)) => Some((halves(ry)?, halves(by)?)),
+        (None, None) => None,
+        _ => return Err(PyValueError::new_err("ry and by: both or neither")),
+    };
+    let weights = exr::luminance_weights(chromaticities).map_err(to_py_err)?;
+    let [r, g, b] = py
+        .detach(|| {
+            exr::rgb_from_yc(
+                width,
+                height,
+                &y,
+                chroma.as_ref().map(|(r, b)| (r.as_slice(), b.as_slice())),
+                weights,
+            )
+        })
+        .map_err(to_py_err)?;
+    Ok((
+        PyArray1::from_vec(py, r),
+        PyArray1::from_vec(py, g),
+        PyArray1::from_vec(py, b),
+    ))
+}

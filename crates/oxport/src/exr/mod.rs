@@ -48,6 +48,7 @@ mod reduce;
 mod scratch;
 mod tile;
 mod write;
+mod yca;
 
 pub use attribute::{AttributeValue, Channel, LineOrder, PixelType};
 pub use compression::Compression;
@@ -61,6 +62,7 @@ pub use tile::{Level, LevelMode, Rounding, Tiles};
 pub use write::{
     Pixels, WriteOptions, WritePart, write, write_bytes, write_parts, write_parts_bytes,
 };
+pub use yca::{luminance_weights, rgb_from_yc};
 
 /// A scan line image: its header and one plane of pixels per channel, in
 /// the order of the header's channels.

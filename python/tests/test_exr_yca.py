@@ -1,0 +1,96 @@
+"""oxport.exr.rgb_from_yc against OpenEXR's own conversion (RgbaInputFile,
+through ``tools/rgba_yca.cpp`` built against the OpenEXR library of
+Debian's ``libopenexr-dev``): the same halves for OpenEXR's sample
+luminance/chroma image and for images OpenEXR's RgbaOutputFile turned to
+luminance/chroma."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from oxport import exr
+
+TOOL = Path(__file__).resolve().parent / "tools" / "rgba_yca.cpp"
+IMAGES = Path(__file__).resolve().parents[2] / "crates/oxport/tests/data/valid/openexr-images"
+
+
+@pytest.fixture(scope="module")
+def rgba_yca(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tool, built here."""
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "OpenEXR"], capture_output=True, text=True) \
+        if shutil.which("pkg-config") else None
+    if flags is None or flags.returncode != 0 or not shutil.which("g++"):
+        if os.environ.get("OXPORT_REQUIRE_EXRTOOLS") == "1":
+            pytest.fail("OpenEXR's library is not installed (apt-get install libopenexr-dev pkg-config g++), "
+                        "and OXPORT_REQUIRE_EXRTOOLS=1")
+        pytest.skip("OpenEXR's library is not installed (apt-get install libopenexr-dev pkg-config g++)")
+    binary = tmp_path_factory.mktemp("tools") / "rgba_yca"
+    subprocess.run(["g++", "-O1", "-std=c++17", str(TOOL), *flags.stdout.split(), "-o", str(binary)],
+                   check=True, capture_output=True)
+    return binary
+
+
+def theirs(tool: Path, path: Path, tmp: Path) -> np.ndarray:
+    """RGBA halves, (height, width, 4), as OpenEXR's RgbaInputFile reads ``path``."""
+    raw = tmp / "rgba.raw"
+    subprocess.run([str(tool), "read", str(path), str(raw)], check=True)
+    header = exr.read_header(path)
+    (x0, y0), (x1, y1) = header["dataWindow"]
+    return np.fromfile(raw, np.float16).reshape(int(y1 - y0 + 1), int(x1 - x0 + 1), 4)
+
+
+def ours(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    header, planes = exr.read(path)
+    return exr.rgb_from_yc(planes["Y"], planes.get("RY"), planes.get("BY"),
+                           chromaticities=header.get("chromaticities"))
+
+
+def same(rgb: tuple[np.ndarray, np.ndarray, np.ndarray], rgba: np.ndarray) -> None:
+    for i, (name, plane) in enumerate(zip("RGB", rgb)):
+        expected = np.ascontiguousarray(rgba[..., i])
+        differ = np.flatnonzero(plane.view(np.uint16) != expected.view(np.uint16))
+        assert differ.size == 0, (name, differ[:5], plane.ravel()[differ[:5]], expected.ravel()[differ[:5]])
+
+
+def test_openexrs_sample_image_converts_to_openexrs_rgb(rgba_yca: Path, tmp_path: Path) -> None:
+    path = IMAGES / "Rec709_YC.exr"
+    same(ours(path), theirs(rgba_yca, path, tmp_path))
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (30, 44), (64, 18)])
+def test_images_openexr_turned_to_yc_convert_back_as_openexr_does(rgba_yca: Path, tmp_path: Path,
+                                                                 shape: tuple[int, int]) -> None:
+    rng = np.random.default_rng(sum(shape))
+    height, width = shape
+    y, x = np.mgrid[0:height, 0:width]
+    rgba = np.stack([
+        np.abs(np.sin(x / 3.0) * 4),          # smooth
+        rng.random(shape) * 0.2,              # noisy, dark
+        np.where((x + y) % 5 == 0, 20.0, 0.01),  # saturated spikes
+        np.ones(shape),
+    ], axis=-1).astype(np.float16)
+    rgba[0, 0, :3] = 0.5                      # grey
+    raw, yc = tmp_path / "in.raw", tmp_path / "yc.exr"
+    rgba.tofile(raw)
+    subprocess.run([str(rgba_yca), "write", str(raw), str(width), str(height), str(yc)], check=True)
+    channels = {c.name for c in exr.read_header(yc)["channels"]}
+    assert {"Y", "RY", "BY"} <= channels
+    same(ours(yc), theirs(rgba_yca, yc, tmp_path))
+
+
+def test_luminance_alone_is_grey_and_bad_arguments_are_errors() -> None:
+    y = (np.arange(12, dtype=np.float16) / 4).reshape(3, 4)
+    r, g, b = exr.rgb_from_yc(y)
+    assert r.tobytes() == g.tobytes() == b.tobytes() == y.tobytes()
+    with pytest.raises(ValueError, match="both or neither"):
+        exr.rgb_from_yc(y, ry=np.zeros((1, 2), np.float16))
+    with pytest.raises(ValueError, match="shape"):
+        exr.rgb_from_yc(np.zeros((4, 4), np.float16), np.zeros((1, 2), np.float16), np.zeros((1, 2), np.float16))
+    with pytest.raises(TypeError, match="float16"):
+        exr.rgb_from_yc(np.zeros((4, 4), np.float32))
