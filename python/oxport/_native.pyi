@@ -512,3 +512,12 @@ def exr_rgb_from_yc(
     by: Optional[Any] = None,
     chromaticities: Optional[tuple[float, float, float, float, float, float, float, float]] = None,
 ) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]: ...
+def exr_yc_from_rgb(
+    width: int,
+    height: int,
+    r: Any,
+    g: Any,
+    b: Any,
+    chromaticities: Optional[tuple[float, float, float, float, float, float, float, float]] = None,
+    chroma: bool = True,
+) -> tuple[numpy.ndarray, Optional[tuple[numpy.ndarray, numpy.ndarray]]]: ...

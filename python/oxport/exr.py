@@ -24,6 +24,10 @@ the lossy ones too). Chunks are compressed and decompressed in parallel.
         f.read(0, level=3)                        # a mipmap level
         f.read_deep("deep").counts                # samples per pixel
 
+    header, yc = exr.read("Rec709_YC.exr")        # luminance/chroma
+    r, g, b = exr.rgb_from_yc(yc["Y"], yc["RY"], yc["BY"],
+                              chromaticities=header.get("chromaticities"))
+
 Channels are ``(height, width)`` numpy arrays of float16 (HALF), float32
 (FLOAT) or uint32 (UINT), named as in the file (``ViewLayer.Combined.R``).
 Header values take the shapes the ``openexr`` package gives them, so a header
@@ -53,7 +57,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 __all__ = ["Attribute", "Channel", "DeepPixels", "File", "Level", "OutputPart", "Part", "PixelType", "Window",
-           "convert", "open", "read", "read_header", "rgb_from_yc", "write", "write_parts"]
+           "convert", "open", "read", "read_header", "rgb_from_yc", "write", "write_parts", "yc_from_rgb"]
 
 PixelType = Literal["half", "float", "uint"]
 Compression = Literal["none", "rle", "zips", "zip", "piz", "pxr24", "b44", "b44a", "dwaa", "dwab", "zstd"]
@@ -576,28 +580,66 @@ def rgb_from_yc(y: npt.ArrayLike, ry: Optional[npt.ArrayLike] = None, by: Option
     desaturated, as OpenEXR does."""
     import numpy as np
 
-    def plane(name: str, value: npt.ArrayLike) -> np.ndarray:
-        array = np.asarray(value)
-        if array.dtype != np.float16 or array.ndim != 2:
-            raise TypeError(f"{name}: expected a 2-D float16 array, got {array.ndim}-D {array.dtype}")
-        return np.ascontiguousarray(array, "<f2")
-
-    luma = plane("y", y)
+    luma = _half_plane("y", y)
     height, width = luma.shape
-    chroma = [plane(n, v) for n, v in (("ry", ry), ("by", by)) if v is not None]
+    chroma = [_half_plane(n, v) for n, v in (("ry", ry), ("by", by)) if v is not None]
     if len(chroma) == 1:
         raise ValueError("ry and by: both or neither")
     for name, c in zip(("ry", "by"), chroma):
         if c.shape != (height // 2, width // 2):
             raise ValueError(f"{name}: shape {c.shape}, expected {(height // 2, width // 2)} for y of {luma.shape}")
-    weights = None if chromaticities is None else tuple(float(v) for v in chromaticities)
-    if weights is not None and len(weights) != 8:
-        raise ValueError(f"chromaticities: 8 numbers, got {len(weights)}")
     ry_plane, by_plane = chroma if chroma else (None, None)
     r, g, b = _native.exr_rgb_from_yc(width, height, luma, ry_plane, by_plane,
-                                      cast(Any, weights))
+                                      _chromaticities(chromaticities))
     return (r.view(np.float16).reshape(height, width), g.view(np.float16).reshape(height, width),
             b.view(np.float16).reshape(height, width))
+
+
+def yc_from_rgb(r: npt.ArrayLike, g: npt.ArrayLike, b: npt.ArrayLike, *,
+                chromaticities: Optional[Sequence[float]] = None, chroma: bool = True
+                ) -> tuple[np.ndarray, Optional[np.ndarray], Optional[np.ndarray]]:
+    """Luminance/chroma from R, G and B (``(height, width)`` float16 arrays)
+    as OpenEXR's ``RgbaOutputFile`` writes them, to the same halves: Y, and
+    RY and BY sampled every 2×2 pixels (``(height / 2, width / 2)``; height
+    and width even), ready to write as a file's ``Y``, ``RY`` and ``BY``
+    channels. The chroma is low-passed across and down with OpenEXR's
+    filter; Y keeps 7 bits of significand and the chroma 5, as OpenEXR
+    rounds them. ``chromaticities``: as :func:`rgb_from_yc`. ``chroma=False``:
+    Y alone (unrounded, as OpenEXR writes luminance-only files), RY and BY
+    ``None``."""
+    import numpy as np
+
+    planes = [_half_plane(n, v) for n, v in (("r", r), ("g", g), ("b", b))]
+    if len({p.shape for p in planes}) != 1:
+        raise ValueError(f"r, g, b: every plane needs the same shape, got {[p.shape for p in planes]}")
+    height, width = planes[0].shape
+    luma, c = _native.exr_yc_from_rgb(width, height, planes[0], planes[1], planes[2],
+                                      _chromaticities(chromaticities), chroma)
+    y = luma.view(np.float16).reshape(height, width)
+    if c is None:
+        return y, None, None
+    shape = (height // 2, width // 2)
+    return y, c[0].view(np.float16).reshape(shape), c[1].view(np.float16).reshape(shape)
+
+
+def _half_plane(name: str, value: npt.ArrayLike) -> np.ndarray:
+    """A 2-D float16 array, little-endian and contiguous, or a clear error."""
+    import numpy as np
+
+    array = np.asarray(value)
+    if array.dtype != np.float16 or array.ndim != 2:
+        raise TypeError(f"{name}: expected a 2-D float16 array, got {array.ndim}-D {array.dtype}")
+    return np.ascontiguousarray(array, "<f2")
+
+
+def _chromaticities(value: Optional[Sequence[float]]) -> Any:
+    """The chromaticities as the native module takes them (8 floats)."""
+    if value is None:
+        return None
+    numbers = tuple(float(v) for v in value)
+    if len(numbers) != 8:
+        raise ValueError(f"chromaticities: 8 numbers (red, green, blue, white x and y), got {len(numbers)}")
+    return numbers
 
 
 def convert(src: Union[str, os.PathLike[str]], dst: Union[str, os.PathLike[str]], *,

@@ -671,3 +671,35 @@ pub fn exr_rgb_from_yc<'py>(
         PyArray1::from_vec(py, b),
     ))
 }
+
+/// Luminance/chroma halves from RGB halves as OpenEXR's RgbaOutputFile
+/// writes them: `r`, `g`, `b` (`width × height` each), the luminance
+/// weights from `chromaticities` (`None`: Rec. 709). Returns Y and, with
+/// `chroma`, RY and BY (`width/2 × height/2`) as uint16 arrays of half
+/// bits.
+#[pyfunction]
+#[pyo3(signature = (width, height, r, g, b, chromaticities = None, chroma = true))]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+pub fn exr_yc_from_rgb<'py>(
+    py: Python<'py>,
+    width: usize,
+    height: usize,
+    r: &Bound<'py, PyAny>,
+    g: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+    chromaticities: Option<[f32; 8]>,
+    chroma: bool,
+) -> PyResult<(
+    Bound<'py, PyArray1<u16>>,
+    Option<(Bound<'py, PyArray1<u16>>, Bound<'py, PyArray1<u16>>)>,
+)> {
+    let (r, g, b) = (halves(r)?, halves(g)?, halves(b)?);
+    let weights = exr::luminance_weights(chromaticities).map_err(to_py_err)?;
+    let (y, c) = py
+        .detach(|| exr::yc_from_rgb(width, height, [&r, &g, &b], weights, chroma))
+        .map_err(to_py_err)?;
+    Ok((
+        PyArray1::from_vec(py, y),
+        c.map(|(ry, by)| (PyArray1::from_vec(py, ry), PyArray1::from_vec(py, by))),
+    ))
+}

@@ -48,6 +48,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exr::exr_write, m)?)?;
     m.add_function(wrap_pyfunction!(exr::exr_convert, m)?)?;
     m.add_function(wrap_pyfunction!(exr::exr_rgb_from_yc, m)?)?;
+    m.add_function(wrap_pyfunction!(exr::exr_yc_from_rgb, m)?)?;
     m.add_function(wrap_pyfunction!(seekable::seekable_unpack, m)?)?;
     m.add_function(wrap_pyfunction!(color::color_convert, m)?)?;
     m.add_function(wrap_pyfunction!(color::color_parse_hex, m)?)?;

@@ -62,7 +62,7 @@ pub use tile::{Level, LevelMode, Rounding, Tiles};
 pub use write::{
     Pixels, WriteOptions, WritePart, write, write_bytes, write_parts, write_parts_bytes,
 };
-pub use yca::{luminance_weights, rgb_from_yc};
+pub use yca::{luminance_weights, rgb_from_yc, yc_from_rgb};
 
 /// A scan line image: its header and one plane of pixels per channel, in
 /// the order of the header's channels.

@@ -1,12 +1,14 @@
-//! RGB from luminance/chroma (Y, RY, BY: the chroma sampled every 2×2
-//! pixels), as OpenEXR's `RgbaInputFile` makes it (its `RgbaYca`), to the
-//! same halves: the chroma of even lines filled in across with a 27-tap
-//! filter, odd lines' chroma filtered down from the even lines around
-//! them (lines past the edges repeat the first line, or the last even
-//! one), Y'CbCr-like differences back to R, G, B with the luminance
-//! weights of the file's chromaticities, and pixels far more saturated
-//! than their neighbours desaturated. Every step stores halves, as
-//! OpenEXR's does.
+//! RGB to and from luminance/chroma (Y, RY, BY: the chroma sampled every
+//! 2×2 pixels), as OpenEXR's `RgbaOutputFile` and `RgbaInputFile` make
+//! them (its `RgbaYca`), to the same halves. Writing: luminance and the
+//! differences (R − Y)/Y, (B − Y)/Y with the luminance weights of the
+//! file's chromaticities, the chroma low-passed across and down with a
+//! 27-tap filter and kept at even pixels of even lines, Y rounded to 7
+//! bits of significand and the chroma to 5. Reading: the chroma of even
+//! lines filled in across, odd lines' filtered down from the even lines
+//! around them, back to R, G, B, and pixels far more saturated than their
+//! neighbours desaturated. Every step stores halves, as OpenEXR's does,
+//! and the edges are padded as its line buffers pad them.
 
 use super::half;
 use crate::{Error, Result};
@@ -167,6 +169,199 @@ pub fn rgb_from_yc(
         above = std::mem::replace(&mut here, below);
     }
     Ok(out)
+}
+
+/// The low-pass filter that decimates the chroma, at offsets −13, −11,
+/// ..., −1, 0, 1, ..., 13.
+const DECIMATE: [(i64, f32); 15] = [
+    (-13, 0.001064),
+    (-11, -0.003771),
+    (-9, 0.009801),
+    (-7, -0.021586),
+    (-5, 0.043978),
+    (-3, -0.093067),
+    (-1, 0.313659),
+    (0, 0.499846),
+    (1, 0.313659),
+    (3, -0.093067),
+    (5, 0.043978),
+    (7, -0.021586),
+    (9, 0.009801),
+    (11, -0.003771),
+    (13, 0.001064),
+];
+
+/// A half rounded to `bits` bits of significand (Imath's `half::round`).
+fn round(h: u16, bits: u32) -> u16 {
+    let s = h & 0x8000;
+    let mut e = h & 0x7fff;
+    e >>= 9 - bits;
+    e += e & 1;
+    e <<= 9 - bits;
+    if e >= 0x7c00 {
+        // Past the largest half: truncated instead.
+        e = h;
+        e >>= 10 - bits;
+        e <<= 10 - bits;
+    }
+    s | e
+}
+
+/// RY, Y, BY from R, G, B (OpenEXR's `RGBAtoYCA`): negative, infinite and
+/// NaN components count as 0; grey has no chroma.
+fn to_yca(p: Px, w: [f32; 3]) -> Px {
+    let [r, g, b] = p.map(|c| {
+        let v = f(c);
+        if !v.is_finite() || v < 0.0 { 0 } else { c }
+    });
+    if f(r) == f(g) && f(g) == f(b) {
+        return [0, g, 0];
+    }
+    let y = h(f(r) * w[0] + f(g) * w[1] + f(b) * w[2]);
+    let luma = f(y);
+    let chroma = |c: u16| {
+        if (f(c) - luma).abs() < 65504.0 * luma {
+            h((f(c) - luma) / luma)
+        } else {
+            0
+        }
+    };
+    [chroma(r), y, chroma(b)]
+}
+
+/// Luminance/chroma halves from RGB halves: `r`, `g`, `b` (`width ×
+/// height` each, row after row), written in increasing y as OpenEXR's
+/// `RgbaOutputFile` writes them. With `chroma`, returns Y (rounded to 7
+/// bits) and RY, BY (`width/2 × height/2`, rounded to 5 bits; `width` and
+/// `height` even); without, Y alone, unrounded, as OpenEXR writes
+/// luminance-only files.
+#[allow(clippy::type_complexity)]
+pub fn yc_from_rgb(
+    width: usize,
+    height: usize,
+    [r, g, b]: [&[u16]; 3],
+    weights: [f32; 3],
+    chroma: bool,
+) -> Result<(Vec<u16>, Option<(Vec<u16>, Vec<u16>)>)> {
+    let pixels = width
+        .checked_mul(height)
+        .ok_or_else(|| Error::invalid("an image larger than memory"))?;
+    for (name, plane) in [("R", r), ("G", g), ("B", b)] {
+        if plane.len() != pixels {
+            return Err(Error::invalid(format!(
+                "{name}: {width}×{height} pixels need {pixels} samples, {} were given",
+                plane.len()
+            )));
+        }
+    }
+    let yca = |i: usize| to_yca([r[i], g[i], b[i]], weights);
+    if !chroma {
+        return Ok(((0..pixels).map(|i| yca(i)[1]).collect(), None));
+    }
+    if !width.is_multiple_of(2) || !height.is_multiple_of(2) {
+        return Err(Error::invalid(format!(
+            "chroma sampled every 2×2 pixels needs an even width and height, not {width}×{height}"
+        )));
+    }
+    let (mut y_out, mut ry_out, mut by_out) = (
+        Vec::with_capacity(pixels),
+        Vec::with_capacity(pixels / 4),
+        Vec::with_capacity(pixels / 4),
+    );
+    if pixels == 0 {
+        return Ok((y_out, Some((ry_out, by_out))));
+    }
+    // OpenEXR's ring of 27 lines, chroma decimated across (valid at even
+    // pixels), the line being written at its middle.
+    let mut ring: Vec<Vec<Px>> = vec![vec![[0; 3]; width]; 2 * N2 + 1];
+    let last = 2 * N2;
+    let across = |line: usize| -> Vec<Px> {
+        let row: Vec<Px> = (0..width).map(|x| yca(line * width + x)).collect();
+        // Padded with the first pixel on the left and the next to last on
+        // the right, as OpenEXR's writer pads.
+        let at = |x: i64| -> Px {
+            let x = if x < 0 {
+                0
+            } else if x >= width as i64 {
+                width as i64 - 2
+            } else {
+                x
+            };
+            row[x as usize]
+        };
+        (0..width)
+            .map(|j| {
+                if j % 2 == 1 {
+                    return row[j];
+                }
+                let filter = |c: usize| {
+                    let mut sum = 0f32;
+                    for (offset, tap) in DECIMATE {
+                        sum += f(at(j as i64 + offset)[c]) * tap;
+                    }
+                    h(sum)
+                };
+                [filter(0), row[j][1], filter(2)]
+            })
+            .collect()
+    };
+    let mut converted = 0usize;
+    let mut written = 0usize;
+    let mut emit = |ring: &[Vec<Px>], converted: usize| {
+        let centre = &ring[N2];
+        let filtered = converted.is_multiple_of(2);
+        let m = written;
+        written += 1;
+        for (x, p) in centre.iter().enumerate() {
+            y_out.push(round(p[1], 7));
+            if m.is_multiple_of(2) && x.is_multiple_of(2) {
+                let [cr, cb] = if filtered {
+                    [0, 2].map(|c| {
+                        let mut sum = 0f32;
+                        for (offset, tap) in DECIMATE {
+                            sum += f(ring[(N2 as i64 + offset) as usize][x][c]) * tap;
+                        }
+                        h(sum)
+                    })
+                } else {
+                    [p[0], p[2]]
+                };
+                ry_out.push(round(cr, 5));
+                by_out.push(round(cb, 5));
+            }
+        }
+    };
+    let duplicate = |ring: &mut Vec<Vec<Px>>, from: usize| {
+        ring.rotate_left(1);
+        ring[last] = ring[from].clone();
+    };
+    for line in 0..height {
+        ring.rotate_left(1);
+        ring[last] = across(line);
+        if converted == 0 {
+            for _ in 0..N2 {
+                duplicate(&mut ring, last - 1);
+            }
+        }
+        converted += 1;
+        if converted > N2 {
+            emit(&ring, converted);
+        }
+        if converted >= height {
+            for _ in 0..N2.saturating_sub(height) {
+                duplicate(&mut ring, last - 1);
+            }
+            duplicate(&mut ring, last - 2);
+            converted += 1;
+            emit(&ring, converted);
+            for _ in 1..height.min(N2) {
+                duplicate(&mut ring, last - 1);
+                converted += 1;
+                emit(&ring, converted);
+            }
+        }
+    }
+    Ok((y_out, Some((ry_out, by_out))))
 }
 
 /// An even line's chroma filled in at odd pixels (OpenEXR's
