@@ -92,7 +92,7 @@ const FROM_ZIGZAG: [usize; 64] = {
 /// but for the DC), as floats: a value with high byte 0xff stands for that
 /// many zeros (0: the rest of the block). Returns the zig-zag index of the
 /// last value stored (0: the block has only its DC).
-fn unrun(ac: &mut &[u16], block: &mut [f32; 64], to_float: &[f32; 65536]) -> Result<usize> {
+fn unrun(ac: &mut &[u16], block: &mut [f32; 64]) -> Result<usize> {
     let mut at = 1;
     let mut last = 0;
     let mut used = 0;
@@ -106,7 +106,7 @@ fn unrun(ac: &mut &[u16], block: &mut [f32; 64], to_float: &[f32; 65536]) -> Res
             at += if run == 0 { 64 } else { run };
         } else {
             last = at;
-            block[FROM_ZIGZAG[at]] = to_float[usize::from(value)];
+            block[FROM_ZIGZAG[at]] = half::to_f32(value);
             at += 1;
         }
     }
@@ -145,7 +145,7 @@ pub(crate) fn decode(
             for (k, block) in blocks_f32.iter_mut().enumerate() {
                 *block = [0.0; 64];
                 block[0] = to_float[usize::from(dc[k * blocks + by * across + bx])];
-                let last = unrun(&mut coefficients.ac, block, to_float)?;
+                let last = unrun(&mut coefficients.ac, block)?;
                 if last == 0 {
                     idct::dc_only(block);
                 } else {
@@ -182,20 +182,26 @@ pub(crate) fn decode(
         for (target, blocks_row) in targets.iter().zip(&halves) {
             for line in 0..lines {
                 let at = target.rows[8 * by + line];
-                let size = if target.float { 4 } else { 2 };
-                let row = &mut out[at..at + width * size];
-                for (block, pixels) in blocks_row.iter().zip(row.chunks_mut(8 * size)) {
-                    let source = &block[8 * line..8 * line + 8];
-                    for (h, pixel) in source.iter().zip(pixels.chunks_exact_mut(size)) {
-                        let h = match table {
-                            Some(table) => table[usize::from(*h)],
-                            None => *h,
-                        };
-                        if target.float {
-                            pixel
-                                .copy_from_slice(&to_float[usize::from(h)].to_bits().to_le_bytes());
-                        } else {
-                            pixel.copy_from_slice(&h.to_le_bytes());
+                let transfer = |h: u16| match table {
+                    Some(table) => table[usize::from(h)],
+                    None => h,
+                };
+                // Constant sample sizes, so that each store is one move.
+                if target.float {
+                    let row = &mut out[at..at + width * 4];
+                    for (block, pixels) in blocks_row.iter().zip(row.chunks_mut(32)) {
+                        let source = &block[8 * line..8 * line + 8];
+                        for (&h, pixel) in source.iter().zip(pixels.chunks_exact_mut(4)) {
+                            let v = to_float[usize::from(transfer(h))];
+                            pixel.copy_from_slice(&v.to_bits().to_le_bytes());
+                        }
+                    }
+                } else {
+                    let row = &mut out[at..at + width * 2];
+                    for (block, pixels) in blocks_row.iter().zip(row.chunks_mut(16)) {
+                        let source = &block[8 * line..8 * line + 8];
+                        for (&h, pixel) in source.iter().zip(pixels.chunks_exact_mut(2)) {
+                            pixel.copy_from_slice(&transfer(h).to_le_bytes());
                         }
                     }
                 }
@@ -211,11 +217,10 @@ mod tests {
 
     #[test]
     fn runs_fill_zeros_and_end_blocks() {
-        let table = half::table();
         let mut block = [0f32; 64];
         let coded = [0x3c00, 0xff03, 0x4000, 0xff00, 7];
         let mut ac: &[u16] = &coded;
-        assert_eq!(unrun(&mut ac, &mut block, table).unwrap(), 5);
+        assert_eq!(unrun(&mut ac, &mut block).unwrap(), 5);
         // Zig-zag 1 is row 0 column 1; 5 is row 0 column 2.
         assert_eq!(
             (block[1], block[8], block[2], block[3]),
@@ -224,7 +229,7 @@ mod tests {
         assert_eq!(ac, &[7]);
         assert_eq!(FROM_ZIGZAG[ZIGZAG[17]], 17);
         let mut short: &[u16] = &[0x3c00];
-        assert!(unrun(&mut short, &mut [0.0; 64], table).is_err());
+        assert!(unrun(&mut short, &mut [0.0; 64]).is_err());
     }
 
     #[test]

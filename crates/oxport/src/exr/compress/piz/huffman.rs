@@ -83,9 +83,10 @@ struct Code {
     start: [usize; MAX_LENGTH + 1],
     /// Symbols sorted by length, then value.
     symbols: Vec<u32>,
-    /// For every FAST_BITS-bit prefix: (symbol, length) of the short code it
-    /// starts with, or length 0.
-    fast: Vec<(u32, u8)>,
+    /// For every FAST_BITS-bit prefix: the short code it starts with, as
+    /// symbol << 8 | length (length 0: a longer code). Four bytes an entry
+    /// keep the table in the L1 cache.
+    fast: Vec<u32>,
 }
 
 impl Code {
@@ -117,7 +118,7 @@ impl Code {
             symbols[next[usize::from(l)]] = symbol;
             next[usize::from(l)] += 1;
         }
-        let mut fast = vec![(0u32, 0u8); 1 << FAST_BITS];
+        let mut fast = vec![0u32; 1 << FAST_BITS];
         for l in 1..=FAST_BITS {
             for i in 0..count[l] {
                 let code = first[l] + i;
@@ -125,10 +126,10 @@ impl Code {
                 let shift = FAST_BITS - l;
                 let base = (code << shift) as usize;
                 for slot in &mut fast[base..base + (1 << shift)] {
-                    if slot.1 != 0 {
+                    if *slot & 0xff != 0 {
                         return Err(corrupt("a PIZ Huffman table has overlapping codes"));
                     }
-                    *slot = (symbol, l as u8);
+                    *slot = symbol << 8 | l as u32;
                 }
             }
         }
@@ -149,7 +150,8 @@ impl Code {
         let word = bits.window();
         let left = bits.end - bits.pos;
         let end = || corrupt("PIZ Huffman data ends inside a code");
-        let (symbol, l) = self.fast[(word >> (64 - FAST_BITS)) as usize];
+        let entry = self.fast[(word >> (64 - FAST_BITS)) as usize];
+        let (symbol, l) = (entry >> 8, entry & 0xff);
         if l != 0 {
             if u64::from(l) > left {
                 return Err(end());
@@ -242,22 +244,23 @@ pub(crate) fn decode(data: &[u8], out: &mut [u16]) -> Result<()> {
     let mut written = 0usize;
     let run_symbol = last;
     while bits.pos < bits.end {
-        // Far from the end of the data and of the output, two short codes
-        // from one load when neither is the run symbol.
-        if bits.end - bits.pos >= 2 * FAST_BITS as u64 && written + 2 <= out.len() {
+        // Far from the end of the data, the short codes that one load
+        // holds (57 bits or more), until a long code or the run symbol.
+        if bits.end - bits.pos >= 57 {
             let word = bits.window();
-            let (first, l1) = code.fast[(word >> (64 - FAST_BITS)) as usize];
-            if l1 != 0 && first != run_symbol {
-                out[written] = first as u16;
-                let (second, l2) = code.fast[((word << l1) >> (64 - FAST_BITS)) as usize];
-                if l2 != 0 && second != run_symbol {
-                    out[written + 1] = second as u16;
-                    bits.pos += u64::from(l1) + u64::from(l2);
-                    written += 2;
-                } else {
-                    bits.pos += u64::from(l1);
-                    written += 1;
+            let mut used = 0u32;
+            while used <= (57 - FAST_BITS) as u32 && written < out.len() {
+                let entry = code.fast[((word << used) >> (64 - FAST_BITS)) as usize];
+                let (symbol, l) = (entry >> 8, entry & 0xff);
+                if l == 0 || symbol == run_symbol {
+                    break;
                 }
+                out[written] = symbol as u16;
+                written += 1;
+                used += l;
+            }
+            bits.pos += u64::from(used);
+            if used > 0 {
                 continue;
             }
         }
