@@ -7,9 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oxport::blender::{
-    Gathered, Matrix4, NormalSource, SmoothGroupInput, VertexGroupInput, mesh,
-};
+use oxport::blender::{Gathered, Matrix4, NormalSource, SmoothGroupInput, VertexGroupInput, mesh};
 
 /// Numbers taken from the front of the input (zeros once it is used up).
 struct Input<'a>(&'a [u8]);
@@ -48,7 +46,9 @@ impl Input<'_> {
     }
 
     fn floats<const N: usize>(&mut self, n: usize) -> Vec<[f32; N]> {
-        (0..n).map(|_| std::array::from_fn(|_| self.f32())).collect()
+        (0..n)
+            .map(|_| std::array::from_fn(|_| self.f32()))
+            .collect()
     }
 
     fn indices(&mut self, n: usize, below: usize) -> Vec<u32> {
@@ -67,10 +67,18 @@ fuzz_target!(|data: &[u8]| {
     let mut face_starts = Vec::with_capacity(faces);
     let mut corners = 0u32;
     for _ in 0..faces {
-        face_starts.push(if input.byte() % 32 == 0 { input.below(8) } else { corners });
+        face_starts.push(if input.byte() % 32 == 0 {
+            input.below(8)
+        } else {
+            corners
+        });
         corners += 1 + u32::from(input.byte() % 5);
     }
-    let corners = if has(0) { input.byte() as usize % 8 } else { corners as usize };
+    let corners = if has(0) {
+        input.byte() as usize % 8
+    } else {
+        corners as usize
+    };
     let corner_vertices = input.indices(corners, vertices.max(1) - 1);
     let n = input.length(corners);
     let corner_normals = input.floats::<3>(n);
@@ -143,7 +151,8 @@ fuzz_target!(|data: &[u8]| {
         vertex_colors: has(15).then_some(&point_colors[..]),
     };
     if let Ok(mesh) = mesh(&gathered) {
-        mesh.validate().expect("a mesh blender::mesh returns must be valid");
+        mesh.validate()
+            .expect("a mesh blender::mesh returns must be valid");
         let mut out = Vec::new();
         oxport::obj::write_to(&mut out, &[mesh], &oxport::obj::WriteOptions::default())
             .expect("what blender::mesh builds can be written");

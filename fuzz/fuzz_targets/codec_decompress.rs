@@ -43,10 +43,16 @@ fuzz_target!(|data: &[u8]| {
     // The streaming decompressor reads the first frame; fed in pieces with
     // output limits it gives the same bytes as in one call.
     let piece = 1 + usize::from(knob & 0x3F) * 97;
-    let max_length = if knob & 0x40 != 0 { Some(1 + usize::from(knob) * 31) } else { None };
+    let max_length = if knob & 0x40 != 0 {
+        Some(1 + usize::from(knob) * 31)
+    } else {
+        None
+    };
     let mut whole = Vec::new();
     let mut stream = Decompressor::new(&DecompressParams::default(), None).unwrap();
-    let in_one = stream.decompress(data, Some(LIMIT as usize), &mut whole).map(|()| stream.eof());
+    let in_one = stream
+        .decompress(data, Some(LIMIT as usize), &mut whole)
+        .map(|()| stream.eof());
     let mut stream = Decompressor::new(&DecompressParams::default(), None).unwrap();
     let mut pieces = Vec::new();
     let mut failed = false;

@@ -14,30 +14,26 @@
 
 #![no_main]
 
+#[path = "chunk_layout.rs"]
+mod chunk_layout;
+
 use libfuzzer_sys::fuzz_target;
+use oxport::exr::Compression;
 use oxport::exr::compress::decompress_chunk;
-use oxport::exr::{Channel, Compression, PixelType};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&code, rest)) = data.split_first() else { return };
-    let Some(method) = Compression::from_code(code % 14) else { return };
-    let Some((&count, mut rest)) = rest.split_first() else { return };
-    let mut channels = Vec::new();
-    for i in 0..usize::from(count % 4 + 1) {
-        let Some((&spec, tail)) = rest.split_first() else { return };
-        rest = tail;
-        let pixel_type = match spec % 3 {
-            0 => PixelType::Uint,
-            1 => PixelType::Half,
-            _ => PixelType::Float,
-        };
-        let mut channel = Channel::new(["B", "G", "R", "A"][i], pixel_type);
-        channel.x_sampling = 1 + i32::from(spec >> 2 & 1);
-        channel.y_sampling = 1 + i32::from(spec >> 3 & 1);
-        channel.linear = spec & 16 != 0;
-        channels.push(channel);
-    }
-    let [w, l, x, y, packed @ ..] = rest else { return };
+    let Some((&code, rest)) = data.split_first() else {
+        return;
+    };
+    let Some(method) = Compression::from_code(code % 14) else {
+        return;
+    };
+    let Some((channels, rest)) = chunk_layout::channels(rest) else {
+        return;
+    };
+    let [w, l, x, y, packed @ ..] = rest else {
+        return;
+    };
     let (width, lines) = (usize::from(*w % 128) + 1, usize::from(*l) + 1);
     let origin = (i32::from(*x), i32::from(*y));
     let one = decompress_chunk(method, packed, &channels, width, lines, origin);
@@ -45,7 +41,8 @@ fuzz_target!(|data: &[u8]| {
     match (&one, &two) {
         (Ok(a), Ok(b)) => {
             assert_eq!(a, b);
-            let full: usize = channels.iter().map(|c| c.pixel_type.size()).sum::<usize>() * width * lines;
+            let full: usize =
+                channels.iter().map(|c| c.pixel_type.size()).sum::<usize>() * width * lines;
             assert!(a.len() <= full);
         }
         (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),

@@ -10,7 +10,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oxport::exr::{self, AttributeValue, Compression, ReadOptions, Reader, Selection, WriteOptions};
+use oxport::exr::{
+    self, AttributeValue, Compression, ReadOptions, Reader, Selection, WriteOptions,
+};
 
 /// Bounds the work per input: a tiny file may claim a large zstd window.
 const LIMIT: usize = 64 << 20;
@@ -19,7 +21,11 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(reader) = Reader::new(data) {
         for (part, p) in reader.parts().iter().enumerate() {
             for level in p.levels().iter().take(4) {
-                let selection = Selection { part, level: (level.x, level.y), ..Selection::default() };
+                let selection = Selection {
+                    part,
+                    level: (level.x, level.y),
+                    ..Selection::default()
+                };
                 if p.storage().is_deep() {
                     let one = reader.read_deep(&selection, &ReadOptions { threads: Some(1) });
                     let two = reader.read_deep(&selection, &ReadOptions { threads: Some(2) });
@@ -34,7 +40,9 @@ fuzz_target!(|data: &[u8]| {
                     }
                     continue;
                 }
-                let Ok(shapes) = reader.shapes(&selection) else { continue };
+                let Ok(shapes) = reader.shapes(&selection) else {
+                    continue;
+                };
                 if shapes.iter().map(|s| s.bytes()).sum::<usize>() > LIMIT {
                     continue;
                 }
@@ -68,8 +76,16 @@ fuzz_target!(|data: &[u8]| {
     }
     // Headers that read but cannot be written (unsorted channel names) are
     // refused by the writer with an error, not a panic.
-    if let Ok(file) = exr::write_bytes(&header, &planes, &WriteOptions { level: None, threads: Some(2) }) {
-        let back = exr::read_bytes(&file, &ReadOptions { threads: Some(2) }).expect("oxport reads what it wrote");
+    if let Ok(file) = exr::write_bytes(
+        &header,
+        &planes,
+        &WriteOptions {
+            level: None,
+            threads: Some(2),
+        },
+    ) {
+        let back = exr::read_bytes(&file, &ReadOptions { threads: Some(2) })
+            .expect("oxport reads what it wrote");
         assert_eq!(back.planes, image.planes);
         assert_eq!(format!("{:?}", back.header), format!("{header:?}"));
     }

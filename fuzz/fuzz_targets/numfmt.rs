@@ -36,7 +36,11 @@ fuzz_target!(|data: &[u8]| {
     numfmt::write_shortest(&mut out, single);
     let text = std::str::from_utf8(&out).unwrap();
     if single.is_finite() {
-        assert_eq!(text.parse::<f32>().unwrap().to_bits(), single.to_bits(), "{text}");
+        assert_eq!(
+            text.parse::<f32>().unwrap().to_bits(),
+            single.to_bits(),
+            "{text}"
+        );
     }
 });
 

@@ -14,7 +14,14 @@ use oxport::seekable::{ReadOptions, Reader};
 fuzz_target!(|data: &[u8]| {
     let mut piped = Vec::new();
     let piped = oxport::seekable::unpack_stream(data, &mut piped, |_| {}).map(|_| piped);
-    let open = |threads| Reader::new(data.to_vec(), &ReadOptions { threads: Some(threads) });
+    let open = |threads| {
+        Reader::new(
+            data.to_vec(),
+            &ReadOptions {
+                threads: Some(threads),
+            },
+        )
+    };
     let (Ok(one), Ok(two)) = (open(1), open(2)) else {
         return;
     };
@@ -37,7 +44,9 @@ fuzz_target!(|data: &[u8]| {
         let offset = value % (whole.len() + 2);
         let len = value % 70_001;
         let mut buf = vec![0u8; len];
-        let n = two.read_at(offset as u64, &mut buf).expect("a whole archive reads at any offset");
+        let n = two
+            .read_at(offset as u64, &mut buf)
+            .expect("a whole archive reads at any offset");
         let end = (offset + len).min(whole.len()).max(offset.min(whole.len()));
         assert_eq!(&buf[..n], &whole[offset.min(whole.len())..end]);
     }

@@ -17,37 +17,12 @@ import pytest
 import oxport
 from oxport import exr
 
+from exrcompare import same, same_deep, theirs
+
 OpenEXR = pytest.importorskip("OpenEXR") if not os.environ.get("CI") else __import__("OpenEXR")
 
 IMAGES = Path(__file__).resolve().parents[2] / "crates/oxport/tests/data/valid/openexr-images"
 REAL = sorted(IMAGES.glob("*.exr"))
-
-
-def theirs(path: Path) -> list[dict[str, np.ndarray]]:
-    """Every part's channels as the openexr package reads them (level 0; a
-    deep part's as object arrays of each pixel's samples)."""
-    with OpenEXR.File(str(path), separate_channels=True) as f:
-        return [{name: c.pixels.copy() for name, c in part.channels.items()} for part in f.parts]
-
-
-def same_deep(ours: exr.DeepPixels, expected: dict[str, np.ndarray]) -> None:
-    assert sorted(ours.channels) == sorted(expected)
-    for name, pixels in expected.items():
-        mine = ours.per_pixel(name)
-        assert mine.shape == pixels.shape == ours.counts.shape, name
-        for index in zip(*np.nonzero(ours.counts)):
-            assert mine[index].dtype == pixels[index].dtype
-            assert mine[index].tobytes() == pixels[index].tobytes(), (name, index)
-        assert all(pixels[index] is None for index in zip(*np.nonzero(ours.counts == 0)))
-
-
-def same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> None:
-    assert sorted(a) == sorted(b)
-    for name in a:
-        assert a[name].dtype == b[name].dtype, name
-        assert a[name].shape == b[name].shape, name
-        # Bits, not values: NaNs compare and -0 is not 0.
-        assert a[name].tobytes() == b[name].tobytes(), name
 
 
 def test_the_sample_images_are_here() -> None:

@@ -17,6 +17,8 @@ import pytest
 import oxport
 from oxport import exr
 
+from exrcompare import same, same_deep, theirs
+
 OpenEXR = pytest.importorskip("OpenEXR") if not os.environ.get("CI") else __import__("OpenEXR")
 
 
@@ -43,19 +45,6 @@ def image(height: int, width: int, seed: int = 1) -> dict[str, np.ndarray]:
         "G": (base * 1.0e30).astype(np.float32),
         "ID": rng.integers(0, 2**32, (height, width), dtype=np.uint32),
     }
-
-
-def theirs(path: Path) -> list[dict[str, np.ndarray]]:
-    with OpenEXR.File(str(path), separate_channels=True) as f:
-        return [{name: c.pixels.copy() for name, c in part.channels.items()} for part in f.parts]
-
-
-def same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> None:
-    assert sorted(a) == sorted(b)
-    for name in a:
-        assert a[name].dtype == b[name].dtype, name
-        assert a[name].shape == b[name].shape, name
-        assert a[name].tobytes() == b[name].tobytes(), name
 
 
 def all_levels(path: Path, part: int = 0) -> dict[tuple[int, int], dict[str, np.ndarray]]:
@@ -150,18 +139,6 @@ def deep_pixels(height: int, width: int, seed: int) -> exr.DeepPixels:
         "Z": rng.random(total).astype(np.float32) * 100,
         "id": rng.integers(0, 2**32, total, dtype=np.uint32),
     })
-
-
-def same_deep(ours: exr.DeepPixels, pixels: dict[str, np.ndarray]) -> None:
-    assert sorted(ours.channels) == sorted(pixels)
-    for name, theirs_ in pixels.items():
-        mine = ours.per_pixel(name)
-        assert mine.shape == theirs_.shape
-        for index in np.ndindex(*mine.shape):
-            if mine[index] is None:
-                assert theirs_[index] is None, (name, index)
-            else:
-                assert mine[index].tobytes() == theirs_[index].tobytes(), (name, index)
 
 
 def test_a_multipart_file_of_every_layout_reads_in_openexr(tmp_path: Path) -> None:

@@ -76,6 +76,55 @@ pub(crate) fn compress(
     Ok(())
 }
 
+/// The shape of one chunk of `width × lines` pixels whose first pixel is
+/// at `origin`, of a part with `channels`: what the public chunk functions
+/// build their [`Layout`] from.
+struct ChunkShape<'a> {
+    channels: &'a [Channel],
+    sizes: Vec<usize>,
+    sampling: Vec<(i32, i32)>,
+    width: usize,
+    lines: usize,
+    origin: (i32, i32),
+}
+
+impl<'a> ChunkShape<'a> {
+    fn new(
+        channels: &'a [Channel],
+        width: usize,
+        lines: usize,
+        origin: (i32, i32),
+    ) -> Result<Self> {
+        let (sizes, sampling) = super::chunk::shapes_of(channels);
+        if sampling.iter().any(|&(x, y)| x < 1 || y < 1) {
+            return Err(Error::invalid("a channel's sampling is below 1"));
+        }
+        width
+            .checked_mul(lines)
+            .and_then(|n| n.checked_mul(sizes.iter().sum()))
+            .ok_or_else(|| Error::invalid("a chunk larger than memory"))?;
+        Ok(ChunkShape {
+            channels,
+            sizes,
+            sampling,
+            width,
+            lines,
+            origin,
+        })
+    }
+
+    fn layout(&self) -> Layout<'_> {
+        Layout {
+            sizes: &self.sizes,
+            channels: self.channels,
+            width: self.width,
+            lines: self.lines,
+            sampling: &self.sampling,
+            origin: self.origin,
+        }
+    }
+}
+
 /// Decompresses one chunk of `width × lines` pixels whose first pixel is
 /// at `origin`, of a part with `channels`, compressed with `method`: its
 /// bytes in the chunk layout (`docs/formats/exr.md`). For tools that handle
@@ -88,26 +137,54 @@ pub fn decompress_chunk(
     lines: usize,
     origin: (i32, i32),
 ) -> Result<Vec<u8>> {
-    let (sizes, sampling) = super::chunk::shapes_of(channels);
-    if sampling.iter().any(|&(x, y)| x < 1 || y < 1) {
-        return Err(Error::invalid("a channel's sampling is below 1"));
-    }
-    let layout = Layout {
-        sizes: &sizes,
-        channels,
-        width,
-        lines,
-        sampling: &sampling,
-        origin,
-    };
-    let bytes = width
-        .checked_mul(lines)
-        .and_then(|n| n.checked_mul(sizes.iter().sum()))
-        .ok_or_else(|| Error::invalid("a chunk larger than memory"))?;
-    // At most the pixels' bytes: the samples of subsampled channels are fewer.
-    let mut out = vec![0u8; bytes.min(layout.bytes())];
+    let shape = ChunkShape::new(channels, width, lines, origin)?;
+    let layout = shape.layout();
+    let mut out = vec![0u8; layout.bytes()];
     decompress(method, packed, &layout, &mut out)?;
     Ok(out)
+}
+
+/// Compresses one chunk `raw` (its bytes in the chunk layout, as
+/// [`decompress_chunk`] gives them) of `width × lines` pixels from
+/// `origin`, of a part with `channels`, with `method` at OpenEXR's default
+/// level (`tiled`: the chunk is a tile): the chunk's data as a file holds
+/// it, raw when compressing does not make it smaller. For tools that
+/// handle chunks themselves, and for fuzzing every encoder.
+pub fn compress_chunk(
+    method: Compression,
+    raw: &[u8],
+    channels: &[Channel],
+    width: usize,
+    lines: usize,
+    origin: (i32, i32),
+    tiled: bool,
+) -> Result<Vec<u8>> {
+    let shape = ChunkShape::new(channels, width, lines, origin)?;
+    let layout = shape.layout();
+    if raw.len() != layout.bytes() {
+        return Err(Error::invalid(format!(
+            "a chunk of this layout holds {} bytes, {} were given",
+            layout.bytes(),
+            raw.len()
+        )));
+    }
+    let mut out = Vec::new();
+    compress(method, None, raw, &layout, tiled, &mut out)?;
+    Ok(out)
+}
+
+/// The bytes of one chunk of `width × lines` pixels from `origin` of a part
+/// with `channels`, in the chunk layout (fewer than the pixels' for
+/// subsampled channels).
+pub fn chunk_bytes(
+    channels: &[Channel],
+    width: usize,
+    lines: usize,
+    origin: (i32, i32),
+) -> Result<usize> {
+    Ok(ChunkShape::new(channels, width, lines, origin)?
+        .layout()
+        .bytes())
 }
 
 /// The methods that code by type need every channel.

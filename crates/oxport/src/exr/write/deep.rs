@@ -28,11 +28,7 @@ pub(super) fn encode(
     chunk: &ChunkRef,
     block: &mut Vec<u8>,
 ) -> Result<()> {
-    for value in part.chunk_prefix(number, chunk) {
-        block.extend_from_slice(&value.to_le_bytes());
-    }
-    let sizes_at = block.len();
-    block.extend_from_slice(&[0; 24]);
+    let sizes_at = super::begin_chunk(part, number, chunk, 24, block);
     let window = part.data_window();
     let part_width = window.width() as usize;
     let x = (i64::from(chunk.x) - i64::from(window.x_min)) as usize;

@@ -19,11 +19,7 @@ pub(super) fn encode(
     compression_level: Option<i32>,
     block: &mut Vec<u8>,
 ) -> Result<()> {
-    for value in part.chunk_prefix(number, chunk) {
-        block.extend_from_slice(&value.to_le_bytes());
-    }
-    let size_at = block.len();
-    block.extend_from_slice(&[0; 4]);
+    let size_at = super::begin_chunk(part, number, chunk, 4, block);
     let origin = part.level_window(level);
     let layout = Layout {
         sizes: &part.sizes,

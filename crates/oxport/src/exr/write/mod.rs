@@ -342,6 +342,24 @@ impl<'a> FilePlan<'a> {
     }
 }
 
+/// Appends the integers that start `chunk` of `part` (number `number` in
+/// a multi-part file) and `sizes` zero bytes for its sizes, filled in once
+/// the data is written; returns where the sizes are.
+fn begin_chunk(
+    part: &Part,
+    number: Option<i32>,
+    chunk: &ChunkRef,
+    sizes: usize,
+    block: &mut Vec<u8>,
+) -> usize {
+    for value in part.chunk_prefix(number, chunk) {
+        block.extend_from_slice(&value.to_le_bytes());
+    }
+    let at = block.len();
+    block.resize(at + sizes, 0);
+    at
+}
+
 /// The `chunkCount` attribute's value.
 fn chunk_count(part: &Part) -> Result<i32> {
     i32::try_from(part.chunk_count())

@@ -33,9 +33,35 @@ fn corrupt(what: &'static str) -> Error {
     Error::Corrupt { what, offset: None }
 }
 
+/// Rules for the DCT channels (each named with its place in a triple, if
+/// any), HALF or FLOAT, then `alpha` by RLE (any type).
+fn rules(dct: &[(&str, Option<usize>)], alpha: &str, case_insensitive: bool) -> Vec<Rule> {
+    let mut rules = Vec::new();
+    for &(suffix, csc) in dct {
+        for pixel_type in [PixelType::Half, PixelType::Float] {
+            rules.push(Rule {
+                suffix: suffix.as_bytes().to_vec(),
+                scheme: Scheme::LossyDct,
+                pixel_type,
+                csc,
+                case_insensitive,
+            });
+        }
+    }
+    for pixel_type in [PixelType::Uint, PixelType::Half, PixelType::Float] {
+        rules.push(Rule {
+            suffix: alpha.as_bytes().to_vec(),
+            scheme: Scheme::Rle,
+            pixel_type,
+            csc: None,
+            case_insensitive,
+        });
+    }
+    rules
+}
+
 /// The rules of chunks before version 2: lower-case names, any case.
 pub(crate) fn legacy_rules() -> Vec<Rule> {
-    let mut rules = Vec::new();
     let dct = [
         ("r", Some(0)),
         ("red", Some(0)),
@@ -49,62 +75,22 @@ pub(crate) fn legacy_rules() -> Vec<Rule> {
         ("by", None),
         ("ry", None),
     ];
-    for (suffix, csc) in dct {
-        for pixel_type in [PixelType::Half, PixelType::Float] {
-            rules.push(Rule {
-                suffix: suffix.as_bytes().to_vec(),
-                scheme: Scheme::LossyDct,
-                pixel_type,
-                csc,
-                case_insensitive: true,
-            });
-        }
-    }
-    for pixel_type in [PixelType::Uint, PixelType::Half, PixelType::Float] {
-        rules.push(Rule {
-            suffix: b"a".to_vec(),
-            scheme: Scheme::Rle,
-            pixel_type,
-            csc: None,
-            case_insensitive: true,
-        });
-    }
-    rules
+    rules(&dct, "a", true)
 }
 
 /// The rules OpenEXR writes version 2 chunks with: R, G, B (a triple), Y,
 /// BY and RY by the DCT (HALF or FLOAT), A by RLE (any type), names
 /// matched as they are.
 pub(crate) fn default_rules() -> Vec<Rule> {
-    let mut rules = Vec::new();
-    for (suffix, csc) in [
+    let dct = [
         ("R", Some(0)),
         ("G", Some(1)),
         ("B", Some(2)),
         ("Y", None),
         ("BY", None),
         ("RY", None),
-    ] {
-        for pixel_type in [PixelType::Half, PixelType::Float] {
-            rules.push(Rule {
-                suffix: suffix.as_bytes().to_vec(),
-                scheme: Scheme::LossyDct,
-                pixel_type,
-                csc,
-                case_insensitive: false,
-            });
-        }
-    }
-    for pixel_type in [PixelType::Uint, PixelType::Half, PixelType::Float] {
-        rules.push(Rule {
-            suffix: b"A".to_vec(),
-            scheme: Scheme::Rle,
-            pixel_type,
-            csc: None,
-            case_insensitive: false,
-        });
-    }
-    rules
+    ];
+    rules(&dct, "A", false)
 }
 
 /// Whether `rule` applies to `channel`.

@@ -63,22 +63,13 @@ impl Tolerances {
 fn to_nonlinear() -> &'static [u16] {
     static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        (0..=u16::MAX)
-            .map(|x| {
-                if x == 0 || x & 0x7c00 == 0x7c00 {
-                    return 0;
-                }
-                let f = half::to_f32(x);
-                let sign = if f < 0.0 { -1.0f32 } else { 1.0 };
-                let f = f.abs();
-                let z = if f <= 1.0 {
-                    f.powf(1.0 / 2.2)
-                } else {
-                    f.ln() / 2.2 + 1.0
-                };
-                half::from_f32(sign * z)
-            })
-            .collect()
+        super::transfer_table(|f| {
+            if f <= 1.0 {
+                f.powf(1.0 / 2.2)
+            } else {
+                f.ln() / 2.2 + 1.0
+            }
+        })
     })
 }
 
@@ -197,13 +188,7 @@ pub(crate) fn compress(
     let channels = layout.channels;
     let rules = classify::default_rules();
     let (schemes, triples) = classify::classify(channels, &rules);
-    let dims: Vec<(usize, usize)> = (0..channels.len())
-        .map(|c| (layout.channel_width(c), layout.channel_lines(c)))
-        .collect();
-    let mut rows: Vec<Vec<usize>> = vec![Vec::new(); channels.len()];
-    for row in layout.rows() {
-        rows[row.channel].push(row.at);
-    }
+    let (dims, rows) = super::channel_rows(layout);
     let plane = |c: usize| -> Plane {
         let mut halves = Vec::with_capacity(dims[c].0 * dims[c].1);
         let row_bytes = dims[c].0 * layout.sizes[c];

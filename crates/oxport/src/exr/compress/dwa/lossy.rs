@@ -57,23 +57,15 @@ const ROW_STARTS: [usize; 7] = [2, 3, 9, 10, 20, 21, 35];
 fn to_linear() -> &'static [u16] {
     static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        (0..=u16::MAX)
-            .map(|x| {
-                if x == 0 || x & 0x7c00 == 0x7c00 {
-                    return 0;
-                }
-                let f = half::to_f32(x);
-                let sign = if f < 0.0 { -1.0f32 } else { 1.0 };
-                let f = f.abs();
-                let (base, power) = if f <= 1.0 {
-                    (f, 2.2f32)
-                } else {
-                    // OpenEXR's 9.02501329156 (e^2.2) as an f32.
-                    (9.025_013_f32, f - 1.0)
-                };
-                half::from_f32(sign * base.powf(power))
-            })
-            .collect()
+        super::transfer_table(|f| {
+            let (base, power) = if f <= 1.0 {
+                (f, 2.2f32)
+            } else {
+                // OpenEXR's 9.02501329156 (e^2.2) as an f32.
+                (9.025_013_f32, f - 1.0)
+            };
+            base.powf(power)
+        })
     })
 }
 

@@ -33,6 +33,7 @@ use crate::exr::attribute::PixelType;
 use crate::exr::chunk::Layout;
 use crate::exr::compress::{piz, rle, zip};
 use crate::exr::filter::delta;
+use crate::exr::half;
 use crate::{Error, Result};
 
 fn corrupt(what: &'static str) -> Error {
@@ -40,6 +41,35 @@ fn corrupt(what: &'static str) -> Error {
 }
 
 const SIZES: usize = 11;
+
+/// A table over every half of `transfer` applied to its magnitude, the
+/// sign kept; 0, infinities and NaNs give 0 (DWA's perceptual transfer
+/// and its inverse, as OpenEXR tabulates them).
+fn transfer_table(transfer: fn(f32) -> f32) -> Vec<u16> {
+    (0..=u16::MAX)
+        .map(|x| {
+            if x == 0 || x & 0x7c00 == 0x7c00 {
+                return 0;
+            }
+            let f = half::to_f32(x);
+            let sign = if f < 0.0 { -1.0f32 } else { 1.0 };
+            half::from_f32(sign * transfer(f.abs()))
+        })
+        .collect()
+}
+
+/// Each channel's width and lines in the chunk, and where each of its rows
+/// is in the chunk's bytes.
+fn channel_rows(layout: &Layout) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
+    let dims = (0..layout.sizes.len())
+        .map(|c| (layout.channel_width(c), layout.channel_lines(c)))
+        .collect();
+    let mut rows: Vec<Vec<usize>> = vec![Vec::new(); layout.sizes.len()];
+    for row in layout.rows() {
+        rows[row.channel].push(row.at);
+    }
+    (dims, rows)
+}
 
 /// A zlib stream of exactly `len` bytes.
 fn inflate(packed: &[u8], len: usize, what: &'static str) -> Result<Vec<u8>> {
@@ -94,9 +124,7 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
 
     let channels = layout.channels;
     let (schemes, triples) = classify::classify(channels, &rules);
-    let dims: Vec<(usize, usize)> = (0..channels.len())
-        .map(|c| (layout.channel_width(c), layout.channel_lines(c)))
-        .collect();
+    let (dims, rows) = channel_rows(layout);
     let plane = |c: usize| dims[c].0 * dims[c].1 * layout.sizes[c];
     let needed = |scheme: Scheme| -> usize {
         (0..channels.len())
@@ -182,11 +210,6 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         Vec::new()
     };
 
-    // Where each channel's rows are in the chunk.
-    let mut rows: Vec<Vec<usize>> = vec![Vec::new(); channels.len()];
-    for row in layout.rows() {
-        rows[row.channel].push(row.at);
-    }
     out.fill(0);
     let mut lossy_done = vec![false; channels.len()];
     let mut coefficients = lossy::Coefficients::new(&ac, &dc);

@@ -22,20 +22,69 @@ fn corrupt(what: &'static str) -> Error {
 /// The bitmap's size in bytes: a bit for each 16-bit value.
 const BITMAP_BYTES: usize = 1 << 13;
 
+/// A channel's plane of 16-bit words in a chunk: where it starts, its
+/// samples across and lines, and the words a sample takes (1 or 2).
+struct Plane {
+    start: usize,
+    width: usize,
+    lines: usize,
+    words: usize,
+}
+
+impl Plane {
+    fn len(&self) -> usize {
+        self.width * self.words * self.lines
+    }
+}
+
+/// The channels' planes, one after the other in channel order.
+fn planes(layout: &Layout) -> Vec<Plane> {
+    let mut start = 0;
+    (0..layout.sizes.len())
+        .map(|c| {
+            let plane = Plane {
+                start,
+                width: layout.channel_width(c),
+                lines: layout.channel_lines(c),
+                words: layout.sizes[c] / 2,
+            };
+            start += plane.len();
+            plane
+        })
+        .collect()
+}
+
+/// The wavelet transform (`forward`) or its inverse of every plane, each
+/// half of a 32-bit sample on its own. A channel with no samples in the
+/// chunk (subsampled) has no plane.
+fn transform(values: &mut [u16], planes: &[Plane], max_value: u16, forward: bool) {
+    for plane in planes.iter().filter(|p| p.len() > 0) {
+        for j in 0..plane.words {
+            let grid = &mut values[plane.start + j..plane.start + plane.len()];
+            let (nx, ox, ny, oy) = (
+                plane.width,
+                plane.words,
+                plane.lines,
+                plane.width * plane.words,
+            );
+            if forward {
+                wavelet::encode(grid, nx, ox, ny, oy, max_value);
+            } else {
+                wavelet::decode(grid, nx, ox, ny, oy, max_value);
+            }
+        }
+    }
+}
+
 /// Appends the chunk `raw` (in `layout`) compressed with PIZ to `out`, the
 /// bytes OpenEXR's `internal_exr_apply_piz` writes; `false` (and nothing
 /// appended) when a Huffman code would pass 58 bits: the chunk is stored
 /// raw.
 pub(crate) fn compress(raw: &[u8], layout: &Layout, out: &mut Vec<u8>) -> bool {
     // From lines of channel rows to channel planes of 16-bit words.
-    let mut starts = Vec::with_capacity(layout.sizes.len());
-    let mut start = 0;
-    for (c, &size) in layout.sizes.iter().enumerate() {
-        starts.push(start);
-        start += layout.channel_width(c) * layout.channel_lines(c) * size / 2;
-    }
+    let planes = planes(layout);
     let mut values = vec![0u16; raw.len() / 2];
-    let mut at = starts.clone();
+    let mut at: Vec<usize> = planes.iter().map(|p| p.start).collect();
     for row in layout.rows() {
         let from = &mut at[row.channel];
         for (v, b) in values[*from..*from + row.len / 2]
@@ -76,21 +125,7 @@ pub(crate) fn compress(raw: &[u8], layout: &Layout, out: &mut Vec<u8>) -> bool {
     if min <= max {
         out.extend_from_slice(&bitmap[min..=max]);
     }
-    for (c, &size) in layout.sizes.iter().enumerate() {
-        let words = size / 2;
-        let (width, lines) = (layout.channel_width(c), layout.channel_lines(c));
-        let plane = width * words * lines;
-        for j in (0..words).filter(|_| plane > 0) {
-            wavelet::encode(
-                &mut values[starts[c] + j..starts[c] + plane],
-                width,
-                words,
-                lines,
-                width * words,
-                max_value,
-            );
-        }
-    }
+    transform(&mut values, &planes, max_value, true);
     let length_at = out.len();
     out.extend_from_slice(&[0; 4]);
     if !huffman::encode(&values, out) {
@@ -145,27 +180,9 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         .ok_or_else(|| corrupt("a PIZ chunk's Huffman block runs past its end"))?;
     let mut values = vec![0u16; out.len() / 2];
     huffman::decode(block, &mut values)?;
-    // Channel by channel: its rows in the chunk, of its samples per row.
-    let mut starts = Vec::with_capacity(layout.sizes.len());
-    let mut start = 0;
-    for (c, &size) in layout.sizes.iter().enumerate() {
-        let words = size / 2;
-        let (width, lines) = (layout.channel_width(c), layout.channel_lines(c));
-        let plane = width * words * lines;
-        // A channel with no samples in this chunk (subsampled) has no plane.
-        for j in (0..words).filter(|_| plane > 0) {
-            wavelet::decode(
-                &mut values[start + j..start + plane],
-                width,
-                words,
-                lines,
-                width * words,
-                max_value,
-            );
-        }
-        starts.push(start);
-        start += plane;
-    }
+    let planes = planes(layout);
+    transform(&mut values, &planes, max_value, false);
+    let mut starts: Vec<usize> = planes.iter().map(|p| p.start).collect();
     // A value past the table (a damaged chunk) becomes 0, as in OpenEXR's
     // table of 2^16 entries.
     for v in &mut values {
