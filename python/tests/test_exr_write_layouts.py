@@ -312,3 +312,26 @@ def test_dwa_tiles_decode_to_openexrs_pixels(tmp_path: Path, method: str) -> Non
     exr.write(ours, channels, tiles=(16, 16), compression=method)  # type: ignore[arg-type]
     same(theirs(ours)[0], theirs(reference)[0])
     same(exr.read(ours)[1], theirs(reference)[0])
+
+
+def test_a_multipart_file_is_the_packages_bytes(tmp_path: Path) -> None:
+    """Scan-line and tiled parts (a stereo pair, a texture): the file the
+    openexr package writes from the same parts."""
+    left, right = image(20, 33, seed=12), image(20, 33, seed=13)
+    tile = OpenEXR.TileDescription()
+    tile.xSize, tile.ySize, tile.mode, tile.roundingMode = 16, 8, OpenEXR.ONE_LEVEL, OpenEXR.ROUND_DOWN
+    reference = tmp_path / "theirs.exr"
+    their_parts = [
+        OpenEXR.Part({"compression": OpenEXR.ZIP_COMPRESSION, "type": OpenEXR.scanlineimage, "view": "left"},
+                     dict(left), name="rgba.left"),
+        OpenEXR.Part({"compression": OpenEXR.PIZ_COMPRESSION, "type": OpenEXR.tiledimage, "tiles": tile,
+                      "view": "right"}, dict(right), name="rgba.right"),
+    ]
+    with OpenEXR.File(their_parts) as f:
+        f.write(str(reference))
+    ours = tmp_path / "ours.exr"
+    exr.write_parts(ours, [
+        exr.OutputPart(left, name="rgba.left", header={"view": "left"}, compression="zip"),
+        exr.OutputPart(right, name="rgba.right", header={"view": "right"}, compression="piz", tiles=(16, 8)),
+    ])
+    assert ours.read_bytes() == reference.read_bytes()

@@ -202,6 +202,22 @@ impl Header {
             .map(|(_, v)| v)
     }
 
+    /// Sets the attribute `name` to `value`: in its place if the header has
+    /// it, else before the first attribute whose name sorts after it (where
+    /// OpenEXR, which writes attributes sorted by name, puts it).
+    pub fn set_sorted(&mut self, name: &str, value: AttributeValue) {
+        if let Some((_, v)) = self.attributes.iter_mut().find(|(n, _)| n == name) {
+            *v = value;
+            return;
+        }
+        let at = self
+            .attributes
+            .iter()
+            .position(|(n, _)| n.as_bytes() > name.as_bytes())
+            .unwrap_or(self.attributes.len());
+        self.attributes.insert(at, (name.to_owned(), value));
+    }
+
     /// Sets the attribute `name`, in its place if it exists, at the end if not.
     pub fn set(&mut self, name: &str, value: AttributeValue) {
         match self.attributes.iter_mut().find(|(n, _)| n == name) {

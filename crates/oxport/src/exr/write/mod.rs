@@ -199,7 +199,7 @@ impl<'a> FilePlan<'a> {
             }
             if matches!(input.pixels, Pixels::Deep { .. }) && header.get("version").is_none() {
                 // OpenEXR requires it of deep parts.
-                header.set("version", AttributeValue::Int(1));
+                header.set_sorted("version", AttributeValue::Int(1));
             }
             headers.push(header);
         }
@@ -234,7 +234,7 @@ impl<'a> FilePlan<'a> {
             };
             let mut part = Part::new(headers[index].clone(), &meta).map_err(within)?;
             if multipart {
-                headers[index].set("chunkCount", AttributeValue::Int(chunk_count(&part)?));
+                headers[index].set_sorted("chunkCount", AttributeValue::Int(chunk_count(&part)?));
                 part = Part::new(headers[index].clone(), &meta).map_err(within)?;
             }
             check_method(&part, options.level).map_err(within)?;
