@@ -392,6 +392,10 @@ class OutputPart:
     the other levels with ``exrmaketiled``'s filter, clamped at the edges).
     A :class:`DeepPixels` makes a deep part.
 
+    A channel the ``header``'s ``channels`` list samples every (x, y)
+    pixels (luminance/chroma: ``RY`` and ``BY`` every 2×2) takes an array
+    that much smaller; scan-line parts only, as OpenEXR has them.
+
     ``name``: the part's name (every part of a multi-part file needs one).
     ``header``: attributes to write besides the required ones (a header from
     :func:`read` or from the ``openexr`` package works; its ``type``,
@@ -451,9 +455,15 @@ class OutputPart:
                 raise ValueError("channels: an image needs at least one channel")
             for name in sorted(self.channels, key=lambda n: n.encode()):
                 arrays[name] = [_samples(name, level, 2) for level in _levels(self.channels[name])]
-            shapes = {a[0].shape for a in arrays.values()}
+            # A channel the header says is subsampled holds a sample every
+            # (x, y) pixels: its array is that much smaller.
+            sampling = {c.name: (c.x_sampling, c.y_sampling)
+                        for c in (self.header or {}).get("channels", []) if isinstance(c, Channel)}
+            shapes = {(a[0].shape[0] * sampling.get(n, (1, 1))[1], a[0].shape[1] * sampling.get(n, (1, 1))[0])
+                      for n, a in arrays.items()}
             if len(shapes) != 1:
-                raise ValueError(f"channels: every channel needs the same shape, got {sorted(shapes)}")
+                raise ValueError(f"channels: every channel needs the same shape (times its sampling), got "
+                                 f"{sorted(shapes)}")
             height, width = shapes.pop()
             counts_of_levels = {len(a) for a in arrays.values()}
             if len(counts_of_levels) != 1:
@@ -489,7 +499,9 @@ class OutputPart:
             full["name"] = self.name
         full["channels"] = [
             Channel(name, cast(PixelType, _TYPES[a[0].dtype.str]),
-                    previous[name].linear if name in previous else False)
+                    previous[name].linear if name in previous else False,
+                    previous[name].x_sampling if name in previous and not deep else 1,
+                    previous[name].y_sampling if name in previous and not deep else 1)
             for name, a in arrays.items()]
         full["compression"] = self.compression or ("zips" if deep else "zip")
         attributes = [(name, *_from_python(name, full[name])) for name in sorted(full)]

@@ -335,3 +335,33 @@ def test_a_multipart_file_is_the_packages_bytes(tmp_path: Path) -> None:
         exr.OutputPart(right, name="rgba.right", header={"view": "right"}, compression="piz", tiles=(16, 8)),
     ])
     assert ours.read_bytes() == reference.read_bytes()
+
+
+def test_subsampled_channels_write_the_packages_bytes(tmp_path: Path) -> None:
+    """Luminance/chroma from exr.yc_from_rgb, RY and BY every 2×2 pixels:
+    the file the openexr package writes from the same channels."""
+    rng = np.random.default_rng(14)
+    rgb = [rng.random((10, 16)).astype(np.float16) for _ in range(3)]
+    y, ry, by = exr.yc_from_rgb(*rgb)
+    assert ry is not None and by is not None
+    reference = tmp_path / "theirs.exr"
+
+    def padded(chroma: np.ndarray) -> np.ndarray:
+        # The package takes every channel at the image's shape and reads a
+        # subsampled one's samples from the start of its buffer, in order.
+        full = np.zeros_like(y)
+        full.ravel()[:chroma.size] = chroma.ravel()
+        return full
+
+    with OpenEXR.File({"compression": OpenEXR.PIZ_COMPRESSION, "type": OpenEXR.scanlineimage},
+                      {"Y": OpenEXR.Channel(y), "RY": OpenEXR.Channel(padded(ry), 2, 2),
+                       "BY": OpenEXR.Channel(padded(by), 2, 2)}) as f:
+        f.write(str(reference))
+    same(theirs(reference)[0], {"Y": y, "RY": ry, "BY": by})
+    ours = tmp_path / "ours.exr"
+    header = {"channels": [exr.Channel(n, "half", x_sampling=2, y_sampling=2) for n in ("RY", "BY")]}
+    exr.write(ours, {"Y": y, "RY": ry, "BY": by}, header=header, compression="piz")
+    assert ours.read_bytes() == reference.read_bytes()
+    same(exr.read(ours)[1], {"Y": y, "RY": ry, "BY": by})
+    with pytest.raises(ValueError, match="times its sampling"):
+        exr.write(ours, {"Y": y, "RY": ry[:4], "BY": by}, header=header)
