@@ -28,6 +28,11 @@ the lossy ones too). Chunks are compressed and decompressed in parallel.
     r, g, b = exr.rgb_from_yc(yc["Y"], yc["RY"], yc["BY"],
                               chromaticities=header.get("chromaticities"))
 
+    exr.write("texture.exr", rgb, tiles=(64, 64), levels="mipmap")   # levels made
+    exr.write_parts("stereo.exr", [
+        exr.OutputPart(rgb, name="rgba.left", header={"view": "left"}, compression="dwaa"),
+        exr.OutputPart(rgb, name="rgba.right", header={"view": "right"}, compression="dwaa")])
+
 Channels are ``(height, width)`` numpy arrays of float16 (HALF), float32
 (FLOAT) or uint32 (UINT), named as in the file (``ViewLayer.Combined.R``).
 Header values take the shapes the ``openexr`` package gives them, so a header
