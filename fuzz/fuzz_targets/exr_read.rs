@@ -69,9 +69,18 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let planes: Vec<&[u8]> = image.planes.iter().map(Vec::as_slice).collect();
-    // PIZ is read only: such images are written again with ZIP.
+    // Images of a method oxport does not write, or of a lossy one whose
+    // second encoding would change the pixels (B44, DWA), are written again
+    // with ZIP.
     let mut header = image.header.clone();
-    if !header.compression().is_ok_and(Compression::can_write) {
+    let again = header.compression().is_ok_and(|m| {
+        m.can_write()
+            && !matches!(
+                m,
+                Compression::B44 | Compression::B44a | Compression::Dwaa | Compression::Dwab
+            )
+    });
+    if !again {
         header.set("compression", AttributeValue::Compression(Compression::Zip));
     }
     // Headers that read but cannot be written (unsorted channel names) are
