@@ -109,6 +109,15 @@ impl Compression {
         )
     }
 
+    /// Whether OpenEXR reads deep parts written with this method (NONE,
+    /// RLE, ZIPS), and so oxport writes them with it.
+    pub fn can_write_deep(self) -> bool {
+        matches!(
+            self,
+            Compression::None | Compression::Rle | Compression::Zips
+        )
+    }
+
     /// The methods oxport reads, by name, for messages.
     pub fn readable_names() -> String {
         names(Compression::can_read)

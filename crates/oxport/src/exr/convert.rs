@@ -129,8 +129,7 @@ fn restore(part: &Part, options: &ConvertOptions) -> Result<(Header, usize)> {
     let mut header = part.header().clone();
     let deep = part.storage().is_deep();
     let method = match options.compression {
-        m @ (Compression::None | Compression::Rle | Compression::Zips) => m,
-        _ if deep => Compression::Zips,
+        m if deep && !m.can_write_deep() => Compression::Zips,
         m => m,
     };
     header.set("compression", AttributeValue::Compression(method));

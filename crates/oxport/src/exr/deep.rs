@@ -35,15 +35,21 @@ impl DeepImage {
     /// Where each pixel's samples start in a channel, in samples, and the
     /// total at the end (`width × height + 1` entries).
     pub fn offsets(&self) -> Vec<u64> {
-        let mut offsets = Vec::with_capacity(self.counts.len() + 1);
-        let mut total = 0u64;
-        offsets.push(0);
-        for &n in &self.counts {
-            total += u64::from(n);
-            offsets.push(total);
-        }
-        offsets
+        sample_offsets(&self.counts)
     }
+}
+
+/// Where each pixel's samples start, in samples, for `counts` samples at
+/// each pixel, and the total at the end (`counts.len() + 1` entries).
+pub(crate) fn sample_offsets(counts: &[u32]) -> Vec<u64> {
+    let mut offsets = Vec::with_capacity(counts.len() + 1);
+    let mut total = 0u64;
+    offsets.push(0);
+    for &n in counts {
+        total += u64::from(n);
+        offsets.push(total);
+    }
+    offsets
 }
 
 fn corrupt(what: &'static str) -> Error {

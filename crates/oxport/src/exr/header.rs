@@ -434,25 +434,41 @@ impl Header {
     }
 }
 
+impl Headers {
+    /// What the version field of a file of `parts` says, with OpenEXR's
+    /// rules: multi-part for more than one part, non-image (deep) when a
+    /// part's `type` is deep, tiled for a single flat part with `tiles`.
+    /// The headers themselves are not kept (`parts` is empty, `end` 0).
+    pub(crate) fn describing(parts: &[&Header]) -> Headers {
+        let multipart = parts.len() > 1;
+        let deep = parts.iter().any(|h| h.is_deep());
+        Headers {
+            parts: Vec::new(),
+            multipart,
+            tiled: !multipart && !deep && parts.iter().any(|h| h.get("tiles").is_some()),
+            deep,
+            end: 0,
+        }
+    }
+}
+
 /// Appends the start of a file of `parts`: the magic number, the version
-/// field with the flags OpenEXR sets (multi-part for more than one part,
-/// non-image when a part is deep, tiled for a single flat tiled part, long
+/// field with the flags OpenEXR sets ([`Headers::describing`], and long
 /// names when a name needs them) and every header, ended by an empty one
 /// in a multi-part file.
 pub(crate) fn write_headers(parts: &[&Header], out: &mut Vec<u8>) -> Result<()> {
-    let multipart = parts.len() > 1;
-    let deep = parts.iter().any(|h| h.is_deep());
+    let file = Headers::describing(parts);
     let mut version = 2;
     if parts.iter().any(|h| h.has_long_names()) {
         version |= LONG_NAMES;
     }
-    if multipart {
+    if file.multipart {
         version |= MULTIPART;
     }
-    if deep {
+    if file.deep {
         version |= DEEP;
     }
-    if !multipart && !deep && parts.iter().any(|h| h.get("tiles").is_some()) {
+    if file.tiled {
         version |= TILED;
     }
     out.extend_from_slice(&MAGIC);
@@ -460,7 +476,7 @@ pub(crate) fn write_headers(parts: &[&Header], out: &mut Vec<u8>) -> Result<()> 
     for header in parts {
         header.write_attributes(out)?;
     }
-    if multipart {
+    if file.multipart {
         out.push(0);
     }
     Ok(())

@@ -12,6 +12,7 @@ use std::path::Path;
 use super::attribute::{AttributeValue, LineOrder};
 use super::chunk::samples;
 use super::compression::Compression;
+use super::deep::sample_offsets;
 use super::header::{Header, Headers, write_headers};
 use super::part::{ChunkRef, Part, Storage};
 use super::reduce::{Extrapolation, make_levels};
@@ -164,13 +165,7 @@ impl<'a> FilePlan<'a> {
         let mut headers = Vec::with_capacity(inputs.len());
         let mut names = std::collections::HashSet::new();
         for (index, input) in inputs.iter().enumerate() {
-            let within = |e: Error| {
-                if multipart {
-                    e.within(&format!("part {index}"))
-                } else {
-                    e
-                }
-            };
+            let within = |e: Error| in_part(e, multipart, index);
             let mut header = input.header.clone();
             header.check_writable().map_err(within)?;
             if multipart {
@@ -213,25 +208,10 @@ impl<'a> FilePlan<'a> {
                 }
             }
         }
-        let meta = Headers {
-            parts: Vec::new(),
-            multipart,
-            tiled: !multipart && headers[0].get("tiles").is_some(),
-            deep: headers.iter().any(|h| {
-                matches!(h.get("type"), Some(AttributeValue::String(t))
-                    if t == b"deepscanline" || t == b"deeptile")
-            }),
-            end: 0,
-        };
+        let meta = Headers::describing(&headers.iter().collect::<Vec<_>>());
         let mut parts = Vec::with_capacity(inputs.len());
         for (index, input) in inputs.iter().enumerate() {
-            let within = |e: Error| {
-                if multipart {
-                    e.within(&format!("part {index}"))
-                } else {
-                    e
-                }
-            };
+            let within = |e: Error| in_part(e, multipart, index);
             let mut part = Part::new(headers[index].clone(), &meta).map_err(within)?;
             if multipart {
                 headers[index].set_sorted("chunkCount", AttributeValue::Int(chunk_count(&part)?));
@@ -342,6 +322,15 @@ impl<'a> FilePlan<'a> {
     }
 }
 
+/// `error`, said of part `index` in a multi-part file.
+fn in_part(error: Error, multipart: bool, index: usize) -> Error {
+    if multipart {
+        error.within(&format!("part {index}"))
+    } else {
+        error
+    }
+}
+
 /// Appends the integers that start `chunk` of `part` (number `number` in
 /// a multi-part file) and `sizes` zero bytes for its sizes, filled in once
 /// the data is written; returns where the sizes are.
@@ -370,10 +359,7 @@ fn chunk_count(part: &Part) -> Result<i32> {
 fn check_method(part: &Part, level: Option<i32>) -> Result<()> {
     let method = part.compression();
     if part.storage().is_deep() {
-        if !matches!(
-            method,
-            Compression::None | Compression::Rle | Compression::Zips
-        ) {
+        if !method.can_write_deep() {
             return Err(Error::invalid(format!(
                 "deep parts are compressed with none, rle or zips (what OpenEXR reads), not \
                  {method}"
@@ -460,13 +446,8 @@ fn pixels_of<'a>(
                     samples.len()
                 )));
             }
-            let mut offsets = Vec::with_capacity(counts.len() + 1);
-            let mut total = 0u64;
-            offsets.push(0);
-            for &n in counts.iter() {
-                total += u64::from(n);
-                offsets.push(total);
-            }
+            let offsets = sample_offsets(counts);
+            let total = *offsets.last().expect("one entry or more");
             for ((channel, plane), size) in channels.iter().zip(samples).zip(sizes) {
                 if total as u128 * *size as u128 != plane.len() as u128 {
                     return Err(Error::invalid(format!(
