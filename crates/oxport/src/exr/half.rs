@@ -51,33 +51,19 @@ pub(crate) fn table() -> &'static [f32; 65536] {
     })
 }
 
-/// [`from_f32`] of 64 floats, as OpenEXR converts a DWA block: with the
-/// CPU's F16C instructions where OpenEXR uses them (a CPU with AVX and
-/// F16C), which round the same way and differ only in the payload of
-/// NaNs; with [`from_f32`] elsewhere.
-pub(crate) fn from_f32_64(src: &[f32; 64], dst: &mut [u16; 64]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("f16c")
-        {
-            // SAFETY: the CPU has F16C (checked just above).
-            unsafe { f16c::from_f32_64(src, dst) };
-            return;
-        }
-    }
-    for (h, &f) in dst.iter_mut().zip(src) {
-        *h = from_f32(f);
-    }
-}
-
+/// Blocks of 64 values converted with the F16C instructions, as OpenEXR
+/// converts DWA blocks on a CPU with AVX and F16C. They round as
+/// [`from_f32`] does and give [`to_f32`]'s values, and differ from them
+/// only in NaNs' payloads.
 #[cfg(target_arch = "x86_64")]
-mod f16c {
+pub(crate) mod f16c {
     use std::arch::x86_64::*;
 
     /// # Safety
-    /// The CPU must have F16C.
+    /// The CPU must have F16C and AVX.
+    #[inline]
     #[target_feature(enable = "f16c,avx")]
-    pub(super) unsafe fn from_f32_64(src: &[f32; 64], dst: &mut [u16; 64]) {
+    pub(crate) unsafe fn from_f32_64(src: &[f32; 64], dst: &mut [u16; 64]) {
         for (s, d) in src.chunks_exact(8).zip(dst.chunks_exact_mut(8)) {
             // SAFETY: 8 floats read and 8 halves written, unaligned,
             // inside the chunks.
@@ -87,6 +73,26 @@ mod f16c {
                 _mm_storeu_si128(d.as_mut_ptr().cast(), h);
             }
         }
+    }
+
+    /// # Safety
+    /// The CPU must have F16C and AVX.
+    #[inline]
+    #[target_feature(enable = "f16c,avx")]
+    pub(crate) unsafe fn to_f32_64(src: &[u16; 64], dst: &mut [f32; 64]) {
+        for (s, d) in src.chunks_exact(8).zip(dst.chunks_exact_mut(8)) {
+            // SAFETY: 8 halves read and 8 floats written, unaligned,
+            // inside the chunks.
+            unsafe {
+                let h = _mm_loadu_si128(s.as_ptr().cast());
+                _mm256_storeu_ps(d.as_mut_ptr(), _mm256_cvtph_ps(h));
+            }
+        }
+    }
+
+    /// Whether this CPU has what these need.
+    pub(crate) fn available() -> bool {
+        std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("f16c")
     }
 }
 
@@ -156,12 +162,29 @@ mod tests {
             values.extend([f, -f, (f + next) / 2.0, -(f + next) / 2.0, f * 1.000_01]);
         }
         values.extend([65519.0, 65520.0, 1e9, -1e9, f32::INFINITY, 1e-9]);
-        for block in values.chunks(64).filter(|b| b.len() == 64) {
-            let src: [f32; 64] = block.try_into().unwrap();
-            let mut dst = [0u16; 64];
-            from_f32_64(&src, &mut dst);
-            for (f, h) in src.iter().zip(dst) {
-                assert_eq!(h, from_f32(*f), "{f}");
+        #[cfg(target_arch = "x86_64")]
+        if f16c::available() {
+            for block in values.chunks(64).filter(|b| b.len() == 64) {
+                let src: [f32; 64] = block.try_into().unwrap();
+                let mut dst = [0u16; 64];
+                // SAFETY: the CPU has F16C and AVX (checked above).
+                unsafe { f16c::from_f32_64(&src, &mut dst) };
+                for (f, h) in src.iter().zip(dst) {
+                    assert_eq!(h, from_f32(*f), "{f}");
+                }
+            }
+            let halves: Vec<u16> = (0..=u16::MAX).collect();
+            for block in halves.chunks_exact(64) {
+                let mut dst = [0f32; 64];
+                // SAFETY: as above.
+                unsafe { f16c::to_f32_64(block.try_into().unwrap(), &mut dst) };
+                for (&h, f) in block.iter().zip(dst) {
+                    let want = to_f32(h);
+                    assert!(
+                        f.to_bits() == want.to_bits() || (f.is_nan() && want.is_nan()),
+                        "{h:#x}"
+                    );
+                }
             }
         }
     }

@@ -70,46 +70,179 @@ fn to_linear() -> &'static [u16] {
 }
 
 /// Where each zig-zag index lands in a row-major block.
-const FROM_ZIGZAG: [usize; 64] = {
+const FROM_ZIGZAG: [u8; 64] = {
     let mut inverse = [0; 64];
     let mut i = 0;
     while i < 64 {
-        inverse[ZIGZAG[i]] = i;
+        inverse[ZIGZAG[i]] = i as u8;
         i += 1;
     }
     inverse
 };
 
-/// Un-runs the AC coefficients of one block into `block` (row-major, zero
-/// but for the DC), as floats: a value with high byte 0xff stands for that
-/// many zeros (0: the rest of the block). Returns the zig-zag index of the
-/// last value stored (0: the block has only its DC).
-fn unrun(ac: &mut &[u16], block: &mut [f32; 64]) -> Result<usize> {
+/// Un-runs the AC coefficients of one block into `halves` (row-major, all
+/// zero): a value with high byte 0xff stands for that many zeros (0: the
+/// rest of the block). Returns the zig-zag index of the last value stored
+/// (0: the block has only its DC).
+fn unrun(ac: &mut &[u16], halves: &mut [u16; 64]) -> Result<usize> {
+    let mut values = *ac;
     let mut at = 1;
     let mut last = 0;
-    let mut used = 0;
+    // Most blocks of a detailed image hold long stretches of coefficients
+    // without runs: eight at a time while there are.
+    while at + 8 <= 64 {
+        let Some((group, rest)) = values.split_first_chunk::<8>() else {
+            break;
+        };
+        if group.iter().fold(false, |run, &v| run | (v >= 0xff00)) {
+            break;
+        }
+        for (i, &value) in group.iter().enumerate() {
+            halves[usize::from(FROM_ZIGZAG[at + i]) & 63] = value;
+        }
+        at += 8;
+        last = at - 1;
+        values = rest;
+    }
+    let mut values = values.iter();
     while at < 64 {
-        let Some(&value) = ac.get(used) else {
+        let Some(&value) = values.next() else {
             return Err(corrupt("a DWA chunk's AC coefficients end early"));
         };
-        used += 1;
-        if value & 0xff00 == 0xff00 {
+        if value >= 0xff00 {
             let run = usize::from(value & 0xff);
             at += if run == 0 { 64 } else { run };
         } else {
             last = at;
-            block[FROM_ZIGZAG[at]] = half::to_f32(value);
+            halves[usize::from(FROM_ZIGZAG[at]) & 63] = value;
             at += 1;
         }
     }
-    *ac = &ac[used..];
+    *ac = values.as_slice();
     Ok(last)
+}
+
+/// The steps of a block that some CPUs do in vector registers, and do
+/// there in OpenEXR: halves to floats, the inverse DCT, floats to halves.
+trait Kernel: Copy {
+    fn to_floats(self, halves: &[u16; 64], block: &mut [f32; 64]);
+    /// The inverse DCT of a block whose last `zeroed` rows are zero.
+    fn inverse(self, block: &mut [f32; 64], zeroed: usize);
+    fn to_halves(self, block: &[f32; 64], halves: &mut [u16; 64]);
+}
+
+/// Plain arithmetic, with the inverse DCT in `Order`.
+#[derive(Clone, Copy)]
+struct Portable(Order);
+
+impl Kernel for Portable {
+    #[inline(always)]
+    fn to_floats(self, halves: &[u16; 64], block: &mut [f32; 64]) {
+        let table = half::table();
+        for (f, &h) in block.iter_mut().zip(halves) {
+            *f = table[usize::from(h)];
+        }
+    }
+
+    #[inline(always)]
+    fn inverse(self, block: &mut [f32; 64], zeroed: usize) {
+        self.0.inverse(block, zeroed);
+    }
+
+    #[inline(always)]
+    fn to_halves(self, block: &[f32; 64], halves: &mut [u16; 64]) {
+        for (h, &f) in halves.iter_mut().zip(block) {
+            *h = half::from_f32(f);
+        }
+    }
+}
+
+/// AVX and F16C, as OpenEXR on a CPU with both. Made only where the CPU
+/// has them (`Avx::new`).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Avx(());
+
+#[cfg(target_arch = "x86_64")]
+impl Avx {
+    fn new() -> Option<Avx> {
+        half::f16c::available().then_some(Avx(()))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Kernel for Avx {
+    #[inline(always)]
+    fn to_floats(self, halves: &[u16; 64], block: &mut [f32; 64]) {
+        // SAFETY: an `Avx` exists only where the CPU has AVX and F16C.
+        unsafe { half::f16c::to_f32_64(halves, block) }
+    }
+
+    #[inline(always)]
+    fn inverse(self, block: &mut [f32; 64], zeroed: usize) {
+        // SAFETY: as above.
+        unsafe { idct::avx::intrinsics::inverse(block, 8 - zeroed) }
+    }
+
+    #[inline(always)]
+    fn to_halves(self, block: &[f32; 64], halves: &mut [u16; 64]) {
+        // SAFETY: as above.
+        unsafe { half::f16c::from_f32_64(block, halves) }
+    }
 }
 
 /// Decodes the blocks of one channel, or of an R, G, B triple (Y'CbCr in
 /// the chunk), of `width × height` samples into their rows of `out`.
 /// `linear`: undo the perceptual transfer (a triple always does).
 pub(crate) fn decode(
+    coefficients: &mut Coefficients,
+    targets: &[Target],
+    width: usize,
+    height: usize,
+    linear: bool,
+    out: &mut [u8],
+) -> Result<()> {
+    let order = coefficients.order;
+    #[cfg(target_arch = "x86_64")]
+    if order == Order::Avx
+        && let Some(avx) = Avx::new()
+    {
+        // SAFETY: `Avx::new` found AVX and F16C.
+        return unsafe { decode_avx(avx, coefficients, targets, width, height, linear, out) };
+    }
+    decode_blocks(
+        Portable(order),
+        coefficients,
+        targets,
+        width,
+        height,
+        linear,
+        out,
+    )
+}
+
+/// `decode_blocks` compiled for AVX and F16C, so that the kernel's
+/// instructions are inlined into its loop.
+///
+/// # Safety
+/// The CPU must have AVX and F16C.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,f16c")]
+unsafe fn decode_avx(
+    avx: Avx,
+    coefficients: &mut Coefficients,
+    targets: &[Target],
+    width: usize,
+    height: usize,
+    linear: bool,
+    out: &mut [u8],
+) -> Result<()> {
+    decode_blocks(avx, coefficients, targets, width, height, linear, out)
+}
+
+#[inline(always)]
+fn decode_blocks<K: Kernel>(
+    kernel: K,
     coefficients: &mut Coefficients,
     targets: &[Target],
     width: usize,
@@ -125,9 +258,7 @@ pub(crate) fn decode(
     }
     let (dc, rest) = coefficients.dc.split_at(count * blocks);
     coefficients.dc = rest;
-    let order = coefficients.order;
     let table = if linear { Some(to_linear()) } else { None };
-    let to_float = half::table();
     // One row of blocks of halves per channel.
     let mut halves = vec![vec![[0u16; 64]; across]; count];
     let mut blocks_f32 = vec![[0f32; 64]; count];
@@ -135,18 +266,21 @@ pub(crate) fn decode(
         for bx in 0..across {
             let mut constant = true;
             for (k, block) in blocks_f32.iter_mut().enumerate() {
-                *block = [0.0; 64];
-                block[0] = to_float[usize::from(dc[k * blocks + by * across + bx])];
-                let last = unrun(&mut coefficients.ac, block)?;
+                let mut coded = [0u16; 64];
+                let last = unrun(&mut coefficients.ac, &mut coded)?;
+                let dc = dc[k * blocks + by * across + bx];
                 if last == 0 {
+                    block[0] = half::to_f32(dc);
                     idct::dc_only(block);
                 } else {
                     constant = false;
+                    coded[0] = dc;
+                    kernel.to_floats(&coded, block);
                     let zeroed = ROW_STARTS
                         .iter()
                         .position(|&s| last < s)
                         .map_or(0, |i| 7 - i);
-                    order.inverse(block, zeroed);
+                    kernel.inverse(block, zeroed);
                 }
             }
             // A triple: Y'CbCr back to R'G'B'.
@@ -164,43 +298,59 @@ pub(crate) fn decode(
                 if constant {
                     dst.fill(half::from_f32(block[0]));
                 } else {
-                    half::from_f32_64(block, dst);
+                    kernel.to_halves(block, dst);
                 }
             }
         }
         // The row of blocks to the channels' rows, through the transfer
-        // table, widened for FLOAT channels.
+        // table.
         let lines = 8.min(height - 8 * by);
         for (target, blocks_row) in targets.iter().zip(&halves) {
-            for line in 0..lines {
-                let at = target.rows[8 * by + line];
-                let transfer = |h: u16| match table {
-                    Some(table) => table[usize::from(h)],
-                    None => h,
-                };
-                // Constant sample sizes, so that each store is one move.
-                if target.float {
-                    let row = &mut out[at..at + width * 4];
-                    for (block, pixels) in blocks_row.iter().zip(row.chunks_mut(32)) {
-                        let source = &block[8 * line..8 * line + 8];
-                        for (&h, pixel) in source.iter().zip(pixels.chunks_exact_mut(4)) {
-                            let v = to_float[usize::from(transfer(h))];
-                            pixel.copy_from_slice(&v.to_bits().to_le_bytes());
-                        }
-                    }
-                } else {
-                    let row = &mut out[at..at + width * 2];
-                    for (block, pixels) in blocks_row.iter().zip(row.chunks_mut(16)) {
-                        let source = &block[8 * line..8 * line + 8];
-                        for (&h, pixel) in source.iter().zip(pixels.chunks_exact_mut(2)) {
-                            pixel.copy_from_slice(&transfer(h).to_le_bytes());
-                        }
-                    }
-                }
+            let rows = &target.rows[8 * by..8 * by + lines];
+            match table {
+                Some(table) => store(blocks_row, rows, target.float, width, out, |h| {
+                    table[usize::from(h)]
+                }),
+                None => store(blocks_row, rows, target.float, width, out, |h| h),
             }
         }
     }
     Ok(())
+}
+
+/// Stores the lines of a row of blocks (`rows`: where each line goes in
+/// `out`), each half through `transfer`, widened for a FLOAT channel.
+#[inline(always)]
+fn store(
+    blocks: &[[u16; 64]],
+    rows: &[usize],
+    float: bool,
+    width: usize,
+    out: &mut [u8],
+    transfer: impl Fn(u16) -> u16,
+) {
+    let to_float = half::table();
+    for (line, &at) in rows.iter().enumerate() {
+        // Constant sample sizes, so that each store is one move.
+        if float {
+            let row = &mut out[at..at + width * 4];
+            for (block, pixels) in blocks.iter().zip(row.chunks_mut(32)) {
+                let source = &block[8 * line..8 * line + 8];
+                for (&h, pixel) in source.iter().zip(pixels.chunks_exact_mut(4)) {
+                    let v = to_float[usize::from(transfer(h))];
+                    pixel.copy_from_slice(&v.to_bits().to_le_bytes());
+                }
+            }
+        } else {
+            let row = &mut out[at..at + width * 2];
+            for (block, pixels) in blocks.iter().zip(row.chunks_mut(16)) {
+                let source = &block[8 * line..8 * line + 8];
+                for (&h, pixel) in source.iter().zip(pixels.chunks_exact_mut(2)) {
+                    pixel.copy_from_slice(&transfer(h).to_le_bytes());
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -209,19 +359,19 @@ mod tests {
 
     #[test]
     fn runs_fill_zeros_and_end_blocks() {
-        let mut block = [0f32; 64];
+        let mut block = [0u16; 64];
         let coded = [0x3c00, 0xff03, 0x4000, 0xff00, 7];
         let mut ac: &[u16] = &coded;
         assert_eq!(unrun(&mut ac, &mut block).unwrap(), 5);
         // Zig-zag 1 is row 0 column 1; 5 is row 0 column 2.
         assert_eq!(
             (block[1], block[8], block[2], block[3]),
-            (1.0, 0.0, 2.0, 0.0)
+            (0x3c00, 0, 0x4000, 0)
         );
         assert_eq!(ac, &[7]);
         assert_eq!(FROM_ZIGZAG[ZIGZAG[17]], 17);
         let mut short: &[u16] = &[0x3c00];
-        assert!(unrun(&mut short, &mut [0.0; 64]).is_err());
+        assert!(unrun(&mut short, &mut [0; 64]).is_err());
     }
 
     #[test]

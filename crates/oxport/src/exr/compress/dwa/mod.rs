@@ -210,7 +210,8 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         Vec::new()
     };
 
-    out.fill(0);
+    // Every row of every channel is written below (or an error returned):
+    // `out` needs no clearing.
     let mut lossy_done = vec![false; channels.len()];
     let mut coefficients = lossy::Coefficients::new(&ac, &dc);
     for rgb in &triples {

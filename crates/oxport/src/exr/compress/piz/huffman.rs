@@ -25,6 +25,8 @@ const SHORTEST_LONG_RUN: u64 = 2 + LONG_ZERO_RUN - SHORT_ZERO_RUN;
 const LONGEST_LONG_RUN: u64 = 255 + SHORTEST_LONG_RUN;
 /// Codes up to this many bits are found with one table look-up.
 const FAST_BITS: usize = 12;
+/// Marks the run symbol's entries in the look-up table.
+const RUN_FLAG: u32 = 0x80;
 
 fn corrupt(what: &'static str) -> Error {
     Error::Corrupt { what, offset: None }
@@ -84,13 +86,15 @@ struct Code {
     /// Symbols sorted by length, then value.
     symbols: Vec<u32>,
     /// For every FAST_BITS-bit prefix: the short code it starts with, as
-    /// symbol << 8 | length (length 0: a longer code). Four bytes an entry
-    /// keep the table in the L1 cache.
+    /// symbol << 8 | length, with `RUN_FLAG` set for the run symbol
+    /// (length 0: a longer code). Four bytes an entry keep the table in
+    /// the L1 cache.
     fast: Vec<u32>,
 }
 
 impl Code {
-    fn new(lengths: &[(u32, u8)]) -> Result<Self> {
+    /// The code of symbols with `lengths`; `run` is the run symbol.
+    fn new(lengths: &[(u32, u8)], run: u32) -> Result<Self> {
         let mut count = [0u64; MAX_LENGTH + 1];
         for &(_, l) in lengths {
             count[usize::from(l)] += 1;
@@ -125,11 +129,12 @@ impl Code {
                 let symbol = symbols[start[l] + i as usize];
                 let shift = FAST_BITS - l;
                 let base = (code << shift) as usize;
+                let flag = if symbol == run { RUN_FLAG } else { 0 };
                 for slot in &mut fast[base..base + (1 << shift)] {
                     if *slot & 0xff != 0 {
                         return Err(corrupt("a PIZ Huffman table has overlapping codes"));
                     }
-                    *slot = symbol << 8 | l as u32;
+                    *slot = symbol << 8 | flag | l as u32;
                 }
             }
         }
@@ -151,7 +156,7 @@ impl Code {
         let left = bits.end - bits.pos;
         let end = || corrupt("PIZ Huffman data ends inside a code");
         let entry = self.fast[(word >> (64 - FAST_BITS)) as usize];
-        let (symbol, l) = (entry >> 8, entry & 0xff);
+        let (symbol, l) = (entry >> 8, entry & !RUN_FLAG & 0xff);
         if l != 0 {
             if u64::from(l) > left {
                 return Err(end());
@@ -230,7 +235,7 @@ pub(crate) fn decode(data: &[u8], out: &mut [u16]) -> Result<()> {
         }
         symbol += zeros as u32;
     }
-    let code = Code::new(&lengths)?;
+    let code = Code::new(&lengths, last)?;
     // The data starts at the byte after the table's last bit.
     let start = 20 + table.pos.div_ceil(8) as usize;
     if n_bits.div_ceil(8) > (data.len() - start) as u64 {
@@ -242,27 +247,35 @@ pub(crate) fn decode(data: &[u8], out: &mut [u16]) -> Result<()> {
         end: n_bits,
     };
     let mut written = 0usize;
-    let run_symbol = last;
     while bits.pos < bits.end {
-        // Far from the end of the data, the short codes that one load
-        // holds (57 bits or more), until a long code or the run symbol.
-        if bits.end - bits.pos >= 57 {
+        // Far from the end of the data and of `out`, four short codes at a
+        // time from one load (57 bits or more: four codes of up to 12
+        // bits), until a long code or the run symbol. A fixed count keeps
+        // the loop's branches predictable.
+        while bits.end - bits.pos >= 57 && out.len() - written >= 4 {
             let word = bits.window();
             let mut used = 0u32;
-            while used <= (57 - FAST_BITS) as u32 && written < out.len() {
+            let mut decoded = 0;
+            let group = &mut out[written..written + 4];
+            for value in group.iter_mut() {
                 let entry = code.fast[((word << used) >> (64 - FAST_BITS)) as usize];
                 let (symbol, l) = (entry >> 8, entry & 0xff);
-                if l == 0 || symbol == run_symbol {
+                // A long code (0) or the run symbol (flagged): one test.
+                if l.wrapping_sub(1) >= FAST_BITS as u32 {
                     break;
                 }
-                out[written] = symbol as u16;
-                written += 1;
+                *value = symbol as u16;
                 used += l;
+                decoded += 1;
             }
             bits.pos += u64::from(used);
-            if used > 0 {
-                continue;
+            written += decoded;
+            if decoded < 4 {
+                break;
             }
+        }
+        if bits.pos >= bits.end {
+            break;
         }
         let symbol = code.next(&mut bits)?;
         if symbol == last {

@@ -6,6 +6,8 @@
 //! OpenEXR chooses it. `zeroed` is how many of the block's last rows are
 //! zero: OpenEXR skips work for them, which can change the sign of a zero.
 
+pub(super) mod avx;
+
 /// The constants of OpenEXR's SIMD code: ½·cos(kπ/16).
 const A: f32 = 3.535536e-01;
 const B: f32 = 4.903927e-01;
@@ -49,8 +51,7 @@ impl Order {
     /// zero (0 to 7).
     pub(crate) fn inverse(self, block: &mut [f32; 64], zeroed: usize) {
         match self {
-            Order::Avx if zeroed == 7 => avx_first_row_only(block),
-            Order::Avx => avx(block, 8 - zeroed),
+            Order::Avx => avx::inverse(block, 8 - zeroed),
             Order::Sse2 => sse2(block, 8 - zeroed),
             Order::Scalar => scalar(block, 8 - zeroed),
         }
@@ -61,152 +62,6 @@ impl Order {
 pub(crate) fn dc_only(block: &mut [f32; 64]) {
     let value = block[0] * A * A;
     block.fill(value);
-}
-
-/// Lane-wise arithmetic on rows of 8 (and halves of 4): the compiler turns
-/// these into vector instructions, and each lane does what OpenEXR's code
-/// does to it, in its order.
-type Row = [f32; 8];
-
-fn scale<const N: usize>(k: f32, v: [f32; N]) -> [f32; N] {
-    v.map(|x| x * k)
-}
-
-fn add<const N: usize>(a: [f32; N], b: [f32; N]) -> [f32; N] {
-    std::array::from_fn(|i| a[i] + b[i])
-}
-
-fn sub<const N: usize>(a: [f32; N], b: [f32; N]) -> [f32; N] {
-    std::array::from_fn(|i| a[i] - b[i])
-}
-
-/// The columns of M1 and M2, as the AVX code holds them.
-const M1_COLUMNS: [[f32; 4]; 4] = [[A, A, A, A], [C, F, -F, -C], [A, -A, -A, A], [F, -C, C, -F]];
-const M2_COLUMNS: [[f32; 4]; 4] = [[B, D, E, G], [D, -G, -B, -E], [E, -B, G, D], [G, -E, D, -B]];
-
-/// One row of the AVX code: each half of the output as a sum of two pairs
-/// of products of a broadcast input and a column of the matrix.
-fn avx_row(row: &mut [f32]) {
-    let x: Row = row[..8].try_into().expect("8");
-    let product = |i: usize, column: [f32; 4]| scale(x[i], column);
-    let even = add(
-        add(product(0, M1_COLUMNS[0]), product(2, M1_COLUMNS[1])),
-        add(product(4, M1_COLUMNS[2]), product(6, M1_COLUMNS[3])),
-    );
-    let odd = add(
-        add(product(1, M2_COLUMNS[0]), product(3, M2_COLUMNS[1])),
-        add(product(5, M2_COLUMNS[2]), product(7, M2_COLUMNS[3])),
-    );
-    let front = add(even, odd);
-    let back = sub(even, odd);
-    row[..4].copy_from_slice(&front);
-    for k in 0..4 {
-        row[7 - k] = back[k];
-    }
-}
-
-/// The AVX code with the first `rows` rows (2 to 8) non-zero: rows go by
-/// pairs in the first pass, and the second pass (all eight columns at
-/// once) leaves out the products of the zero rows.
-fn avx(block: &mut [f32; 64], rows: usize) {
-    for pair in 0..4 {
-        if 2 * pair < rows {
-            avx_row(&mut block[16 * pair..16 * pair + 8]);
-            avx_row(&mut block[16 * pair + 8..16 * pair + 16]);
-        }
-    }
-    let y = |r: usize| -> Row { block[8 * r..8 * r + 8].try_into().expect("8") };
-    let has = |r: usize| r < rows;
-    // Odd outputs.
-    let mut o0 = scale(B, y(1));
-    if has(3) {
-        o0 = add(o0, scale(D, y(3)));
-    }
-    if has(5) {
-        let mut t = scale(E, y(5));
-        if has(7) {
-            t = add(t, scale(G, y(7)));
-        }
-        o0 = add(o0, t);
-    }
-    let mut o1 = scale(D, y(1));
-    if has(3) {
-        let mut t = scale(G, y(3));
-        if has(5) {
-            t = add(t, scale(B, y(5)));
-        }
-        o1 = sub(o1, t);
-    }
-    if has(7) {
-        o1 = sub(o1, scale(E, y(7)));
-    }
-    let mut o2 = scale(E, y(1));
-    if has(3) {
-        o2 = sub(o2, scale(B, y(3)));
-    }
-    if has(5) {
-        o2 = add(o2, scale(G, y(5)));
-    }
-    if has(7) {
-        o2 = add(o2, scale(D, y(7)));
-    }
-    let mut o3 = scale(G, y(1));
-    if has(5) {
-        o3 = add(o3, scale(D, y(5)));
-    }
-    if has(3) {
-        let mut t = scale(E, y(3));
-        if has(7) {
-            t = add(t, scale(B, y(7)));
-        }
-        o3 = sub(o3, t);
-    }
-    // Even outputs.
-    let mut sum = scale(A, y(0));
-    let mut difference = sum;
-    if has(4) {
-        let t = scale(A, y(4));
-        sum = add(sum, t);
-        difference = sub(difference, t);
-    }
-    let (mut e0, mut e3) = (sum, sum);
-    let (mut e1, mut e2) = (difference, difference);
-    if has(2) {
-        let mut t = scale(C, y(2));
-        if has(6) {
-            t = add(t, scale(F, y(6)));
-        }
-        e0 = add(e0, t);
-        e3 = sub(e3, t);
-        let mut u = scale(F, y(2));
-        if has(6) {
-            u = sub(u, scale(C, y(6)));
-        }
-        e1 = add(difference, u);
-        e2 = sub(difference, u);
-    }
-    let out = [
-        add(e0, o0),
-        add(e1, o1),
-        add(e2, o2),
-        add(e3, o3),
-        sub(e3, o3),
-        sub(e2, o2),
-        sub(e1, o1),
-        sub(e0, o0),
-    ];
-    for (r, row) in out.iter().enumerate() {
-        block[8 * r..8 * r + 8].copy_from_slice(row);
-    }
-}
-
-/// The AVX code for a block whose only non-zero row is the first.
-fn avx_first_row_only(block: &mut [f32; 64]) {
-    avx_row(&mut block[..8]);
-    let first: Row = scale(A, block[..8].try_into().expect("8"));
-    for row in block.chunks_exact_mut(8) {
-        row.copy_from_slice(&first);
-    }
 }
 
 /// The SSE2 code: rows as running sums from zero, columns in pairs.
