@@ -71,6 +71,16 @@ fn channel_rows(layout: &Layout) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
     (dims, rows)
 }
 
+/// Interleaves `N` byte planes into the samples of `row`: byte `i` of
+/// each sample from plane `i`.
+fn interleave<const N: usize>(row: &mut [u8], planes: [&[u8]; N]) {
+    for (x, sample) in row.chunks_exact_mut(N).enumerate() {
+        for (value, plane) in sample.iter_mut().zip(planes) {
+            *value = plane[x];
+        }
+    }
+}
+
 /// A zlib stream of exactly `len` bytes.
 fn inflate(packed: &[u8], len: usize, what: &'static str) -> Result<Vec<u8>> {
     let mut out = vec![0u8; len];
@@ -264,10 +274,10 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
                     })?;
                 for (y, &at) in rows[c].iter().enumerate() {
                     let row = &mut out[at..at + row_bytes];
-                    for (x, sample) in row.chunks_exact_mut(size).enumerate() {
-                        for (byte, value) in sample.iter_mut().enumerate() {
-                            *value = planes[byte * count + y * width + x];
-                        }
+                    let plane = |byte: usize| &planes[byte * count + y * width..][..width];
+                    match size {
+                        2 => interleave(row, [plane(0), plane(1)]),
+                        _ => interleave(row, [plane(0), plane(1), plane(2), plane(3)]),
                     }
                 }
                 rle_at += count * size;

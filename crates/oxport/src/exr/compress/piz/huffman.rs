@@ -25,6 +25,10 @@ const SHORTEST_LONG_RUN: u64 = 2 + LONG_ZERO_RUN - SHORT_ZERO_RUN;
 const LONGEST_LONG_RUN: u64 = 255 + SHORTEST_LONG_RUN;
 /// Codes up to this many bits are found with one table look-up.
 const FAST_BITS: usize = 12;
+/// Blocks of this many values or more are decoded through a table of
+/// pairs of codes (building it costs about as much as decoding 4096
+/// values).
+const PAIRS_FROM: usize = 1 << 16;
 /// Marks the run symbol's entries in the look-up table.
 const RUN_FLAG: u32 = 0x80;
 
@@ -147,6 +151,32 @@ impl Code {
         })
     }
 
+    /// For every FAST_BITS-bit prefix: the short codes it starts with, one
+    /// or two, as first | second << 16 | their length << 32 | how many
+    /// << 40; 0 where the first is long or the run symbol.
+    fn pairs(&self) -> Vec<u64> {
+        let short = |entry: u32| {
+            let l = entry & 0xff;
+            (l.wrapping_sub(1) < FAST_BITS as u32).then_some((u64::from(entry >> 8), l as usize))
+        };
+        (0..1usize << FAST_BITS)
+            .map(|prefix| {
+                let Some((first, l)) = short(self.fast[prefix]) else {
+                    return 0;
+                };
+                // The bits after the first code, zeros past the prefix: a
+                // second code that fits in them is found whatever follows.
+                let rest = (prefix << l) & ((1 << FAST_BITS) - 1);
+                match short(self.fast[rest]) {
+                    Some((second, m)) if l + m <= FAST_BITS => {
+                        first | second << 16 | ((l + m) as u64) << 32 | 2 << 40
+                    }
+                    _ => first | (l as u64) << 32 | 1 << 40,
+                }
+            })
+            .collect()
+    }
+
     /// The next symbol.
     fn next(&self, bits: &mut Bits) -> Result<u32> {
         // One load gives the next 57 bits or more: every code of up to 57
@@ -187,6 +217,66 @@ impl Code {
             "PIZ Huffman data holds a code the table does not have",
         ))
     }
+}
+
+/// Far from the end of the data and of `out`, decodes short codes into
+/// `out` from `written` on, four at a time from one load (57 bits or
+/// more: four codes of up to 12 bits), until a long code or the run
+/// symbol. A fixed count keeps the loop's branches predictable. Returns
+/// where the next value goes.
+fn short_codes(code: &Code, bits: &mut Bits, out: &mut [u16], mut written: usize) -> usize {
+    while bits.end - bits.pos >= 57 && out.len() - written >= 4 {
+        let word = bits.window();
+        let mut used = 0u32;
+        let mut decoded = 0;
+        for value in &mut out[written..written + 4] {
+            let entry = code.fast[((word << used) >> (64 - FAST_BITS)) as usize];
+            let (symbol, l) = (entry >> 8, entry & 0xff);
+            // A long code (0) or the run symbol (flagged): one test.
+            if l.wrapping_sub(1) >= FAST_BITS as u32 {
+                break;
+            }
+            *value = symbol as u16;
+            used += l;
+            decoded += 1;
+        }
+        bits.pos += u64::from(used);
+        written += decoded;
+        if decoded < 4 {
+            break;
+        }
+    }
+    written
+}
+
+/// `short_codes` through the table of pairs: one or two codes a look-up,
+/// half the look-ups (each waits on the one before) where codes are
+/// short.
+fn short_pairs(pairs: &[u64], bits: &mut Bits, out: &mut [u16], mut written: usize) -> usize {
+    while bits.end - bits.pos >= 57 && out.len() - written >= 8 {
+        let word = bits.window();
+        let mut used = 0u32;
+        let mut stop = false;
+        for _ in 0..4 {
+            let entry = pairs[((word << used) >> (64 - FAST_BITS)) as usize];
+            let l = (entry >> 32) as u8;
+            if l == 0 {
+                stop = true;
+                break;
+            }
+            // Both halves stored; a single code's second is overwritten
+            // by the next value.
+            out[written] = entry as u16;
+            out[written + 1] = (entry >> 16) as u16;
+            written += (entry >> 40) as usize;
+            used += u32::from(l);
+        }
+        bits.pos += u64::from(used);
+        if stop {
+            break;
+        }
+    }
+    written
 }
 
 fn read_u32(data: &[u8], at: usize) -> u32 {
@@ -246,34 +336,14 @@ pub(crate) fn decode(data: &[u8], out: &mut [u16]) -> Result<()> {
         pos: 0,
         end: n_bits,
     };
+    // Large blocks pay for the table of pairs.
+    let pairs = (out.len() >= PAIRS_FROM).then(|| code.pairs());
     let mut written = 0usize;
     while bits.pos < bits.end {
-        // Far from the end of the data and of `out`, four short codes at a
-        // time from one load (57 bits or more: four codes of up to 12
-        // bits), until a long code or the run symbol. A fixed count keeps
-        // the loop's branches predictable.
-        while bits.end - bits.pos >= 57 && out.len() - written >= 4 {
-            let word = bits.window();
-            let mut used = 0u32;
-            let mut decoded = 0;
-            let group = &mut out[written..written + 4];
-            for value in group.iter_mut() {
-                let entry = code.fast[((word << used) >> (64 - FAST_BITS)) as usize];
-                let (symbol, l) = (entry >> 8, entry & 0xff);
-                // A long code (0) or the run symbol (flagged): one test.
-                if l.wrapping_sub(1) >= FAST_BITS as u32 {
-                    break;
-                }
-                *value = symbol as u16;
-                used += l;
-                decoded += 1;
-            }
-            bits.pos += u64::from(used);
-            written += decoded;
-            if decoded < 4 {
-                break;
-            }
-        }
+        written = match &pairs {
+            Some(pairs) => short_pairs(pairs, &mut bits, out, written),
+            None => short_codes(&code, &mut bits, out, written),
+        };
         if bits.pos >= bits.end {
             break;
         }
@@ -576,6 +646,21 @@ mod tests {
             skewed.extend(std::iter::repeat_n(i as u16 * 1000, *n));
         }
         cases.push(skewed);
+        // A block large enough for the table of pairs: codes from 1 bit to
+        // past the table's 12, repeats, and the largest value.
+        let mut seed = 5u32;
+        let large: Vec<u16> = (0..300_000)
+            .map(|i| {
+                seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                let magnitude = (seed >> 28) as u16; // 0 to 15
+                match i % 1000 {
+                    0..=99 => 3, // a run
+                    100 => u16::MAX,
+                    _ => (seed >> 8) as u16 & ((1 << magnitude) - 1),
+                }
+            })
+            .collect();
+        cases.push(large);
         for values in cases {
             let mut block = Vec::new();
             assert!(encode(&values, &mut block));
