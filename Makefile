@@ -19,7 +19,7 @@ PY_FEATURES := $(strip $(ISAL))
 comma := ,
 LIB_FEATURES := $(subst $(eval) ,$(comma),$(addprefix oxport/,$(CLI_FEATURES)))
 
-.PHONY: wheel test-wheel test-default-deps bench-codecs bench-color bench-dask bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
+.PHONY: bpy-venvs wheel test-wheel test-default-deps bench-codecs bench-color bench-dask bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli --features "$(CLI_FEATURES)" -- demo
@@ -73,7 +73,23 @@ $(VENV)/.installed: pyproject.toml
 build: venv
 	$(VENV)/bin/maturin develop --release --quiet $(if $(PY_FEATURES),--features "$(PY_FEATURES)")
 
-test-python: build
+# Blender 4.5 LTS and 5.0 as Python modules (PyPI's bpy, for Python 3.11
+# only), one venv each: the add-on is checked against each version's own
+# exporter, beside Debian's Blender 3.4.
+BPY_PYTHON ?= python3.11
+bpy-venvs: .venv-bpy45/.installed .venv-bpy50/.installed
+
+.venv-bpy45/.installed:
+	$(BPY_PYTHON) -m venv .venv-bpy45
+	.venv-bpy45/bin/python -m pip install --quiet "bpy==4.5.*"
+	touch $@
+
+.venv-bpy50/.installed:
+	$(BPY_PYTHON) -m venv .venv-bpy50
+	.venv-bpy50/bin/python -m pip install --quiet "bpy==5.0.1"
+	touch $@
+
+test-python: build bpy-venvs
 	$(VPY) -m mypy.stubtest oxport._native --allowlist python/stubtest-allowlist.txt
 	$(VPY) -m mypy --strict python/oxport
 	$(VPY) -m pytest python/tests -q
@@ -153,7 +169,7 @@ blender-addon: venv
 	$(VPY) integrations/blender/build_zip.py
 
 # The Blender add-on against Blender's own exporter (part of `make test` when Blender is installed).
-blender-test: build
+blender-test: build bpy-venvs
 	$(VPY) -m pytest python/tests/test_blender_addon.py -q
 
 bench-blender: build

@@ -195,6 +195,8 @@ class Gathered:
         scale: float = 1.0,
         corner_normals: Optional[_ArrayLike] = None,
         vertex_normals: Optional[_ArrayLike] = None,
+        face_normals: Optional[_ArrayLike] = None,
+        blender_version: Optional[tuple[int, int]] = None,
         corner_uvs: Optional[_ArrayLike] = None,
         smooth: Optional[_ArrayLike] = None,
         material_indices: Optional[_ArrayLike] = None,

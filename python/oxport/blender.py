@@ -1,4 +1,4 @@
-"""What Blender 3.4's OBJ exporter computes before it writes, for meshes
+"""What Blender's OBJ exporter computes before it writes, for meshes
 gathered from Blender's Python API: used by the Blender add-on
 (``integrations/blender/oxport_obj``), usable from any Blender script.
 
@@ -12,10 +12,14 @@ the :class:`oxport.Mesh` Blender's exporter writes::
     mesh = oxport.blender.mesh(gathered)
 
 Positions are transformed by ``axes @ matrix_world`` and ``scale`` with
-Blender's float arithmetic; corner normals by the inverse transpose, then
-normalized, rounded to 4 digits and merged; UVs merged per vertex within
-0.0001 (Blender 3.4's rule); faces sorted by material when
-``material_indices`` is given.
+Blender's float arithmetic; normals by the inverse transpose, then
+normalized, rounded to 4 digits and merged; UVs merged; faces sorted by
+material when ``material_indices`` is given. ``blender_version`` says whose
+exporter's rules to follow: before 4.1 those of 3.4 (normals per corner,
+merged in corner order; UVs merged per vertex within 0.0001), from 4.1 those
+of 4.5 and 5.0 (the normals of the mesh's ``normals_domain``, merged in that
+domain's order; equal UVs merged across the mesh). 3.4, 4.5 and 5.0 are
+checked against their own exporters.
 
 :class:`Gathered`'s arguments:
     name: the object name. matrix_world: ``Object.matrix_world`` (rows).
@@ -24,12 +28,19 @@ normalized, rounded to 4 digits and merged; UVs merged per vertex within
     corner_vertices: ``loops.foreach_get("vertex_index")``.
     face_starts: ``polygons.foreach_get("loop_start")``.
     scale: the exporter's ``global_scale``.
-    corner_normals: ``loops.foreach_get("normal")`` after ``calc_normals_split()``.
+    corner_normals: ``loops.foreach_get("normal")`` after ``calc_normals_split()``
+        (4.1+: ``corner_normals.foreach_get("vector")`` when ``normals_domain``
+        is ``CORNER``).
     vertex_normals: ``vertices.foreach_get("normal")`` instead of
         ``corner_normals`` when the mesh has neither auto smooth nor custom
         normals: Blender's split normals are then the vertex normals on smooth
         faces and, on flat faces, the face normals it caches, which oxport
-        computes as Blender does (Newell's method in float32).
+        computes as Blender does (Newell's method in float32). 4.1+:
+        ``vertex_normals.foreach_get("vector")`` when ``normals_domain`` is
+        ``POINT``.
+    face_normals: 4.1+: ``polygon_normals.foreach_get("vector")`` when
+        ``normals_domain`` is ``FACE``.
+    blender_version: ``bpy.app.version[:2]``; None: 3.4.
     corner_uvs: the active UV layer's ``data.foreach_get("uv")``.
     smooth: per face smooth group (``use_smooth`` as 0/1 without smooth groups).
     material_indices: ``polygons.foreach_get("material_index")``, with

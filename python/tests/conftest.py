@@ -28,6 +28,28 @@ def blender() -> str:
     return found
 
 
+# The Blenders the add-on is checked against: Debian's package (3.4), and
+# PyPI's bpy module in a venv of its own (4.5 LTS and 5.0), which
+# `make bpy-venvs` makes.
+BLENDERS = ("3.4", "4.5", "5.0")
+BPY_VENVS = {"4.5": ROOT / ".venv-bpy45", "5.0": ROOT / ".venv-bpy50"}
+
+
+def blender_python(version: str) -> list[str]:
+    """The command that runs a Python script in Blender ``version``, to be
+    followed by the script, ``--`` and its arguments; a skip (a failure when
+    OXPORT_REQUIRE_BLENDER=1) when that Blender is missing."""
+    if version == "3.4":
+        return [blender(), "-b", "--factory-startup", "--python"]
+    python = BPY_VENVS[version] / "bin" / "python"
+    if not python.exists():
+        reason = f"Blender {version} (the bpy module) is not installed in {python.parent.parent}: make bpy-venvs"
+        if os.environ.get("OXPORT_REQUIRE_BLENDER") == "1":
+            pytest.fail(f"{reason}, and OXPORT_REQUIRE_BLENDER=1")
+        pytest.skip(reason)
+    return [str(python)]
+
+
 def blender_export(script: str, args: list[str], out: Path) -> Path:
     """Runs one of the reference Blender scripts with ``args`` and ``out`` (its OBJ
     path) once; later calls reuse the files, which are only moved into place

@@ -1,8 +1,8 @@
-"""The Blender add-on against Blender 3.4's own exporter, in the same Blender
-process: the scene is built by a shared reference script, exported by
-``wm.obj_export`` into one folder and by ``export_scene.oxport_obj`` into
-another under the same name, with the same options; OBJ and MTL must be
-identical bytes."""
+"""The Blender add-on against each Blender's own exporter (3.4, 4.5 LTS and
+5.0), in the same Blender process: the scene is built by a shared reference
+script, exported by ``wm.obj_export`` into one folder and by
+``export_scene.oxport_obj`` into another under the same name, with the same
+options; OBJ and MTL must be identical bytes."""
 
 from __future__ import annotations
 
@@ -12,14 +12,32 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, SCRIPTS, blender
+from conftest import BLENDERS, ROOT, SCRIPTS, blender_python
 from test_blender_bytes import assert_same_file
 
 RUNNER = ROOT / "integrations" / "blender" / "tests" / "run_in_blender.py"
 
 
-def export_both(tmp_path: Path, script: str, args: list[str], name: str, options: dict | None = None) -> dict:
-    command = [blender(), "-b", "--factory-startup", "--python", str(RUNNER), "--",
+@pytest.fixture(params=BLENDERS, ids=lambda v: "blender" + v.replace(".", ""))
+def version(request: pytest.FixtureRequest) -> str:
+    """The Blender a test runs in."""
+    return str(request.param)
+
+
+def not_yet_after_3_4(request: pytest.FixtureRequest, version: str, what: str) -> None:
+    """Marks the test as a known difference on Blender 4.5 and 5.0 (strict:
+    it fails once the add-on writes their bytes, and the mark must go)."""
+    if version != "3.4":
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=f"not matched on Blender 4.1+ yet: {what}"))
+
+
+SMOOTH_GROUP_BITS = "its smooth groups as bit flags"
+NURBS = "its NURBS curves (export_curves_as_nurbs)"
+
+
+def export_both(tmp_path: Path, script: str, args: list[str], name: str, options: dict | None = None,
+                version: str = "3.4") -> dict:
+    command = [*blender_python(version), str(RUNNER), "--",
                str(ROOT), str(SCRIPTS / script), str(tmp_path), name, *args]
     if options:
         command += ["--options", json.dumps(options)]
@@ -42,23 +60,23 @@ def assert_same_export(tmp_path: Path, name: str, mtl: bool = True) -> None:
 
 
 @pytest.mark.parametrize("level", [2, 5])
-def test_monkey(level: int, tmp_path: Path) -> None:
-    export_both(tmp_path, "monkey.py", [str(level)], f"monkey{level}.obj")
+def test_monkey(level: int, tmp_path: Path, version: str) -> None:
+    export_both(tmp_path, "monkey.py", [str(level)], f"monkey{level}.obj", version=version)
     assert_same_export(tmp_path, f"monkey{level}.obj")
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_many_object_scene(seed: int, tmp_path: Path) -> None:
-    export_both(tmp_path, "scene.py", ["400", str(seed)], "scene.obj")
+def test_many_object_scene(seed: int, tmp_path: Path, version: str) -> None:
+    export_both(tmp_path, "scene.py", ["400", str(seed)], "scene.obj", version=version)
     assert_same_export(tmp_path, "scene.obj")
 
 
 @pytest.mark.parametrize("options", [{}, {"export_material_groups": True}, {"export_pbr_extensions": True}],
                          ids=["plain", "groups", "pbr"])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_node_and_viewport_materials(seed: int, options: dict, tmp_path: Path) -> None:
+def test_node_and_viewport_materials(seed: int, options: dict, tmp_path: Path, version: str) -> None:
     script = ROOT / "integrations" / "blender" / "tests" / "materials_scene.py"
-    export_both(tmp_path, str(script), [str(seed)], "materials.obj", options)
+    export_both(tmp_path, str(script), [str(seed)], "materials.obj", options, version=version)
     assert_same_export(tmp_path, "materials.obj")
 
 
@@ -80,8 +98,10 @@ def test_node_and_viewport_materials(seed: int, options: dict, tmp_path: Path) -
     ],
     ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()),
 )
-def test_options(options: dict, tmp_path: Path) -> None:
-    export_both(tmp_path, "scene.py", ["60", "4"], "options.obj", options)
+def test_options(options: dict, tmp_path: Path, version: str, request: pytest.FixtureRequest) -> None:
+    if options.get("smooth_group_bitflags"):
+        not_yet_after_3_4(request, version, SMOOTH_GROUP_BITS)
+    export_both(tmp_path, "scene.py", ["60", "4"], "options.obj", options, version=version)
     assert_same_export(tmp_path, "options.obj", mtl=options.get("export_materials", True))
 
 
@@ -164,12 +184,17 @@ def assert_same_geometry(ours: Path, theirs: Path, tolerance: float = 1e-4) -> N
     ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults",
 )
 @pytest.mark.parametrize("seed", [1, 2])
-def test_features_scene_options(options: dict, seed: int, tmp_path: Path) -> None:
+def test_features_scene_options(options: dict, seed: int, tmp_path: Path, version: str,
+                                request: pytest.FixtureRequest) -> None:
     """Modifiers, point colors (float and byte), sharp edges, vertex groups,
     names with spaces; curves and a surface (but with apply_modifiers=False,
     on which Blender's own exporter crashes)."""
+    if options.get("smooth_group_bitflags"):
+        not_yet_after_3_4(request, version, SMOOTH_GROUP_BITS)
+    if options.get("export_curves_as_nurbs"):
+        not_yet_after_3_4(request, version, NURBS)
     curves = [] if options.get("apply_modifiers", True) is False else ["curves"]
-    export_both(tmp_path, str(FEATURES), [str(seed), *curves], "features.obj", options)
+    export_both(tmp_path, str(FEATURES), [str(seed), *curves], "features.obj", options, version=version)
     assert_same_export(tmp_path, "features.obj", mtl=options.get("export_materials", True))
 
 
@@ -178,12 +203,12 @@ def test_features_scene_options(options: dict, seed: int, tmp_path: Path) -> Non
     [("features", ["1", "curves"]), ("features", ["2", "curves"]), ("scene.py", ["60", "4"]),
      ("monkey.py", ["3"])],
 )
-def test_triangulated_export_has_blenders_geometry(script: str, args: list[str], tmp_path: Path) -> None:
+def test_triangulated_export_has_blenders_geometry(script: str, args: list[str], tmp_path: Path, version: str) -> None:
     """Blender 3.4's triangulated export is not reproducible (its normals are
     summed in parallel on a mesh made for the export): the faces, positions,
     UVs, smooth groups and materials must be Blender's, normals within 1e-4."""
     path = str(FEATURES) if script == "features" else script
-    export_both(tmp_path, path, args, "tri.obj", {"export_triangulated_mesh": True})
+    export_both(tmp_path, path, args, "tri.obj", {"export_triangulated_mesh": True}, version=version)
     ours, theirs = tmp_path / "oxport" / "tri.obj", tmp_path / "blender" / "tri.obj"
     assert_same_geometry(ours, theirs)
     assert_same_file(ours.with_suffix(".mtl"), theirs.with_suffix(".mtl"))
@@ -200,9 +225,12 @@ TEXTURES = ROOT / "integrations" / "blender" / "tests" / "textures_scene.py"
 
 @pytest.mark.parametrize("pbr", [False, True], ids=["mtl", "pbr"])
 @pytest.mark.parametrize("mode", ["AUTO", "ABSOLUTE", "RELATIVE", "MATCH", "STRIP", "COPY"])
-def test_image_textures_and_path_modes(mode: str, pbr: bool, tmp_path: Path) -> None:
+def test_image_textures_and_path_modes(mode: str, pbr: bool, tmp_path: Path, version: str,
+                                       request: pytest.FixtureRequest) -> None:
+    not_yet_after_3_4(request, version, "its MTL texture maps (Ke when black, options as shortest floats, "
+                      "no emission map without emission strength)")
     options = {"path_mode": mode, "export_pbr_extensions": pbr}
-    export_both(tmp_path, str(TEXTURES), ["1"], "textures.obj", options)
+    export_both(tmp_path, str(TEXTURES), ["1"], "textures.obj", options, version=version)
     assert_same_export(tmp_path, "textures.obj")
     ours = sorted(p.name for p in (tmp_path / "oxport").iterdir())
     theirs = sorted(p.name for p in (tmp_path / "blender").iterdir())
@@ -211,20 +239,22 @@ def test_image_textures_and_path_modes(mode: str, pbr: bool, tmp_path: Path) -> 
         assert "everything_base_color.png" in ours
 
 
-def test_animation_writes_one_file_per_frame(tmp_path: Path) -> None:
+def test_animation_writes_one_file_per_frame(tmp_path: Path, version: str) -> None:
     options = {"export_animation": True, "start_frame": 1, "end_frame": 3}
-    export_both(tmp_path, str(FEATURES), ["1", "curves"], "anim.obj", options)
-    for frame in (1, 2, 3):
-        assert_same_export(tmp_path, f"anim{frame}.obj")
+    export_both(tmp_path, str(FEATURES), ["1", "curves"], "anim.obj", options, version=version)
+    # Blender 3.4 numbers the files 1, 2, 3; 4.5 and 5.0 0001, 0002, 0003.
+    names = [f"anim{frame}.obj" if version == "3.4" else f"anim{frame:04d}.obj" for frame in (1, 2, 3)]
+    for name in names:
+        assert_same_export(tmp_path, name)
     assert not (tmp_path / "oxport" / "anim.obj").exists()
     # The frames differ (the cylinder moves), so each file is its own frame's.
-    first = (tmp_path / "oxport" / "anim1.obj").read_bytes().splitlines()
-    last = (tmp_path / "oxport" / "anim3.obj").read_bytes().splitlines()
+    first = (tmp_path / "oxport" / names[0]).read_bytes().splitlines()
+    last = (tmp_path / "oxport" / names[2]).read_bytes().splitlines()
     assert sum(a != b for a, b in zip(first, last)) > 10
 
 
-def test_options_not_supported_yet_are_refused(tmp_path: Path) -> None:
-    command = [blender(), "-b", "--factory-startup", "--python", str(RUNNER), "--",
+def test_options_not_supported_yet_are_refused(tmp_path: Path, version: str) -> None:
+    command = [*blender_python(version), str(RUNNER), "--",
                str(ROOT), str(SCRIPTS / "monkey.py"), str(tmp_path), "m.obj", "1",
                "--options", json.dumps({"export_eval_mode": "DAG_EVAL_RENDER"})]
     result = subprocess.run(command, capture_output=True, text=True, timeout=900)

@@ -55,8 +55,24 @@ def test_vertex_normals_on_smooth_faces_face_normals_on_flat_ones() -> None:
     flat = quad_mesh(vertex_normals=vertex_normals.reshape(-1), smooth=array.array("b", [0]))
     assert np.asarray(flat.normals).tolist() == [[0.0, 1.0, 0.0]]
     assert np.asarray(flat.normal_indices).tolist() == [0, 0, 0, 0]
-    with pytest.raises(ValueError, match="one or the other"):
+    with pytest.raises(ValueError, match="give one of them"):
         quad_mesh(vertex_normals=vertex_normals.reshape(-1), corner_normals=vertex_normals.reshape(-1))
+
+
+def test_blender_4_meshes_take_the_normals_of_their_domain_and_merge_equal_uvs() -> None:
+    up = array.array("f", [0, 0, 1])
+    # A face's normal: one per face, turned Y up.
+    flat = quad_mesh(face_normals=up, blender_version=(5, 0))
+    assert np.asarray(flat.normals).tolist() == [[0.0, 1.0, 0.0]]
+    assert np.asarray(flat.normal_indices).tolist() == [0, 0, 0, 0]
+    with pytest.raises(ValueError, match="face_normals"):
+        quad_mesh(face_normals=up)  # Blender 3.4's exporter has no face normals
+    with pytest.raises(ValueError, match="face_normals: 2 entries for 1 faces"):
+        quad_mesh(face_normals=up * 2, blender_version=(4, 5))
+    # Equal UVs at two vertices are one UV from 4.1 on, two in 3.4.
+    uvs = array.array("f", [0.5, 0.5, 1, 0, 0.5, 0.5, 0, 1])
+    assert len(np.asarray(quad_mesh(corner_uvs=uvs, blender_version=(4, 5)).uvs)) == 3
+    assert len(np.asarray(quad_mesh(corner_uvs=uvs).uvs)) == 4
 
 
 def test_unused_edges_are_counted_and_bad_indices_refused() -> None:

@@ -35,6 +35,8 @@ pub struct Gathered {
     face_starts: Array<[u32; 1]>,
     corner_normals: Option<Array<[f32; 3]>>,
     vertex_normals: Option<Array<[f32; 3]>>,
+    face_normals: Option<Array<[f32; 3]>>,
+    exporter: library::Exporter,
     corner_uvs: Option<Array<[f32; 2]>>,
     smooth: Option<Array<[u32; 1]>>,
     material_indices: Option<Array<[u32; 1]>>,
@@ -59,7 +61,8 @@ type Any<'py> = Option<Bound<'py, PyAny>>;
 impl Gathered {
     #[new]
     #[pyo3(signature = (name, matrix_world, axes, positions, corner_vertices, face_starts, *,
-        scale=1.0, corner_normals=None, vertex_normals=None, corner_uvs=None, smooth=None,
+        scale=1.0, corner_normals=None, vertex_normals=None, face_normals=None,
+        blender_version=None, corner_uvs=None, smooth=None,
         material_indices=None, materials=None, edges=None, vertex_colors=None,
         corner_colors=None, corner_colors_srgb8=None, corner_edges=None, sharp_edges=None,
         smooth_group_bitflags=false, material_groups=None, vertex_group_names=None,
@@ -75,6 +78,8 @@ impl Gathered {
         scale: f32,
         corner_normals: Any<'_>,
         vertex_normals: Any<'_>,
+        face_normals: Any<'_>,
+        blender_version: Option<(u32, u32)>,
         corner_uvs: Any<'_>,
         smooth: Any<'_>,
         material_indices: Any<'_>,
@@ -92,12 +97,16 @@ impl Gathered {
         vertex_group_indices: Any<'_>,
         vertex_group_weights: Any<'_>,
     ) -> PyResult<Self> {
-        if corner_normals.as_ref().is_some_and(|o| !o.is_none())
-            && vertex_normals.as_ref().is_some_and(|o| !o.is_none())
+        let given = |o: &Any<'_>| o.as_ref().is_some_and(|o| !o.is_none());
+        if [&corner_normals, &vertex_normals, &face_normals]
+            .into_iter()
+            .filter(|o| given(o))
+            .count()
+            > 1
         {
             return Err(invalid(
-                "corner_normals and vertex_normals",
-                "give one or the other",
+                "corner_normals, vertex_normals and face_normals",
+                "give one of them",
             ));
         }
         let world = matrix::<4>(matrix_world, "matrix_world")?;
@@ -114,6 +123,10 @@ impl Gathered {
             face_starts: index_rows(face_starts, "face_starts")?,
             corner_normals: floats3(&corner_normals, "corner_normals")?,
             vertex_normals: floats3(&vertex_normals, "vertex_normals")?,
+            face_normals: floats3(&face_normals, "face_normals")?,
+            exporter: blender_version.map_or(library::Exporter::Blender34, |(major, minor)| {
+                library::Exporter::of_version(major, minor)
+            }),
             corner_uvs: optional(&corner_uvs, |o| float_rows(o, "corner_uvs"))?,
             smooth: indices(&smooth, "smooth")?,
             material_indices: indices(&material_indices, "material_indices")?,
@@ -148,10 +161,15 @@ impl Gathered {
 impl Gathered {
     /// The library's view of the arrays.
     fn view(&self) -> library::Gathered<'_> {
-        let normals = match (&self.corner_normals, &self.vertex_normals) {
-            (Some(c), _) => Some(NormalSource::Corners(c.as_slice())),
-            (None, Some(v)) => Some(NormalSource::Vertices(v.as_slice())),
-            (None, None) => None,
+        let normals = match (
+            &self.corner_normals,
+            &self.vertex_normals,
+            &self.face_normals,
+        ) {
+            (Some(c), _, _) => Some(NormalSource::Corners(c.as_slice())),
+            (None, Some(v), _) => Some(NormalSource::Vertices(v.as_slice())),
+            (None, None, Some(f)) => Some(NormalSource::Faces(f.as_slice())),
+            (None, None, None) => None,
         };
         let smooth_groups = match (&self.corner_edges, &self.sharp_edges) {
             (Some(corner_edges), Some(sharp_edges)) => Some(SmoothGroupInput {
@@ -188,6 +206,7 @@ impl Gathered {
             material_indices: self.material_indices.as_ref().map(flat),
             materials: self.materials.clone(),
             edges: self.edges.as_ref().map(|a| a.as_slice()),
+            exporter: self.exporter,
             vertex_colors: self.vertex_colors.as_ref().map(|a| a.as_slice()),
             corner_colors: self.corner_colors.as_ref().map(|a| a.as_slice()),
             corner_colors_srgb8: self.corner_colors_srgb8.as_ref().map(|a| a.as_slice()),

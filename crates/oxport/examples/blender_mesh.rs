@@ -35,7 +35,7 @@ fn main() {
             &sphere.position_indices,
             sphere.smooth.as_deref(),
             sphere.positions.len(),
-            &blender::normal_transform(&transform),
+            &blender::normal_transform(&transform, blender::Exporter::Blender34),
         )
         .unwrap();
         let normals_s = t.elapsed().as_secs_f64();
@@ -45,7 +45,7 @@ fn main() {
             &sphere.position_indices,
             sphere.smooth.as_deref(),
             sphere.positions.len(),
-            &blender::normal_transform(&transform),
+            &blender::normal_transform(&transform, blender::Exporter::Blender34),
         )
         .unwrap();
         assert_eq!(n, n2);

@@ -18,11 +18,13 @@ from .stream import Stream
 __all__ = ["NotSupported", "Report", "export", "frame_path"]
 
 
-def frame_path(filepath: str, frame: int) -> str:
-    """The file of one frame of an animation, named as Blender 3.4 names it:
-    the frame number, without padding, in place of the extension, then ``.obj``
-    (``scene.obj`` at frame 12 is ``scene12.obj``)."""
-    return f"{os.path.splitext(filepath)[0]}{frame}.obj"
+def frame_path(filepath: str, frame: int, version: tuple = (3, 4)) -> str:
+    """The file of one frame of an animation, named as the Blender of
+    ``version`` names it: the frame number in place of the extension, then
+    ``.obj``; without padding in 3.4 (``scene.obj`` at frame 12 is
+    ``scene12.obj``), in four digits from 4.1 (``scene0012.obj``)."""
+    number = f"{frame:04d}" if tuple(version[:2]) >= (4, 1) else str(frame)
+    return f"{os.path.splitext(filepath)[0]}{number}.obj"
 
 
 def export(context, filepath: str, options: dict) -> Report:
@@ -38,7 +40,7 @@ def export(context, filepath: str, options: dict) -> Report:
     try:
         for frame in range(options.get("start_frame", 0), options.get("end_frame", 1) + 1):
             scene.frame_set(frame)
-            report = _export_frame(context, frame_path(filepath, frame), options)
+            report = _export_frame(context, frame_path(filepath, frame, bpy.app.version), options)
             total.objects += report.objects
             total.faces += report.faces
             total.bytes += report.bytes
@@ -77,7 +79,9 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
         polygons = Polygons()
         try:
             nurbs = []  # written after the meshes, as Blender does
+            found = 0
             for ob, matrix, kind in objects(context, depsgraph, options):
+                found += 1
                 if kind == "nurbs":
                     nurbs += nurbs_curves(ob, matrix, axes, options.get("global_scale", 1.0))
                     continue
@@ -91,6 +95,11 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
             stream.wait()
         finally:
             stream.close()
+        if not found and bpy.app.version >= (4, 1):
+            # Blender 4.1+ then writes no file (and leaves one there alone).
+            writer.abort()
+            report.warnings.append("OBJ Export: No information to write")
+            return report
         writer.write_curves(nurbs)
         summary = writer.close()
     except BaseException:

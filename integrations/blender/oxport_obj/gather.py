@@ -10,6 +10,7 @@ from array import array
 from concurrent.futures import Future
 
 import bpy
+from mathutils import Matrix
 
 from .options import NotSupported
 from .package import oxport
@@ -21,22 +22,36 @@ def buffer(typecode: str, count: int) -> array:
 
 
 def objects(context, depsgraph, options: dict):
-    """The objects Blender 3.4's exporter writes, in its order: the evaluated
+    """The objects Blender's exporter writes, in its order: the evaluated
     depsgraph's visible objects and instances (collection and particle
     instances, the meshes of curves' and surfaces' geometry), as
-    (evaluated object, world matrix). Must be used while iterating: instance
-    objects exist only for their step."""
+    (evaluated object, matrix, kind): the world matrix, or the identity
+    with ``apply_transform=False`` (5.0). With ``collection`` (4.2+), those
+    the collection holds, directly or in its children, or whose instancer
+    it holds: Blender builds a depsgraph of the collection, which iterates
+    in the scene's order. Must be used while iterating: instance objects
+    exist only for their step."""
     selected_only = options.get("export_selected_objects", False)
+    apply_transform = options.get("apply_transform", True)
+    members = None
+    if options.get("collection"):
+        name = options["collection"]
+        collection = bpy.data.collections.get(name)
+        if collection is None:
+            raise ValueError(f"OBJ Export: Unable to find collection '{name}'")
+        members = set(collection.all_objects)
     view_layer = context.view_layer
     for instance in depsgraph.object_instances:
         ob = instance.object
-        if selected_only:
-            # An instance is selected when what makes it is.
-            source = instance.parent if instance.is_instance else ob
-            if not source.original.select_get(view_layer=view_layer):
-                continue
+        # An instance is selected, or in the collection, when what makes it is.
+        source = (instance.parent if instance.is_instance else ob).original
+        if selected_only and not source.select_get(view_layer=view_layer):
+            continue
+        if members is not None and source not in members:
+            continue
+        matrix = instance.matrix_world.copy() if apply_transform else Matrix.Identity(4)
         if ob.type == "MESH":
-            yield ob, instance.matrix_world.copy(), "mesh"
+            yield ob, matrix, "mesh"
         elif ob.type == "CURVE":
             # The first spline's type decides: Bézier and NURBS curves are
             # written as meshes (their edges and any faces), other curves not;
@@ -44,9 +59,9 @@ def objects(context, depsgraph, options: dict):
             splines = ob.data.splines
             kind = splines[0].type if len(splines) else None
             if options.get("export_curves_as_nurbs", False) and kind in ("NURBS", None):
-                yield ob, instance.matrix_world.copy(), "nurbs"
+                yield ob, matrix, "nurbs"
             elif kind in ("BEZIER", "NURBS"):
-                yield ob, instance.matrix_world.copy(), "mesh"
+                yield ob, matrix, "mesh"
 
 
 def nurbs_curves(ob, matrix, axes, scale: float) -> list:
@@ -216,8 +231,9 @@ def _triangulated(me):
         bm.to_mesh(triangulated)
     finally:
         bm.free()
-    triangulated.use_auto_smooth = me.use_auto_smooth
-    triangulated.auto_smooth_angle = me.auto_smooth_angle
+    if hasattr(me, "use_auto_smooth"):  # Blender 4.0 and older
+        triangulated.use_auto_smooth = me.use_auto_smooth
+        triangulated.auto_smooth_angle = me.auto_smooth_angle
     return triangulated
 
 
@@ -236,7 +252,20 @@ def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: Polygons
     normals = {}
     if options.get("export_normals", True) and faces:
         t = time.perf_counter()
-        if me.use_auto_smooth or me.has_custom_normals:
+        if hasattr(me, "normals_domain"):
+            # Blender 4.1+: the normals are on one domain, as the mesh needs
+            # (faces: all flat; points: all smooth).
+            domain = me.normals_domain
+            if domain == "CORNER":
+                normals["corner_normals"] = buffer("f", 3 * corners)
+                me.corner_normals.foreach_get("vector", normals["corner_normals"])
+            elif domain == "FACE":
+                normals["face_normals"] = buffer("f", 3 * faces)
+                me.polygon_normals.foreach_get("vector", normals["face_normals"])
+            else:
+                normals["vertex_normals"] = buffer("f", 3 * vertices)
+                me.vertex_normals.foreach_get("vector", normals["vertex_normals"])
+        elif me.use_auto_smooth or me.has_custom_normals:
             me.calc_normals_split()
             normals["corner_normals"] = buffer("f", 3 * corners)
             me.loops.foreach_get("normal", normals["corner_normals"])
@@ -292,6 +321,7 @@ def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: Polygons
         name=name, **colors, matrix_world=matrix, axes=axes,
         positions=positions, corner_vertices=corner_vertices, face_starts=face_starts,
         scale=options.get("global_scale", 1.0), corner_uvs=uvs, smooth=smooth,
+        blender_version=bpy.app.version[:2],
         material_indices=material_indices, materials=names, **normals, **groups,
     )
     timings["fetch"] = timings.get("fetch", 0.0) + time.perf_counter() - t0

@@ -21,13 +21,17 @@ def mtl_material(material: bpy.types.Material, paths: "TexturePaths", pbr: bool)
     values = None
     if bsdf is not None:
         inputs = bsdf.inputs
-        value = lambda name: inputs[name].default_value  # noqa: E731
+        socket = _sockets(bsdf)
+        value = lambda name: inputs[socket[name]].default_value  # noqa: E731
+        # Blender 4.0+ writes 4 × Coat Weight where 3.4 wrote Clearcoat (which
+        # held an implicit factor of 1/4).
+        coat = 4.0 if "Coat Weight" in inputs else 1.0
         values = oxport.blender.Bsdf(
             roughness=value("Roughness"), specular=value("Specular"), metallic=value("Metallic"),
             ior=value("IOR"), alpha=value("Alpha"), base_color=tuple(value("Base Color")[:3]),
             emission=tuple(value("Emission")[:3]),
             emission_strength=value("Emission Strength") if "Emission Strength" in inputs else None,
-            sheen=value("Sheen"), clearcoat=value("Clearcoat"),
+            sheen=value("Sheen"), clearcoat=coat * value("Clearcoat"),
             clearcoat_roughness=value("Clearcoat Roughness"), anisotropic=value("Anisotropic"),
             anisotropic_rotation=value("Anisotropic Rotation"), transmission=value("Transmission"),
         )
@@ -45,6 +49,23 @@ _PBR_TEXTURE_MAPS = [("map_Kd", "Base Color"), ("map_Pm", "Metallic"), ("map_Ks"
 _TEXTURE_MAPS = [("map_Kd", "Base Color"), ("map_Ks", "Specular"), ("map_Ns", "Roughness"),
                  ("map_refl", "Metallic"), ("map_Ke", "Emission"), ("map_d", "Alpha"),
                  ("map_Bump", "Normal")]
+
+
+# The Principled BSDF's inputs by their Blender 3.4 names, as Blender 4.0+
+# names them.
+_RENAMED_SOCKETS = {"Specular": "Specular IOR Level", "Emission": "Emission Color",
+                    "Sheen": "Sheen Weight", "Clearcoat": "Coat Weight",
+                    "Clearcoat Roughness": "Coat Roughness", "Transmission": "Transmission Weight"}
+
+
+def _sockets(bsdf) -> dict:
+    """The BSDF's input names by their Blender 3.4 names (the same ones
+    before 4.0)."""
+    renamed = "Specular IOR Level" in bsdf.inputs
+    names = ["Base Color", "Metallic", "Specular", "Roughness", "Sheen", "Emission", "Alpha",
+             "Normal", "IOR", "Clearcoat", "Clearcoat Roughness", "Anisotropic",
+             "Anisotropic Rotation", "Transmission", "Emission Strength"]
+    return {name: _RENAMED_SOCKETS.get(name, name) if renamed else name for name in names}
 
 
 class TexturePaths:
@@ -102,8 +123,9 @@ def _texture_maps(material, bsdf, paths: TexturePaths, pbr: bool) -> list:
         if scale != (1.0, 1.0, 1.0):
             options.append("-s " + " ".join("%g" % x for x in scale))
     maps = []
+    names = _sockets(bsdf)
     for key, socket in _PBR_TEXTURE_MAPS if pbr else _TEXTURE_MAPS:
-        source = bsdf.inputs[socket]
+        source = bsdf.inputs[names[socket]]
         strength = None
         if socket == "Normal":
             normal_map = _linked_node(source, "ShaderNodeNormalMap")

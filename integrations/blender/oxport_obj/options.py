@@ -21,6 +21,7 @@ class Report:
     gather_seconds: float = 0.0
     write_seconds: float = 0.0
     per_step: dict = field(default_factory=dict)
+    warnings: list = field(default_factory=list)
 
     def summary(self) -> str:
         return (f"oxport: {self.objects} objects, {self.faces} faces, {self.bytes / 1e6:.1f} MB; "
@@ -42,6 +43,10 @@ _SUPPORTED = {
     "path_mode", "export_triangulated_mesh", "export_curves_as_nurbs", "export_object_groups",
     "export_material_groups", "export_vertex_groups", "export_smooth_groups",
     "smooth_group_bitflags", "export_animation", "start_frame", "end_frame", "oxport_direct_io",
+    # Blender 4.2+: the collection a collection exporter exports ("": the scene).
+    "collection",
+    # Blender 5.0+: False writes each object in its own space.
+    "apply_transform",
 }
 
 

@@ -16,21 +16,34 @@ seed, out = int(argv[0]), argv[1]
 rng = random.Random(seed)
 bpy.ops.wm.read_factory_settings(use_empty=True)
 
+# The Principled BSDF's inputs by their Blender 3.4 names, as Blender 4.0+
+# names them.
+RENAMED = {"Specular": "Specular IOR Level", "Emission": "Emission Color", "Sheen": "Sheen Weight",
+           "Clearcoat": "Coat Weight", "Transmission": "Transmission Weight"}
+
+
+def socket(bsdf, name):
+    """The BSDF input called ``name`` in Blender 3.4, in any version."""
+    if "Specular IOR Level" in bsdf.inputs:
+        name = RENAMED.get(name, name)
+    return bsdf.inputs[name]
+
+
 materials = []
 for i in range(8):
     material = bpy.data.materials.new(f"node material {i}" if i % 2 else f"node_{i}")
     material.use_nodes = True
     bsdf = material.node_tree.nodes["Principled BSDF"]
-    bsdf.inputs["Base Color"].default_value = (rng.random(), rng.random(), rng.random(), 1.0)
-    bsdf.inputs["Roughness"].default_value = rng.random()
-    bsdf.inputs["Specular"].default_value = rng.choice([0.0, 0.25, 0.5, rng.random()])
-    bsdf.inputs["Metallic"].default_value = rng.choice([0.0, 1.0, rng.random()])
-    bsdf.inputs["IOR"].default_value = rng.uniform(1.0, 2.5)
-    bsdf.inputs["Alpha"].default_value = rng.choice([1.0, rng.random()])
-    bsdf.inputs["Emission"].default_value = (rng.random(), rng.random(), rng.random(), 1.0)
-    bsdf.inputs["Emission Strength"].default_value = rng.choice([0.0, rng.uniform(0.1, 5.0)])
+    socket(bsdf, "Base Color").default_value = (rng.random(), rng.random(), rng.random(), 1.0)
+    socket(bsdf, "Roughness").default_value = rng.random()
+    socket(bsdf, "Specular").default_value = rng.choice([0.0, 0.25, 0.5, rng.random()])
+    socket(bsdf, "Metallic").default_value = rng.choice([0.0, 1.0, rng.random()])
+    socket(bsdf, "IOR").default_value = rng.uniform(1.0, 2.5)
+    socket(bsdf, "Alpha").default_value = rng.choice([1.0, rng.random()])
+    socket(bsdf, "Emission").default_value = (rng.random(), rng.random(), rng.random(), 1.0)
+    socket(bsdf, "Emission Strength").default_value = rng.choice([0.0, rng.uniform(0.1, 5.0)])
     for name in ("Transmission", "Sheen", "Clearcoat", "Anisotropic", "Anisotropic Rotation"):
-        bsdf.inputs[name].default_value = rng.choice([0.0, rng.random()])  # PBR extensions
+        socket(bsdf, name).default_value = rng.choice([0.0, rng.random()])  # PBR extensions
     materials.append(material)
 for i in range(3):
     material = bpy.data.materials.new(f"viewport {i}")

@@ -28,18 +28,31 @@ def image(name, saved=True):
     return img
 
 
+# The Principled BSDF's inputs by their Blender 3.4 names, as Blender 4.0+
+# names them.
+RENAMED = {"Specular": "Specular IOR Level", "Emission": "Emission Color", "Sheen": "Sheen Weight",
+           "Clearcoat": "Coat Weight", "Transmission": "Transmission Weight"}
+
+
+def socket(bsdf, name):
+    """The BSDF input called ``name`` in Blender 3.4, in any version."""
+    if "Specular IOR Level" in bsdf.inputs:
+        name = RENAMED.get(name, name)
+    return bsdf.inputs[name]
+
+
 def textured(name, sockets, mapping_on=None, normal_strength=None, saved=True):
     material = bpy.data.materials.new(name)
     material.use_nodes = True
     tree = material.node_tree
     bsdf = tree.nodes["Principled BSDF"]
     bsdf.inputs["Roughness"].default_value = rng.random()
-    for socket in sockets:
+    for name_in_3_4 in sockets:
         texture = tree.nodes.new("ShaderNodeTexImage")
-        texture.image = image(f"{name}_{socket}".replace(" ", "_").lower(), saved)
-        output = "Alpha" if socket == "Alpha" else "Color"
-        tree.links.new(texture.outputs[output], bsdf.inputs[socket])
-        if socket == mapping_on:
+        texture.image = image(f"{name}_{name_in_3_4}".replace(" ", "_").lower(), saved)
+        output = "Alpha" if name_in_3_4 == "Alpha" else "Color"
+        tree.links.new(texture.outputs[output], socket(bsdf, name_in_3_4))
+        if name_in_3_4 == mapping_on:
             mapping = tree.nodes.new("ShaderNodeMapping")
             mapping.inputs["Location"].default_value = (rng.random(), 0.25, 0.0)
             mapping.inputs["Scale"].default_value = (2.0, rng.uniform(1, 3), 1.0)

@@ -5,7 +5,7 @@
 
 use crate::{Error, Result};
 
-use super::{Gathered, NormalSource};
+use super::{Exporter, Gathered, NormalSource};
 
 /// Checks every array of `g`.
 pub(super) fn check(g: &Gathered) -> Result<()> {
@@ -50,6 +50,15 @@ pub(super) fn check(g: &Gathered) -> Result<()> {
         }
         Some(NormalSource::Vertices(normals)) => {
             length("vertex_normals", normals.len(), vertices, "vertices")?
+        }
+        Some(NormalSource::Faces(normals)) => {
+            if g.exporter == Exporter::Blender34 {
+                return invalid(
+                    "face_normals",
+                    "Blender 3.4's exporter takes corner or vertex normals".into(),
+                );
+            }
+            length("face_normals", normals.len(), faces, "faces")?
         }
         None => {}
     }

@@ -4,6 +4,9 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+/// A hash map keyed by float bit patterns.
+pub(super) type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
+
 /// Merges the items whose key `mine` accepts, in order: returns their normals
 /// in first-appearance order with each one's first corner, and calls
 /// `store(slot, index)` for each item. `item(i)` is (slot, first corner,
@@ -21,8 +24,7 @@ pub(super) fn merge_items(
     mine: impl Fn(u64) -> bool,
     mut store: impl FnMut(usize, u32),
 ) -> (Vec<[f32; 3]>, Vec<u32>) {
-    let mut index_of: HashMap<u64, u32, BuildHasherDefault<KeyHasher>> =
-        HashMap::with_capacity_and_hasher(capacity, Default::default());
+    let mut index_of: KeyMap<u32> = KeyMap::with_capacity_and_hasher(capacity, Default::default());
     let (mut normals, mut firsts, mut keys) = (Vec::new(), Vec::new(), Vec::new());
     let mut last = vec![u32::MAX; cache];
     let (mut previous_key, mut previous_index) = (u64::MAX, 0u32);
@@ -56,7 +58,7 @@ pub(super) fn merge_items(
 /// A fast hash for keys that are bit patterns of floats (FxHash's mixing):
 /// the default SipHash costs more than the rest of the merging.
 #[derive(Default)]
-struct KeyHasher(u64);
+pub(super) struct KeyHasher(u64);
 
 impl KeyHasher {
     fn add(&mut self, word: u64) {

@@ -1,4 +1,4 @@
-//! One gathered Blender mesh to the [`Mesh`] Blender 3.4's exporter writes:
+//! One gathered Blender mesh to the [`Mesh`] Blender's exporter writes:
 //! the arrays checked, then every algorithm of this module applied in its order.
 
 use std::borrow::Cow;
@@ -12,9 +12,10 @@ use crate::{Error, Result};
 use super::check::check;
 use super::normals::mixed_corner_normals;
 use super::{
-    Matrix3, Matrix4, NormalSource, SmoothGroupInput, VertexGroupInput, corner_colors_to_vertices,
-    corner_normals, face_order, face_vertex_groups, linear_to_srgb, normal_transform,
-    reorder_faces, smooth_groups, transform_positions, uv_vertex_map,
+    Exporter, Matrix3, Matrix4, NormalSource, SmoothGroupInput, VertexGroupInput,
+    corner_colors_to_vertices, corner_normals, domain_normals, face_order, face_vertex_groups,
+    linear_to_srgb, normal_transform, reorder_faces, scaled_transform, smooth_groups,
+    transform_positions, uv_exact_map, uv_vertex_map,
 };
 
 /// One evaluated Blender mesh as its Python API gives it (`foreach_get`).
@@ -44,6 +45,8 @@ pub struct Gathered<'a> {
     pub materials: Vec<String>,
     /// Loose edges, as the two vertices to write.
     pub edges: Option<&'a [[u32; 2]]>,
+    /// The exporter whose rules the mesh follows (normals, UVs).
+    pub exporter: Exporter,
     /// Smooth groups instead of 0/1 for `s` lines (`export_smooth_groups`):
     /// computed from `loops[].edge_index` and `edges[].use_edge_sharp`, as
     /// powers of two when `bitflags` (`smooth_group_bitflags`).
@@ -67,9 +70,9 @@ pub struct Gathered<'a> {
     pub vertex_colors: Option<&'a [[f32; 4]]>,
 }
 
-/// The mesh Blender 3.4's exporter writes for `gathered`: positions
-/// transformed, normals transformed, rounded and merged, UVs merged per
-/// vertex, faces in material order.
+/// The mesh Blender's exporter (`gathered.exporter`) writes for `gathered`:
+/// positions transformed, normals transformed, rounded and merged, UVs
+/// merged, faces in material order.
 pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
     let g = gathered;
     let object = || format!("object {:?}", g.name);
@@ -80,6 +83,14 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
     face_offsets.extend_from_slice(g.face_starts);
     face_offsets.push(corners as u32);
     let positions = match &g.transform {
+        // 4.1+ folds the scale into the matrix; 3.4 scales the results.
+        Some(m) if g.exporter == Exporter::Blender45 => {
+            let m = scaled_transform(m, g.scale);
+            g.positions
+                .par_chunks(4096)
+                .flat_map_iter(|c| transform_positions(c, &m, 1.0))
+                .collect()
+        }
         Some(m) => g
             .positions
             .par_chunks(4096)
@@ -91,8 +102,19 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
     let normal_matrix = g
         .transform
         .as_ref()
-        .map_or(identity_normals, normal_transform);
+        .map_or(identity_normals, |m| normal_transform(m, g.exporter));
     let (normals, normal_indices) = match (g.normals, g.smooth) {
+        (Some(source), _) if g.exporter == Exporter::Blender45 => {
+            let (values, indices) = domain_normals(
+                source,
+                g.corner_vertices,
+                &face_offsets,
+                g.positions.len(),
+                &normal_matrix,
+            )
+            .map_err(|e| e.within(&object()))?;
+            (Some(values), Some(indices))
+        }
         // Flat faces take Blender's face normals.
         (Some(NormalSource::Vertices(vertex_normals)), Some(smooth))
             if vertex_normals.len() == g.positions.len() && smooth.contains(&0) =>
@@ -122,8 +144,12 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
     };
     let (uvs, uv_indices) = match g.corner_uvs {
         Some(uv) => {
-            let (values, indices) =
-                uv_vertex_map(uv, g.corner_vertices, &face_offsets, g.positions.len());
+            let (values, indices) = match g.exporter {
+                Exporter::Blender34 => {
+                    uv_vertex_map(uv, g.corner_vertices, &face_offsets, g.positions.len())
+                }
+                Exporter::Blender45 => uv_exact_map(uv),
+            };
             (Some(values), Some(indices))
         }
         None => (None, None),

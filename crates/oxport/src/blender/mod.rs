@@ -1,4 +1,5 @@
-//! What Blender 3.4's OBJ exporter computes before it writes, reproduced bit
+//! What Blender's OBJ exporter (3.4's, or 4.5's and 5.0's: [`Exporter`])
+//! computes before it writes, reproduced bit
 //! for bit, so that meshes gathered from Blender's Python API come out as the
 //! same bytes: the float32 arithmetic of its matrix code (same operations in
 //! the same order), its rounding of normals to four digits, its merging of
@@ -9,6 +10,7 @@
 
 mod check;
 mod colors;
+mod exporter;
 mod material;
 mod merge;
 mod mesh;
@@ -21,14 +23,16 @@ mod uvs;
 mod vertex_groups;
 
 pub use colors::{corner_colors_to_vertices, linear_to_srgb, srgb_to_linear};
+pub use exporter::Exporter;
 pub use material::{Bsdf, MaterialInput, mtl_material};
 pub use mesh::{Gathered, mesh, meshes, unused_edges};
-pub use normals::{NormalSource, corner_normals, face_normal};
+pub use normals::{NormalSource, corner_normals, domain_normals, face_normal};
 pub use nurbs::{NurbsSpline, nurbs_curves};
 pub use order::{face_order, reorder_faces};
 pub use smooth_groups::{SmoothGroupInput, smooth_groups};
 pub use transform::{
-    Matrix3, Matrix4, normal_transform, transform_positions, world_and_axes_transform,
+    Matrix3, Matrix4, normal_transform, scaled_transform, transform_positions,
+    world_and_axes_transform,
 };
-pub use uvs::{UV_CONNECT_LIMIT, uv_vertex_map};
+pub use uvs::{UV_CONNECT_LIMIT, uv_exact_map, uv_vertex_map};
 pub use vertex_groups::{VertexGroupInput, face_vertex_groups};

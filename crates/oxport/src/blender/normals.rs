@@ -5,9 +5,9 @@ use rayon::prelude::*;
 
 use crate::{Error, Result};
 
-use super::Matrix3;
 use super::merge::merge_items;
 use super::transform::{normalize, transform_normal};
+use super::{Exporter, Matrix3};
 
 /// Blender's `round_float_to_n_digits(f, 4)`: `ceilf(10000 f - 0.49999999f) / 10000`
 /// in float arithmetic (zero comes out as -0, printed `-0.0000`).
@@ -43,7 +43,12 @@ pub enum NormalSource<'a> {
     /// it only when every face is smooth; [`mesh`](super::mesh()) computes the flat faces'
     /// normals as Blender caches them ([`face_normal`]; `polygons[].normal`
     /// computes triangles and quads another way and differs in the last bits).
+    /// For Blender 4.1+ ([`domain_normals`]): `vertex_normals[].vector` of a
+    /// mesh whose `normals_domain` is `POINT`.
     Vertices(&'a [[f32; 3]]),
+    /// `polygon_normals[].vector` of a Blender 4.1+ mesh whose
+    /// `normals_domain` is `FACE`: one per face ([`domain_normals`] only).
+    Faces(&'a [[f32; 3]]),
 }
 
 /// A face's normal as Blender 3.4 caches it next to the vertex normals
@@ -90,12 +95,16 @@ enum Rounded {
     },
 }
 
-fn round_all(values: &[[f32; 3]], normal_matrix: &Matrix3) -> Vec<([f32; 3], u64)> {
+fn round_all(
+    values: &[[f32; 3]],
+    normal_matrix: &Matrix3,
+    exporter: Exporter,
+) -> Vec<([f32; 3], u64)> {
     values
         .par_iter()
         .with_min_len(4096)
         .map(|&n| {
-            let n = transform_normal(normal_matrix, n).map(round_4_digits);
+            let n = transform_normal(normal_matrix, n, exporter).map(round_4_digits);
             (n, normal_key(n))
         })
         .collect()
@@ -121,7 +130,7 @@ pub fn corner_normals(
                     corner_vertices.len()
                 )));
             }
-            Rounded::PerCorner(round_all(normals, normal_matrix))
+            Rounded::PerCorner(round_all(normals, normal_matrix, Exporter::Blender34))
         }
         NormalSource::Vertices(vertices) => {
             if vertices.len() != vertex_count {
@@ -135,10 +144,92 @@ pub fn corner_normals(
                     "vertex normals stand for corner normals only when every face is smooth",
                 ));
             }
-            Rounded::PerVertex(round_all(vertices, normal_matrix))
+            Rounded::PerVertex(round_all(vertices, normal_matrix, Exporter::Blender34))
+        }
+        NormalSource::Faces(_) => {
+            return Err(Error::invalid(
+                "face normals are Blender 4.1+'s (a mesh's normals domain): build for that exporter",
+            ));
         }
     };
     Ok(merge_normals(rounded, corner_vertices, vertex_count))
+}
+
+/// Normals as Blender 4.1+'s exporter writes them, from the mesh's normals
+/// domain: each transformed by `normal_matrix`, normalized, rounded to four
+/// digits and merged with equal ones in the order the exporter walks the
+/// domain: faces in order, the vertices that have a face in index order,
+/// or corners in order. Faces are `face_offsets[f]..face_offsets[f + 1]`.
+/// Returns the normals and one index per corner.
+pub fn domain_normals(
+    source: NormalSource,
+    corner_vertices: &[u32],
+    face_offsets: &[u32],
+    vertex_count: usize,
+    normal_matrix: &Matrix3,
+) -> Result<(Vec<[f32; 3]>, Vec<u32>)> {
+    let count = |what: &str, got: usize, want: usize, of: &str| {
+        if got == want {
+            Ok(())
+        } else {
+            Err(Error::invalid(format!(
+                "{got} {what} normals for {want} {of}"
+            )))
+        }
+    };
+    // Merges `walk` (indices into `values`) in order; returns the normals and
+    // each value's index (walked ones only).
+    let merge = |values: &[[f32; 3]], walk: &[u32]| {
+        let rounded = round_all(values, normal_matrix, Exporter::Blender45);
+        let mut index = vec![0u32; values.len()];
+        let (normals, _) = merge_items(
+            walk.len(),
+            &|i| {
+                let at = walk[i] as usize;
+                (at, i, 0, rounded[at])
+            },
+            0,
+            walk.len(),
+            |_| true,
+            |slot, i| index[slot] = i,
+        );
+        (normals, index)
+    };
+    match source {
+        NormalSource::Corners(normals) => {
+            count("corner", normals.len(), corner_vertices.len(), "corners")?;
+            let rounded =
+                Rounded::PerCorner(round_all(normals, normal_matrix, Exporter::Blender45));
+            Ok(merge_normals(rounded, corner_vertices, vertex_count))
+        }
+        NormalSource::Faces(normals) => {
+            let faces = face_offsets.len().saturating_sub(1);
+            count("face", normals.len(), faces, "faces")?;
+            let walk: Vec<u32> = (0..faces as u32).collect();
+            let (values, by_face) = merge(normals, &walk);
+            let mut indices = vec![0u32; corner_vertices.len()];
+            for (f, range) in face_offsets.windows(2).enumerate() {
+                indices[range[0] as usize..range[1] as usize].fill(by_face[f]);
+            }
+            Ok((values, indices))
+        }
+        NormalSource::Vertices(normals) => {
+            count("vertex", normals.len(), vertex_count, "vertices")?;
+            let mut has_face = vec![false; vertex_count];
+            for &v in corner_vertices {
+                has_face[v as usize] = true;
+            }
+            let walk: Vec<u32> = (0..vertex_count as u32)
+                .filter(|&v| has_face[v as usize])
+                .collect();
+            let (values, by_vertex) = merge(normals, &walk);
+            let indices = corner_vertices
+                .iter()
+                .map(|&v| by_vertex[v as usize])
+                .collect();
+            Ok((values, indices))
+        }
+    }
 }
 
 /// The corner normals of a mesh without auto smooth or custom normals, from
@@ -165,8 +256,8 @@ pub(super) fn mixed_corner_normals(
             face_normal(positions, &corner_vertices[range])
         })
         .collect();
-    let mut table = round_all(vertex_normals, normal_matrix);
-    table.extend(round_all(&face_normals, normal_matrix));
+    let mut table = round_all(vertex_normals, normal_matrix, Exporter::Blender34);
+    table.extend(round_all(&face_normals, normal_matrix, Exporter::Blender34));
     // Corner c's entry: its vertex's, or (on a flat face) its face's after the vertices.
     let mut index = Vec::with_capacity(corner_vertices.len());
     let mut flat_faces = flat.iter().peekable();
@@ -448,5 +539,73 @@ mod tests {
         let n = face_normal(&tilted, &[0, 1, 2]);
         let h = std::f32::consts::FRAC_1_SQRT_2;
         assert!((n[0]).abs() < 1e-7 && (n[1] + h).abs() < 1e-6 && (n[2] - h).abs() < 1e-6);
+    }
+
+    #[test]
+    fn domain_normals_merge_in_the_order_of_their_domain() {
+        let identity: Matrix3 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let (up, side) = ([0.0, 0.0, 1.0], [1.0, 0.0, 0.0]);
+        // Two triangles: vertex 3 has no face; vertex 4 comes first in the
+        // corners but has the highest index.
+        let corner_vertices = [4, 1, 2, 2, 1, 0];
+        let offsets = [0, 3, 6];
+        // Faces: in face order, each face's corners its normal.
+        let (normals, indices) = domain_normals(
+            NormalSource::Faces(&[side, up]),
+            &corner_vertices,
+            &offsets,
+            5,
+            &identity,
+        )
+        .unwrap();
+        assert_eq!(normals.len(), 2);
+        assert_eq!(normals[0][0], 1.0);
+        assert_eq!(indices, [0, 0, 0, 1, 1, 1]);
+        // Vertices: by index, those without a face left out (vertex 3's
+        // normal is none of the others and takes no index).
+        let weird = [0.0, 1.0, 0.0];
+        let (normals, indices) = domain_normals(
+            NormalSource::Vertices(&[up, side, up, weird, side]),
+            &corner_vertices,
+            &offsets,
+            5,
+            &identity,
+        )
+        .unwrap();
+        assert_eq!(normals.len(), 2, "vertex 3 is not written");
+        assert_eq!(normals[0][2], 1.0, "vertex 0's comes first, not vertex 4's");
+        assert_eq!(indices, [1, 1, 0, 0, 1, 0]);
+        // Corners: in corner order.
+        let per_corner = [side, side, up, up, side, up];
+        let (_, indices) = domain_normals(
+            NormalSource::Corners(&per_corner),
+            &corner_vertices,
+            &offsets,
+            5,
+            &identity,
+        )
+        .unwrap();
+        assert_eq!(indices, [0, 0, 1, 1, 0, 1]);
+        // Wrong lengths are errors, and face normals are 4.1+'s only.
+        assert!(
+            domain_normals(
+                NormalSource::Faces(&[up]),
+                &corner_vertices,
+                &offsets,
+                5,
+                &identity
+            )
+            .is_err()
+        );
+        assert!(
+            corner_normals(
+                NormalSource::Faces(&[up, up]),
+                &corner_vertices,
+                None,
+                5,
+                &identity
+            )
+            .is_err()
+        );
     }
 }

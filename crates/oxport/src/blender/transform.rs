@@ -1,6 +1,8 @@
 //! Blender's float32 matrix arithmetic: the same operations in the same
 //! order, so that transformed positions and normals are the same bits.
 
+use super::Exporter;
+
 /// A 4×4 float matrix in Blender's layout (`m[column][row]`).
 pub type Matrix4 = [[f32; 4]; 4];
 /// A 3×3 float matrix in Blender's layout (`m[column][row]`).
@@ -24,14 +26,21 @@ pub fn world_and_axes_transform(axes: &Matrix3, world: &Matrix4) -> Matrix4 {
     r
 }
 
-/// The inverse transpose of the 3×3 block (`copy_m3_m4`, `invert_m3_m3`,
-/// `transpose_m3`): what normals are multiplied by.
-pub fn normal_transform(m: &Matrix4) -> Matrix3 {
+/// The inverse transpose of the 3×3 block, what normals are multiplied by,
+/// computed as `exporter` computes it: Blender 3.4 with `copy_m3_m4`,
+/// `invert_m3_m3` and `transpose_m3`; 4.1+ with `math::invert` (Eigen's
+/// cofactors, its determinant summed down the first column) and
+/// `math::transpose`. A singular block gives Blender's results: the
+/// adjoint (3.4), zeros (4.1+).
+pub fn normal_transform(m: &Matrix4, exporter: Exporter) -> Matrix3 {
     let m3: Matrix3 = [
         [m[0][0], m[0][1], m[0][2]],
         [m[1][0], m[1][1], m[1][2]],
         [m[2][0], m[2][1], m[2][2]],
     ];
+    if exporter == Exporter::Blender45 {
+        return eigen_inverse_transpose(&m3);
+    }
     let mut inverse = adjoint(&m3);
     let det = determinant(&m3);
     if det != 0.0 {
@@ -49,6 +58,44 @@ pub fn normal_transform(m: &Matrix4) -> Matrix3 {
         }
     }
     t
+}
+
+/// Eigen's 3×3 `computeInverseWithCheck`, transposed. With `a(i, j)` the
+/// entry in row i and column j (`m[j][i]`), the cofactor of (i, j) is
+/// `a(i+1, j+1)·a(i+2, j+2) − a(i+1, j+2)·a(i+2, j+1)` (indices mod 3), the
+/// determinant `c(0,0)·a(0,0) + (c(1,0)·a(1,0) + c(2,0)·a(2,0))`, and the
+/// inverse's (i, j) is `c(j, i)·(1/det)`: so the transpose's (i, j), which
+/// is `m'[j][i]`, is `c(i, j)·(1/det)`.
+fn eigen_inverse_transpose(m: &Matrix3) -> Matrix3 {
+    let a = |i: usize, j: usize| m[j % 3][i % 3];
+    let cofactor =
+        |i: usize, j: usize| a(i + 1, j + 1) * a(i + 2, j + 2) - a(i + 1, j + 2) * a(i + 2, j + 1);
+    // Eigen's unrolled sum halves its terms: a + (b + c).
+    let det = cofactor(0, 0) * a(0, 0) + (cofactor(1, 0) * a(1, 0) + cofactor(2, 0) * a(2, 0));
+    if det.abs() <= 0.0 || det.is_nan() {
+        return [[0.0; 3]; 3];
+    }
+    let inverse_det = 1.0f32 / det;
+    let mut t = [[0.0f32; 3]; 3];
+    for (j, column) in t.iter_mut().enumerate() {
+        for (i, value) in column.iter_mut().enumerate() {
+            *value = cofactor(i, j) * inverse_det;
+        }
+    }
+    t
+}
+
+/// A world-and-axes transform with the exporter's `global_scale` folded in
+/// as Blender 4.1+ folds it (`from_scale(scale) * m`: each entry of the
+/// first three rows times `scale`), to be applied with a scale of 1.
+pub fn scaled_transform(m: &Matrix4, scale: f32) -> Matrix4 {
+    let mut r = *m;
+    for column in &mut r {
+        for value in &mut column[..3] {
+            *value *= scale;
+        }
+    }
+    r
 }
 
 fn adjoint(m: &Matrix3) -> Matrix3 {
@@ -91,14 +138,29 @@ pub fn transform_positions(positions: &[[f32; 3]], m: &Matrix4, scale: f32) -> V
         .collect()
 }
 
-/// `mul_m3_v3` then `normalize_v3`.
-pub(super) fn transform_normal(m: &Matrix3, [x, y, z]: [f32; 3]) -> [f32; 3] {
+/// `mul_m3_v3` then `normalize_v3` (3.4), or `math::normalize`, which
+/// divides by the length (4.1+).
+pub(super) fn transform_normal(m: &Matrix3, [x, y, z]: [f32; 3], exporter: Exporter) -> [f32; 3] {
     let v = [
         m[0][0] * x + m[1][0] * y + m[2][0] * z,
         m[0][1] * x + m[1][1] * y + m[2][1] * z,
         m[0][2] * x + m[1][2] * y + m[2][2] * z,
     ];
-    normalize(v).unwrap_or([0.0; 3])
+    let normalized = match exporter {
+        Exporter::Blender34 => normalize(v),
+        Exporter::Blender45 => normalize_dividing(v),
+    };
+    normalized.unwrap_or([0.0; 3])
+}
+
+/// Blender 4.1+'s `math::normalize`: divided by the length; `None` for a
+/// vector too short (or NaN).
+fn normalize_dividing(v: [f32; 3]) -> Option<[f32; 3]> {
+    let d = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    (d > 1.0e-35).then(|| {
+        let length = d.sqrt();
+        [v[0] / length, v[1] / length, v[2] / length]
+    })
 }
 
 /// Blender's `normalize_v3`: multiplied by the reciprocal of the length;
@@ -130,7 +192,7 @@ mod tests {
             transform_positions(&[[1.5, -2.0, 3.25]], &m, 1.0),
             vec![[1.5, -2.0, 3.25]]
         );
-        let n = normal_transform(&m);
+        let n = normal_transform(&m, Exporter::Blender34);
         let (normals, indices) = corner_normals(
             NormalSource::Corners(&[[0.0, 0.0, 2.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]),
             &[0, 1, 0],
@@ -141,5 +203,42 @@ mod tests {
         .unwrap();
         assert_eq!(normals.len(), 2);
         assert_eq!(indices, vec![0, 0, 1]);
+    }
+
+    #[test]
+    fn blender_4_normal_transforms_invert_as_eigen_does() {
+        let m: Matrix4 = [
+            [0.3, -1.2, 0.4, 0.0],
+            [0.9, 0.2, -0.7, 0.0],
+            [-0.5, 0.6, 1.1, 0.0],
+            [4.0, 5.0, 6.0, 1.0],
+        ];
+        for exporter in [Exporter::Blender34, Exporter::Blender45] {
+            let n = normal_transform(&m, exporter);
+            // The inverse transpose: n^T · m (3×3) is the identity.
+            for (i, row) in n.iter().enumerate() {
+                for (j, column) in m.iter().take(3).enumerate() {
+                    let dot: f32 = (0..3).map(|k| row[k] * column[k]).sum();
+                    let want = if i == j { 1.0 } else { 0.0 };
+                    assert!((dot - want).abs() < 1e-5, "{exporter:?} {i} {j} {dot}");
+                }
+            }
+        }
+        // A singular block: Eigen's check fails and Blender 4.1+ zeroes it.
+        let flat: Matrix4 = [
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 1.0],
+        ];
+        assert_eq!(normal_transform(&flat, Exporter::Blender45), [[0.0; 3]; 3]);
+        // Scale folded into the matrix: 2 × (x·m + t), up to rounding.
+        let scaled = scaled_transform(&m, 2.0);
+        let p = transform_positions(&[[1.0, 2.0, 3.0]], &scaled, 1.0)[0];
+        let q = transform_positions(&[[1.0, 2.0, 3.0]], &m, 2.0)[0];
+        for (a, b) in p.iter().zip(q) {
+            assert!((a - b).abs() < 1e-5);
+        }
+        assert_eq!(scaled[3][3], 1.0);
     }
 }

@@ -1,4 +1,7 @@
-//! UVs merged per vertex within Blender 3.4's limit.
+//! UVs merged as Blender's exporters merge them: per vertex within a
+//! limit (3.4), or equal ones anywhere in the mesh (4.1+).
+
+use super::merge::KeyMap;
 
 /// Blender's `STD_UV_CONNECT_LIMIT`.
 pub const UV_CONNECT_LIMIT: f32 = 0.0001;
@@ -90,6 +93,31 @@ pub fn uv_vertex_map(
     (out_uvs, out_indices)
 }
 
+/// UVs merged as Blender 4.1+'s exporter merges them: corners in order,
+/// each UV equal (bit for bit; a NaN never) to one already seen gets its
+/// index, others the next one. Returns the UVs and one index per corner.
+pub fn uv_exact_map(uvs: &[[f32; 2]]) -> (Vec<[f32; 2]>, Vec<u32>) {
+    let mut index_of: KeyMap<u32> =
+        KeyMap::with_capacity_and_hasher(uvs.len() / 2, Default::default());
+    let mut merged = Vec::new();
+    let indices = uvs
+        .iter()
+        .map(|&uv| {
+            let key = u64::from(uv[0].to_bits()) | u64::from(uv[1].to_bits()) << 32;
+            let mut new = || {
+                merged.push(uv);
+                merged.len() as u32 - 1
+            };
+            if uv[0].is_nan() || uv[1].is_nan() {
+                new()
+            } else {
+                *index_of.entry(key).or_insert_with(new)
+            }
+        })
+        .collect();
+    (merged, indices)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,5 +146,24 @@ mod tests {
         // Vertex 2 has two groups: seeded by corner 7 then corner 2, numbered last-made first.
         assert_eq!(merged[indices[2] as usize], [1.0, 1.0]);
         assert_eq!(indices[7], indices[2] + 1);
+    }
+
+    #[test]
+    fn equal_uvs_merge_anywhere_in_corner_order() {
+        let uvs = [
+            [0.5, 0.5],
+            [1.0, 0.0],
+            [0.5, 0.5], // the first again, from any vertex
+            [1.00005, 0.0],
+            [-0.0, 0.0],
+            [0.0, 0.0], // -0 and 0 are other bits: not merged
+            [f32::NAN, 0.0],
+            [f32::NAN, 0.0], // a NaN never equals anything
+        ];
+        let (merged, indices) = uv_exact_map(&uvs);
+        assert_eq!(indices, [0, 1, 0, 2, 3, 4, 5, 6]);
+        assert_eq!(merged.len(), 7);
+        assert_eq!(merged[2], [1.00005, 0.0]);
+        assert_eq!(merged[3][0].to_bits(), (-0.0f32).to_bits());
     }
 }
