@@ -105,6 +105,49 @@ def test_options(options: dict, tmp_path: Path, version: str, request: pytest.Fi
     assert_same_export(tmp_path, "options.obj", mtl=options.get("export_materials", True))
 
 
+COLLECTIONS = ROOT / "integrations" / "blender" / "tests" / "collections_scene.py"
+
+
+@pytest.mark.parametrize("name", ["A", "B", "C"])
+def test_collection_exporters_export_the_collection(name: str, tmp_path: Path, version: str) -> None:
+    """Blender 4.2+'s `collection` option: the objects the collection holds,
+    directly or in its children, and the instances its instancers make, in
+    the scene's order; hidden and excluded objects left out."""
+    if version == "3.4":
+        pytest.skip("Blender 3.4's exporter has no collection option")
+    export_both(tmp_path, str(COLLECTIONS), ["1"], "collection.obj", {"collection": name}, version=version)
+    assert_same_export(tmp_path, "collection.obj")
+
+
+def test_apply_transform_off_writes_objects_in_their_own_space(tmp_path: Path, version: str) -> None:
+    if version != "5.0":
+        pytest.skip(f"Blender {version}'s exporter has no apply_transform option")
+    options = {"apply_transform": False, "global_scale": 2.5, "forward_axis": "X", "up_axis": "Z"}
+    export_both(tmp_path, "scene.py", ["60", "4"], "local.obj", options, version=version)
+    assert_same_export(tmp_path, "local.obj")
+
+
+def test_a_missing_collection_is_an_error(tmp_path: Path) -> None:
+    """The add-on's own report, worded as Blender's, and no file."""
+    out = tmp_path / "m.obj"
+    code = "\n".join([
+        "import os, sys",
+        f"sys.path[:0] = [{str(ROOT / 'python')!r}, {str(ROOT / 'integrations' / 'blender')!r}]",
+        "import bpy, oxport_obj",
+        "oxport_obj.register()",
+        "try:",
+        f"    bpy.ops.export_scene.oxport_obj(filepath={str(out)!r}, collection='no such collection')",
+        "except RuntimeError as error:",
+        "    print('REFUSED', error)",
+        "sys.stdout.flush()",
+        "os._exit(0)",
+    ])
+    result = subprocess.run([*blender_python("5.0"), "-c", code], capture_output=True, text=True, timeout=900)
+    assert "REFUSED" in result.stdout, result.stdout[-2000:] + result.stderr[-2000:]
+    assert "OBJ Export: Unable to find collection 'no such collection'" in result.stdout
+    assert not out.exists()
+
+
 FEATURES = ROOT / "integrations" / "blender" / "tests" / "features_scene.py"
 
 
