@@ -7,7 +7,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use oxport::blender::{Gathered, Matrix4, NormalSource, SmoothGroupInput, VertexGroupInput, mesh};
+use oxport::blender::{
+    Exporter, Gathered, Matrix4, NormalSource, SmoothGroupInput, VertexGroupInput, mesh,
+};
 
 /// Numbers taken from the front of the input (zeros once it is used up).
 struct Input<'a>(&'a [u8]);
@@ -84,6 +86,8 @@ fuzz_target!(|data: &[u8]| {
     let corner_normals = input.floats::<3>(n);
     let n = input.length(vertices);
     let vertex_normals = input.floats::<3>(n);
+    let n = input.length(faces);
+    let face_normals = input.floats::<3>(n);
     let n = input.length(corners);
     let corner_uvs = input.floats::<2>(n);
     let n = input.length(faces);
@@ -127,6 +131,7 @@ fuzz_target!(|data: &[u8]| {
         normals: match flags >> 3 & 3 {
             1 => Some(NormalSource::Corners(&corner_normals)),
             2 => Some(NormalSource::Vertices(&vertex_normals)),
+            3 => Some(NormalSource::Faces(&face_normals)),
             _ => None,
         },
         corner_uvs: has(5).then_some(&corner_uvs[..]),
@@ -149,6 +154,12 @@ fuzz_target!(|data: &[u8]| {
         corner_colors: has(13).then_some(&colors[..]),
         corner_colors_srgb8: has(14).then_some(&colors[..]),
         vertex_colors: has(15).then_some(&point_colors[..]),
+        // Blender 3.4's rules, or 4.1+'s (normals by domain, UVs merged across the mesh).
+        exporter: if has(16) {
+            Exporter::Blender45
+        } else {
+            Exporter::Blender34
+        },
     };
     if let Ok(mesh) = mesh(&gathered) {
         mesh.validate()
