@@ -43,12 +43,13 @@ def objects(context, depsgraph, options: dict):
     view_layer = context.view_layer
     for instance in depsgraph.object_instances:
         ob = instance.object
-        # An instance is selected, or in the collection, when what makes it is.
-        source = (instance.parent if instance.is_instance else ob).original
-        if selected_only and not source.select_get(view_layer=view_layer):
-            continue
-        if members is not None and source not in members:
-            continue
+        if selected_only or members is not None:
+            # An instance is selected, or in the collection, when what makes it is.
+            source = (instance.parent if instance.is_instance else ob).original
+            if selected_only and not source.select_get(view_layer=view_layer):
+                continue
+            if members is not None and source not in members:
+                continue
         matrix = instance.matrix_world.copy() if apply_transform else Matrix.Identity(4)
         if ob.type == "MESH":
             yield ob, matrix, "mesh"

@@ -21,8 +21,7 @@ def mtl_material(material: bpy.types.Material, paths: "TexturePaths", pbr: bool)
     values = None
     if bsdf is not None:
         inputs = bsdf.inputs
-        socket = _sockets(bsdf)
-        value = lambda name: inputs[socket[name]].default_value  # noqa: E731
+        value = lambda name: _input(bsdf, name).default_value  # noqa: E731
         # Blender 4.0+ writes 4 × Coat Weight where 3.4 wrote Clearcoat (which
         # held an implicit factor of 1/4).
         coat = 4.0 if "Coat Weight" in inputs else 1.0
@@ -58,14 +57,11 @@ _RENAMED_SOCKETS = {"Specular": "Specular IOR Level", "Emission": "Emission Colo
                     "Clearcoat Roughness": "Coat Roughness", "Transmission": "Transmission Weight"}
 
 
-def _sockets(bsdf) -> dict:
-    """The BSDF's input names by their Blender 3.4 names (the same ones
-    before 4.0)."""
-    renamed = "Specular IOR Level" in bsdf.inputs
-    names = ["Base Color", "Metallic", "Specular", "Roughness", "Sheen", "Emission", "Alpha",
-             "Normal", "IOR", "Clearcoat", "Clearcoat Roughness", "Anisotropic",
-             "Anisotropic Rotation", "Transmission", "Emission Strength"]
-    return {name: _RENAMED_SOCKETS.get(name, name) if renamed else name for name in names}
+def _input(bsdf, name: str):
+    """The BSDF's input called ``name`` in Blender 3.4, in any version."""
+    if "Specular IOR Level" in bsdf.inputs:  # Blender 4.0+
+        name = _RENAMED_SOCKETS.get(name, name)
+    return bsdf.inputs[name]
 
 
 class TexturePaths:
@@ -123,9 +119,8 @@ def _texture_maps(material, bsdf, paths: TexturePaths, pbr: bool) -> list:
         if scale != (1.0, 1.0, 1.0):
             options.append("-s " + " ".join("%g" % x for x in scale))
     maps = []
-    names = _sockets(bsdf)
     for key, socket in _PBR_TEXTURE_MAPS if pbr else _TEXTURE_MAPS:
-        source = bsdf.inputs[names[socket]]
+        source = _input(bsdf, socket)
         strength = None
         if socket == "Normal":
             normal_map = _linked_node(source, "ShaderNodeNormalMap")

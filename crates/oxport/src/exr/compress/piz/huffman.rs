@@ -32,6 +32,15 @@ const PAIRS_FROM: usize = 1 << 16;
 /// Marks the run symbol's entries in the look-up table.
 const RUN_FLAG: u32 = 0x80;
 
+/// A look-up table entry's symbol and length when it is a short code to
+/// store: not a long code (length 0) nor the run symbol (`RUN_FLAG`, which
+/// makes the length field larger than any short code's).
+#[inline(always)]
+fn short_code(entry: u32) -> Option<(u32, u32)> {
+    let l = entry & 0xff;
+    (l.wrapping_sub(1) < FAST_BITS as u32).then_some((entry >> 8, l))
+}
+
 fn corrupt(what: &'static str) -> Error {
     Error::Corrupt { what, offset: None }
 }
@@ -155,23 +164,20 @@ impl Code {
     /// or two, as first | second << 16 | their length << 32 | how many
     /// << 40; 0 where the first is long or the run symbol.
     fn pairs(&self) -> Vec<u64> {
-        let short = |entry: u32| {
-            let l = entry & 0xff;
-            (l.wrapping_sub(1) < FAST_BITS as u32).then_some((u64::from(entry >> 8), l as usize))
-        };
         (0..1usize << FAST_BITS)
             .map(|prefix| {
-                let Some((first, l)) = short(self.fast[prefix]) else {
+                let Some((first, l)) = short_code(self.fast[prefix]) else {
                     return 0;
                 };
+                let (first, l) = (u64::from(first), u64::from(l));
                 // The bits after the first code, zeros past the prefix: a
                 // second code that fits in them is found whatever follows.
                 let rest = (prefix << l) & ((1 << FAST_BITS) - 1);
-                match short(self.fast[rest]) {
-                    Some((second, m)) if l + m <= FAST_BITS => {
-                        first | second << 16 | ((l + m) as u64) << 32 | 2 << 40
+                match short_code(self.fast[rest]) {
+                    Some((second, m)) if l + u64::from(m) <= FAST_BITS as u64 => {
+                        first | u64::from(second) << 16 | (l + u64::from(m)) << 32 | 2 << 40
                     }
-                    _ => first | (l as u64) << 32 | 1 << 40,
+                    _ => first | l << 32 | 1 << 40,
                 }
             })
             .collect()
@@ -231,11 +237,9 @@ fn short_codes(code: &Code, bits: &mut Bits, out: &mut [u16], mut written: usize
         let mut decoded = 0;
         for value in &mut out[written..written + 4] {
             let entry = code.fast[((word << used) >> (64 - FAST_BITS)) as usize];
-            let (symbol, l) = (entry >> 8, entry & 0xff);
-            // A long code (0) or the run symbol (flagged): one test.
-            if l.wrapping_sub(1) >= FAST_BITS as u32 {
+            let Some((symbol, l)) = short_code(entry) else {
                 break;
-            }
+            };
             *value = symbol as u16;
             used += l;
             decoded += 1;
