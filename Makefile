@@ -171,9 +171,10 @@ bench-seekable: build
 	$(VPY) -m pip install --quiet pyzstd indexed_zstd
 	$(VPY) bench/seekable.py
 
-# The installable add-on: dist/oxport_obj.zip (Preferences > Add-ons > Install...).
+# The installable add-on: dist/oxport_obj-VERSION.zip, the extension for Blender 4.2+,
+# and dist/oxport_obj-VERSION-legacy.zip for 3.4 to 4.1 (integrations/blender/build.py).
 blender-addon: venv
-	$(VPY) integrations/blender/build_zip.py
+	$(VPY) integrations/blender/build.py
 
 # The Blender add-on against Blender's own exporter (part of `make test` when Blender is installed).
 blender-test: build bpy-venvs

@@ -1,0 +1,52 @@
+"""Runs inside Blender with a fresh user folder: installs the add-on as a user
+would from Preferences (the extension with Install from Disk on Blender 4.2
+and later, the legacy zip with Add-ons > Install before), enables it, and
+exports the startup scene with a subdivided monkey twice, with Blender's
+exporter and with the add-on, into two folders under one file name.
+
+blender -b --factory-startup --python install_addon.py -- PACKAGE OUT_DIR
+python install_addon.py -- PACKAGE OUT_DIR      (PyPI's bpy module)
+
+Prints one line starting with OXPORT_INSTALLED: the export's result and
+where the oxport package came from; then ends the process."""
+
+import os
+import sys
+import traceback
+
+
+def main() -> None:
+    import bpy
+
+    package, out_dir = sys.argv[sys.argv.index("--") + 1:]
+    if bpy.app.version >= (4, 2, 0):
+        bpy.ops.extensions.package_install_files(filepath=package, repo="user_default",
+                                                 enable_on_install=True)
+    else:
+        bpy.ops.preferences.addon_install(filepath=package)
+        bpy.ops.preferences.addon_enable(module="oxport_obj")
+
+    bpy.ops.mesh.primitive_monkey_add(location=(2.0, 0.0, 0.0))
+    monkey = bpy.context.active_object
+    monkey.modifiers.new("subdivision", "SUBSURF").levels = 2
+    bpy.ops.object.shade_smooth()
+
+    for folder in ("blender", "oxport"):
+        os.makedirs(os.path.join(out_dir, folder), exist_ok=True)
+    bpy.ops.wm.obj_export(filepath=os.path.join(out_dir, "blender", "scene.obj"))
+    result = bpy.ops.export_scene.oxport_obj(filepath=os.path.join(out_dir, "oxport", "scene.obj"))
+
+    # The add-on's module: oxport_obj, or bl_ext.user_default.oxport_obj for an extension.
+    (package_module,) = (module for name, module in sys.modules.items() if name.endswith("oxport_obj.package"))
+    print("OXPORT_INSTALLED", sorted(result), package_module.oxport.__file__)
+
+
+status = 0
+try:
+    main()
+except BaseException:
+    traceback.print_exc()
+    status = 1
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(status)
