@@ -10,7 +10,7 @@ from typing import IO, Any, BinaryIO, Final, Literal, Optional, Sequence, Union,
 
 from _typeshed import ReadableBuffer, WriteableBuffer
 
-from ._obj import Material, TextureMap
+from ._obj import Material
 
 __version__: str
 
@@ -240,6 +240,29 @@ class Bsdf:
         transmission: float = 0.0,
     ) -> Bsdf: ...
 
+@final
+class ImageTexture:
+    """An image texture linked to an input of a material's Principled BSDF:
+    ``input`` by its Blender 3.4 name (``"Base Color"``, ``"Metallic"``,
+    ``"Specular"``, ``"Roughness"``, ``"Sheen"``, ``"Emission"``,
+    ``"Alpha"``, ``"Normal"``: through a Normal Map node), ``path`` as the
+    MTL file names the image, the ``location`` and ``scale`` of the Mapping
+    node Blender finds for it (default: none, (0, 0, 0) and (1, 1, 1)), and
+    the Normal Map node's ``normal_strength``."""
+    def __new__(
+        cls,
+        input: str,
+        path: str,
+        *,
+        location: Sequence[float] = ...,
+        scale: Sequence[float] = ...,
+        normal_strength: float = 0.0,
+    ) -> ImageTexture: ...
+    @property
+    def input(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+
 def blender_mtl_material(
     name: str,
     *,
@@ -248,8 +271,9 @@ def blender_mtl_material(
     metallic: float,
     diffuse_color: Sequence[float],
     bsdf: Optional[Bsdf] = None,
-    maps: Sequence[TextureMap] = ...,
+    textures: Sequence[ImageTexture] = ...,
     pbr: bool = False,
+    blender_version: Optional[tuple[int, int]] = None,
 ) -> _MaterialFields: ...
 
 @final

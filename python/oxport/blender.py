@@ -73,10 +73,10 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from . import _native
-from ._native import Bsdf, Curve, Gathered, Mesh
-from ._obj import Buffer, Material, TextureMap, _material
+from ._native import Bsdf, Curve, Gathered, ImageTexture, Mesh
+from ._obj import Buffer, Material, _material
 
-__all__ = ["Bsdf", "Curve", "Gathered", "mesh", "meshes", "mtl_material", "nurbs_curves", "unused_edges"]
+__all__ = ["Bsdf", "Curve", "Gathered", "ImageTexture", "mesh", "meshes", "mtl_material", "nurbs_curves", "unused_edges"]
 
 #: A matrix as rows of numbers (a ``mathutils.Matrix`` works).
 Matrix = Sequence[Sequence[float]]
@@ -112,21 +112,26 @@ def mtl_material(
     metallic: float,
     diffuse_color: Sequence[float],
     bsdf: Optional[Bsdf] = None,
-    maps: Sequence[TextureMap] = (),
+    textures: Sequence[ImageTexture] = (),
     pbr: bool = False,
+    blender_version: Optional[tuple[int, int]] = None,
 ) -> Material:
-    """The MTL material Blender 3.4's exporter writes for a Blender material:
-    from ``bsdf`` (its Principled BSDF's inputs) when one feeds the material
+    """The MTL material the exporter of ``blender_version``
+    (``bpy.app.version[:2]``; None: 3.4) writes for a Blender material: from
+    ``bsdf`` (its Principled BSDF's inputs) when one feeds the material
     output, from its viewport values (``Material.roughness``,
     ``specular_intensity``, ``metallic``, ``diffuse_color``) otherwise, with
     Blender's float arithmetic (``Ns`` from roughness, ``illum`` from
-    specular, metallic and alpha); ``maps`` are the texture maps found for
-    it, whose properties then have no line; with ``pbr`` the PBR extensions
-    (``Pr``, ``Pm``... in place of ``Ns`` and ``Ka``). Spaces in the name
-    become underscores, as Blender writes them."""
+    specular, metallic and alpha); with ``pbr`` the PBR extensions (``Pr``,
+    ``Pm``... in place of ``Ns`` and ``Ka``). ``textures`` are the image
+    textures linked to the BSDF: the maps that version writes of them come in
+    its order with their options (``-o``, ``-s``, ``-bm``), and the
+    properties they give have no line. Spaces in the name become
+    underscores, as Blender writes them."""
     return _material(_native.blender_mtl_material(
         name, roughness=roughness, specular_intensity=specular_intensity, metallic=metallic,
-        diffuse_color=diffuse_color, bsdf=bsdf, maps=maps, pbr=pbr))
+        diffuse_color=diffuse_color, bsdf=bsdf, textures=textures, pbr=pbr,
+        blender_version=blender_version))
 
 
 def nurbs_curves(

@@ -268,10 +268,7 @@ TEXTURES = ROOT / "integrations" / "blender" / "tests" / "textures_scene.py"
 
 @pytest.mark.parametrize("pbr", [False, True], ids=["mtl", "pbr"])
 @pytest.mark.parametrize("mode", ["AUTO", "ABSOLUTE", "RELATIVE", "MATCH", "STRIP", "COPY"])
-def test_image_textures_and_path_modes(mode: str, pbr: bool, tmp_path: Path, version: str,
-                                       request: pytest.FixtureRequest) -> None:
-    not_yet_after_3_4(request, version, "its MTL texture maps (Ke when black, options as shortest floats, "
-                      "no emission map without emission strength)")
+def test_image_textures_and_path_modes(mode: str, pbr: bool, tmp_path: Path, version: str) -> None:
     options = {"path_mode": mode, "export_pbr_extensions": pbr}
     export_both(tmp_path, str(TEXTURES), ["1"], "textures.obj", options, version=version)
     assert_same_export(tmp_path, "textures.obj")

@@ -124,3 +124,22 @@ def test_with_edges_keeps_the_rest() -> None:
     assert np.asarray(edged.edges).tolist() == [[0, 2]]
     assert np.asarray(edged.positions).tolist() == np.asarray(mesh.positions).tolist()
     assert mesh.edges is None
+
+
+def test_texture_maps_follow_the_blender_version() -> None:
+    bsdf = oxport.blender.Bsdf(roughness=0.5, specular=0.5, metallic=0.0, ior=1.45, alpha=1.0,
+                               base_color=(0.8, 0.8, 0.8), emission=(1.0, 1.0, 1.0), emission_strength=0.0)
+    textures = [oxport.blender.ImageTexture("Emission", "glow.png"),
+                oxport.blender.ImageTexture("Base Color", "wood.png", location=(0.1, 0.0, 0.0))]
+    common = dict(roughness=0.5, specular_intensity=0.5, metallic=0.0, diffuse_color=(1, 1, 1, 1),
+                  bsdf=bsdf, textures=textures)
+    old = oxport.blender.mtl_material("wood", **common)  # type: ignore[arg-type]
+    assert [(m.key, m.options) for m in old.maps] == [("map_Kd", "-o 0.1 0 0"), ("map_Ke", "")]
+    new = oxport.blender.mtl_material("wood", blender_version=(5, 0), **common)  # type: ignore[arg-type]
+    assert [(m.key, m.options) for m in new.maps] == [("map_Kd", "-o 0.1 0 0")]
+    assert list(new.emissive or ()) == [0.0, 0.0, 0.0] and old.emissive is None
+
+
+def test_an_unknown_texture_input_is_named() -> None:
+    with pytest.raises(ValueError, match='input: "Clearcoat" is not one of Base Color, Metallic'):
+        oxport.blender.ImageTexture("Clearcoat", "coat.png")

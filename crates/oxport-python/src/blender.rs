@@ -124,9 +124,7 @@ impl Gathered {
             corner_normals: floats3(&corner_normals, "corner_normals")?,
             vertex_normals: floats3(&vertex_normals, "vertex_normals")?,
             face_normals: floats3(&face_normals, "face_normals")?,
-            exporter: blender_version.map_or(library::Exporter::Blender34, |(major, minor)| {
-                library::Exporter::of_version(major, minor)
-            }),
+            exporter: exporter(blender_version),
             corner_uvs: optional(&corner_uvs, |o| float_rows(o, "corner_uvs"))?,
             smooth: indices(&smooth, "smooth")?,
             material_indices: indices(&material_indices, "material_indices")?,
@@ -295,11 +293,67 @@ impl Bsdf {
     }
 }
 
-/// The MTL values Blender 3.4's exporter writes for a material (the fields
-/// of `oxport.Material`); `maps` are objects with `key`, `path` and `options`.
+/// The exporter of `blender_version` (`bpy.app.version[:2]`; None: 3.4).
+fn exporter(blender_version: Option<(u32, u32)>) -> library::Exporter {
+    blender_version.map_or(library::Exporter::Blender34, |(major, minor)| {
+        library::Exporter::of_version(major, minor)
+    })
+}
+
+/// An image texture linked to an input of a material's Principled BSDF.
+#[pyclass(frozen, module = "oxport._native")]
+pub struct ImageTexture {
+    texture: library::ImageTexture,
+}
+
+#[pymethods]
+impl ImageTexture {
+    #[new]
+    #[pyo3(signature = (input, path, *, location=[0.0; 3], scale=[1.0; 3], normal_strength=0.0))]
+    fn new(
+        input: &str,
+        path: String,
+        location: [f32; 3],
+        scale: [f32; 3],
+        normal_strength: f32,
+    ) -> PyResult<Self> {
+        let input = library::TextureInput::from_name(input).ok_or_else(|| {
+            let names: Vec<&str> = library::TextureInput::ALL
+                .iter()
+                .map(|i| i.name())
+                .collect();
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "input: {input:?} is not one of {}",
+                names.join(", ")
+            ))
+        })?;
+        Ok(ImageTexture {
+            texture: library::ImageTexture {
+                input,
+                path,
+                location,
+                scale,
+                normal_strength,
+            },
+        })
+    }
+
+    #[getter]
+    fn input(&self) -> &'static str {
+        self.texture.input.name()
+    }
+
+    #[getter]
+    fn path(&self) -> &str {
+        &self.texture.path
+    }
+}
+
+/// The MTL values Blender's exporter writes for a material (the fields of
+/// `oxport.Material`).
 #[pyfunction]
 #[pyo3(signature = (name, *, roughness, specular_intensity, metallic, diffuse_color, bsdf=None,
-    maps=Vec::new(), pbr=false))]
+    textures=Vec::new(), pbr=false, blender_version=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn blender_mtl_material(
     name: String,
@@ -308,13 +362,10 @@ pub(crate) fn blender_mtl_material(
     metallic: f32,
     diffuse_color: [f32; 4],
     bsdf: Option<PyRef<'_, Bsdf>>,
-    maps: Vec<Bound<'_, PyAny>>,
+    textures: Vec<PyRef<'_, ImageTexture>>,
     pbr: bool,
-) -> PyResult<crate::obj::MaterialFields> {
-    let maps = maps
-        .iter()
-        .map(crate::obj::texture_map)
-        .collect::<PyResult<Vec<_>>>()?;
+    blender_version: Option<(u32, u32)>,
+) -> crate::obj::MaterialFields {
     let input = library::MaterialInput {
         name,
         roughness,
@@ -322,11 +373,13 @@ pub(crate) fn blender_mtl_material(
         metallic,
         diffuse_color,
         bsdf: bsdf.map(|b| b.bsdf.clone()),
-        maps,
+        textures: textures.iter().map(|t| t.texture.clone()).collect(),
     };
-    Ok(crate::obj::material_fields(library::mtl_material(
-        &input, pbr,
-    )))
+    crate::obj::material_fields(library::mtl_material(
+        &input,
+        pbr,
+        exporter(blender_version),
+    ))
 }
 
 /// Free-form curves to write after the meshes (`ObjWriter.write_curves`).

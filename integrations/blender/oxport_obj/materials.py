@@ -1,6 +1,6 @@
-"""Materials as Blender 3.4's exporter writes them: a material's values and
-texture maps gathered from Blender, its MTL values computed by
-``oxport.blender.mtl_material``."""
+"""Materials as the running Blender's exporter writes them: a material's
+values and image textures gathered from Blender, its MTL values and texture
+maps computed by ``oxport.blender.mtl_material``."""
 
 from __future__ import annotations
 
@@ -13,12 +13,14 @@ from .package import oxport
 
 
 def mtl_material(material: bpy.types.Material, paths: "TexturePaths", pbr: bool) -> oxport.Material:
-    """Blender 3.4's MTL values for a material (``oxport.blender.mtl_material``):
-    from its Principled BSDF when one feeds the material output, from the
-    material's viewport values otherwise; image textures linked to the BSDF
-    as texture maps."""
+    """The MTL values the running Blender writes for a material
+    (``oxport.blender.mtl_material``): from its Principled BSDF when one
+    feeds the material output, from the material's viewport values
+    otherwise; image textures linked to the BSDF as texture maps."""
     bsdf = _principled_bsdf(material)
     values = None
+    textures: list = []
+    pending: dict = {}
     if bsdf is not None:
         inputs = bsdf.inputs
         value = lambda name: _input(bsdf, name).default_value  # noqa: E731
@@ -34,21 +36,24 @@ def mtl_material(material: bpy.types.Material, paths: "TexturePaths", pbr: bool)
             clearcoat_roughness=value("Clearcoat Roughness"), anisotropic=value("Anisotropic"),
             anisotropic_rotation=value("Anisotropic Rotation"), transmission=value("Transmission"),
         )
-    return oxport.blender.mtl_material(
+        textures, pending = _image_textures(material, bsdf, paths)
+    result = oxport.blender.mtl_material(
         material.name, roughness=material.roughness, specular_intensity=material.specular_intensity,
         metallic=material.metallic, diffuse_color=tuple(material.diffuse_color), bsdf=values,
-        maps=_texture_maps(material, bsdf, paths, pbr) if bsdf is not None else [], pbr=pbr)
+        textures=textures, pbr=pbr, blender_version=tuple(bpy.app.version[:2]))
+    # Only the images of the maps written are copied (path_mode COPY), as Blender does.
+    for written in result.maps:
+        image, copies = pending[written.path]
+        if image.source == "SEQUENCE":
+            raise NotSupported(f"material {material.name!r}: image sequence {image.name!r} "
+                               "is not exported yet")
+        paths.copies |= copies
+    return result
 
 
-# The texture maps Blender 3.4 writes, in its order: MTL statement, BSDF input;
-# with the PBR extensions, and without them.
-_PBR_TEXTURE_MAPS = [("map_Kd", "Base Color"), ("map_Pm", "Metallic"), ("map_Ks", "Specular"),
-                     ("map_Pr", "Roughness"), ("map_Ps", "Sheen"), ("map_Ke", "Emission"),
-                     ("map_d", "Alpha"), ("map_Bump", "Normal")]
-_TEXTURE_MAPS = [("map_Kd", "Base Color"), ("map_Ks", "Specular"), ("map_Ns", "Roughness"),
-                 ("map_refl", "Metallic"), ("map_Ke", "Emission"), ("map_d", "Alpha"),
-                 ("map_Bump", "Normal")]
-
+# The BSDF inputs an image texture can feed, by their Blender 3.4 names.
+_TEXTURE_INPUTS = ("Base Color", "Metallic", "Specular", "Roughness", "Sheen", "Emission", "Alpha",
+                   "Normal")
 
 # The Principled BSDF's inputs by their Blender 3.4 names, as Blender 4.0+
 # names them.
@@ -74,12 +79,14 @@ class TexturePaths:
         self.mode = mode
         self.copies: set = set()
 
-    def reference(self, image) -> str:
+    def reference(self, image, copies: set) -> str:
+        """The path the MTL file names ``image`` by; the copy it needs for
+        ``COPY`` goes into ``copies``."""
         from bpy_extras.io_utils import path_reference
 
         path = image.filepath
         if image.packed_file is not None:
-            # Blender 3.4 names a packed image by its file name alone (to be
+            # Blender names a packed image by its file name alone (to be
             # unpacked beside the MTL file); made "relative", that name is
             # taken from the root directory.
             path = path[path.rfind("/") + 1:]
@@ -87,7 +94,7 @@ class TexturePaths:
                 return os.path.relpath("/" + path, self.destination).replace("\\", "/")
             return path
         path = path_reference(path, self.source, self.destination, self.mode,
-                              copy_set=self.copies, library=image.library)
+                              copy_set=copies, library=image.library)
         return path.replace("\\", "/")
 
     def copy(self) -> None:
@@ -101,28 +108,25 @@ def _linked_node(socket, kind: str):
     return next((link.from_node for link in socket.links if link.from_node.bl_idname == kind), None)
 
 
-def _texture_maps(material, bsdf, paths: TexturePaths, pbr: bool) -> list:
-    """Image textures linked to ``bsdf`` as Blender 3.4 writes them.
+def _image_textures(material, bsdf, paths: TexturePaths) -> tuple[list, dict]:
+    """The image textures linked to ``bsdf`` (``oxport.blender.ImageTexture``),
+    and for each path the image and the copies it needs.
 
-    Blender 3.4 looks a texture's Mapping node up on the tree's first Image
+    Blender looks a texture's Mapping node up on the tree's first Image
     Texture node (not on the texture itself), and its offset and scale go to
     every map of the material: reproduced as it is."""
     tree = material.node_tree
     first_texture = next((n for n in tree.nodes if n.bl_idname == "ShaderNodeTexImage"), None)
     mapping = _linked_node(first_texture.inputs["Vector"], "ShaderNodeMapping") if first_texture else None
-    options = []
+    placement = {}
     if mapping is not None:
-        location = tuple(mapping.inputs["Location"].default_value)
-        scale = tuple(mapping.inputs["Scale"].default_value)
-        if location != (0.0, 0.0, 0.0):
-            options.append("-o " + " ".join("%g" % x for x in location))
-        if scale != (1.0, 1.0, 1.0):
-            options.append("-s " + " ".join("%g" % x for x in scale))
-    maps = []
-    for key, socket in _PBR_TEXTURE_MAPS if pbr else _TEXTURE_MAPS:
-        source = _input(bsdf, socket)
-        strength = None
-        if socket == "Normal":
+        placement = {"location": tuple(mapping.inputs["Location"].default_value),
+                     "scale": tuple(mapping.inputs["Scale"].default_value)}
+    textures, pending = [], {}
+    for name in _TEXTURE_INPUTS:
+        source = _input(bsdf, name)
+        strength = 0.0
+        if name == "Normal":
             normal_map = _linked_node(source, "ShaderNodeNormalMap")
             if normal_map is None:
                 continue
@@ -132,12 +136,11 @@ def _texture_maps(material, bsdf, paths: TexturePaths, pbr: bool) -> list:
         image = texture.image if texture is not None else None
         if image is None or not image.filepath:
             continue
-        if image.source == "SEQUENCE":
-            raise NotSupported(f"material {material.name!r}: image sequence {image.name!r} "
-                               "is not exported yet")
-        extra = options + (["-bm %f" % strength] if strength is not None and strength > 0.0001 else [])
-        maps.append(oxport.TextureMap(key=key, options=" ".join(extra), path=paths.reference(image)))
-    return maps
+        copies: set = set()
+        path = paths.reference(image, copies)
+        pending[path] = (image, copies)
+        textures.append(oxport.blender.ImageTexture(name, path, normal_strength=strength, **placement))
+    return textures, pending
 
 
 def _principled_bsdf(material: bpy.types.Material):

@@ -1,9 +1,17 @@
-//! Blender 3.4's MTL values for a material: from its Principled BSDF when one
-//! feeds the material output, from its viewport values otherwise, with the
-//! exporter's float arithmetic (`Ns` from roughness, `illum` from specular,
-//! metallic and alpha) and its PBR extensions.
+//! The MTL values Blender's exporter writes for a material: from its
+//! Principled BSDF when one feeds the material output, from its viewport
+//! values otherwise, with the exporter's float arithmetic (`Ns` from
+//! roughness, `illum` from specular, metallic and alpha), its PBR extensions
+//! and its texture maps.
+//!
+//! | rule | 3.4 | 4.5, 5.0 |
+//! | --- | --- | --- |
+//! | `-o`, `-s` numbers | `%g` | shortest (`{fmt}`'s `{}`) |
+//! | emission texture | written | left out when `Emission Strength` is 0 (and `Ke` written) |
 
+use super::Exporter;
 use crate::mesh::{Material, TextureMap};
+use crate::numfmt;
 
 /// The inputs of a material's Principled BSDF (`node.inputs[NAME].default_value`).
 #[derive(Clone, Debug, Default)]
@@ -27,8 +35,144 @@ pub struct Bsdf {
     pub transmission: f32,
 }
 
+/// A Principled BSDF input that an image texture can feed, by its Blender
+/// 3.4 name (4.0 renamed some: `Specular IOR Level`, `Emission Color`,
+/// `Sheen Weight`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextureInput {
+    BaseColor,
+    Metallic,
+    Specular,
+    Roughness,
+    Sheen,
+    Emission,
+    Alpha,
+    /// Through a Normal Map node's `Color`.
+    Normal,
+}
+
+impl TextureInput {
+    pub const ALL: [TextureInput; 8] = [
+        TextureInput::BaseColor,
+        TextureInput::Metallic,
+        TextureInput::Specular,
+        TextureInput::Roughness,
+        TextureInput::Sheen,
+        TextureInput::Emission,
+        TextureInput::Alpha,
+        TextureInput::Normal,
+    ];
+
+    /// Its Blender 3.4 name: `Base Color`, `Metallic`, ... `Normal`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TextureInput::BaseColor => "Base Color",
+            TextureInput::Metallic => "Metallic",
+            TextureInput::Specular => "Specular",
+            TextureInput::Roughness => "Roughness",
+            TextureInput::Sheen => "Sheen",
+            TextureInput::Emission => "Emission",
+            TextureInput::Alpha => "Alpha",
+            TextureInput::Normal => "Normal",
+        }
+    }
+
+    /// The input called `name` in Blender 3.4.
+    pub fn from_name(name: &str) -> Option<TextureInput> {
+        TextureInput::ALL
+            .into_iter()
+            .find(|input| input.name() == name)
+    }
+}
+
+/// The maps Blender writes, in its order: statement and the input it comes
+/// from; without the PBR extensions, and with them.
+const MAPS: [(&str, TextureInput); 7] = [
+    ("map_Kd", TextureInput::BaseColor),
+    ("map_Ks", TextureInput::Specular),
+    ("map_Ns", TextureInput::Roughness),
+    ("map_refl", TextureInput::Metallic),
+    ("map_Ke", TextureInput::Emission),
+    ("map_d", TextureInput::Alpha),
+    ("map_Bump", TextureInput::Normal),
+];
+const PBR_MAPS: [(&str, TextureInput); 8] = [
+    ("map_Kd", TextureInput::BaseColor),
+    ("map_Pm", TextureInput::Metallic),
+    ("map_Ks", TextureInput::Specular),
+    ("map_Pr", TextureInput::Roughness),
+    ("map_Ps", TextureInput::Sheen),
+    ("map_Ke", TextureInput::Emission),
+    ("map_d", TextureInput::Alpha),
+    ("map_Bump", TextureInput::Normal),
+];
+
+/// An image texture linked to an input of the material's Principled BSDF.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImageTexture {
+    pub input: TextureInput,
+    /// The image's path as the MTL file names it.
+    pub path: String,
+    /// The `Location` and `Scale` of the Mapping node the exporter finds
+    /// for it (without one: zeros and ones).
+    pub location: [f32; 3],
+    pub scale: [f32; 3],
+    /// The Normal Map node's `Strength` (for [`TextureInput::Normal`]).
+    pub normal_strength: f32,
+}
+
+impl ImageTexture {
+    /// A texture without a Mapping node.
+    pub fn new(input: TextureInput, path: impl Into<String>) -> ImageTexture {
+        ImageTexture {
+            input,
+            path: path.into(),
+            location: [0.0; 3],
+            scale: [1.0; 3],
+            normal_strength: 0.0,
+        }
+    }
+
+    /// The map line `exporter` writes for it under `key`: its options
+    /// (`-o`, `-s`, `-bm` for normal maps) and path.
+    fn map(&self, key: &str, exporter: Exporter) -> TextureMap {
+        let mut options = Vec::new();
+        let mut numbers = |flag: &str, values: [f32; 3]| {
+            if !options.is_empty() {
+                options.push(b' ');
+            }
+            options.extend_from_slice(flag.as_bytes());
+            for value in values {
+                options.push(b' ');
+                match exporter {
+                    Exporter::Blender34 => numfmt::write_general(&mut options, value, 6),
+                    Exporter::Blender45 => numfmt::write_general_shortest(&mut options, value),
+                }
+            }
+        };
+        if self.location != [0.0; 3] {
+            numbers("-o", self.location);
+        }
+        if self.scale != [1.0; 3] {
+            numbers("-s", self.scale);
+        }
+        if self.input == TextureInput::Normal && self.normal_strength > 0.0001 {
+            if !options.is_empty() {
+                options.push(b' ');
+            }
+            options.extend_from_slice(b"-bm ");
+            numfmt::write_fixed(&mut options, self.normal_strength, 6);
+        }
+        TextureMap {
+            key: key.into(),
+            options: String::from_utf8(options).expect("numbers are ASCII"),
+            path: self.path.clone(),
+        }
+    }
+}
+
 /// A Blender material: its name, its viewport values, its BSDF if one feeds
-/// the output, and the texture maps found for it (in Blender's order).
+/// the output, and the image textures linked to that BSDF.
 #[derive(Clone, Debug, Default)]
 pub struct MaterialInput {
     pub name: String,
@@ -38,12 +182,33 @@ pub struct MaterialInput {
     pub metallic: f32,
     pub diffuse_color: [f32; 4],
     pub bsdf: Option<Bsdf>,
-    pub maps: Vec<TextureMap>,
+    /// Looked at only with a BSDF; the first for an input counts.
+    pub textures: Vec<ImageTexture>,
 }
 
-/// The material Blender 3.4's exporter writes for `input`; with `pbr`, its
-/// PBR extensions (`Pr`, `Pm`... in place of `Ns` and `Ka`).
-pub fn mtl_material(input: &MaterialInput, pbr: bool) -> Material {
+/// The texture maps `exporter` writes for `input`, in its order.
+fn texture_maps(input: &MaterialInput, pbr: bool, exporter: Exporter) -> Vec<TextureMap> {
+    let Some(bsdf) = &input.bsdf else {
+        return Vec::new();
+    };
+    let keys: &[(&str, TextureInput)] = if pbr { &PBR_MAPS } else { &MAPS };
+    keys.iter()
+        .filter(|(_, from)| {
+            // From 4.1 an emission texture counts only with emission.
+            *from != TextureInput::Emission
+                || exporter == Exporter::Blender34
+                || bsdf.emission_strength.unwrap_or(0.0) != 0.0
+        })
+        .filter_map(|&(key, from)| {
+            let texture = input.textures.iter().find(|t| t.input == from)?;
+            Some(texture.map(key, exporter))
+        })
+        .collect()
+}
+
+/// The material `exporter` writes for `input`; with `pbr`, its PBR
+/// extensions (`Pr`, `Pm`... in place of `Ns` and `Ka`).
+pub fn mtl_material(input: &MaterialInput, pbr: bool, exporter: Exporter) -> Material {
     let viewport = Bsdf {
         roughness: input.roughness,
         specular: input.specular_intensity,
@@ -77,8 +242,9 @@ pub fn mtl_material(input: &MaterialInput, pbr: bool) -> Material {
     } else {
         [1.0; 3]
     };
+    let maps = texture_maps(input, pbr, exporter);
     // A property that a texture map gives has no line of its own.
-    let mapped = |key: &str| input.maps.iter().any(|m| m.key == key);
+    let mapped = |key: &str| maps.iter().any(|m| m.key == key);
     let mut statements = Vec::new();
     if pbr {
         let mut extensions = vec![("Pr", values.roughness), ("Pm", values.metallic)];
@@ -115,7 +281,7 @@ pub fn mtl_material(input: &MaterialInput, pbr: bool) -> Material {
         dissolve: (!mapped("map_d")).then_some(values.alpha),
         illum: Some(illum),
         statements,
-        maps: input.maps.clone(),
+        maps,
     }
 }
 
@@ -140,7 +306,7 @@ mod tests {
             diffuse_color: [0.8, 0.1, 0.1, 1.0],
             ..MaterialInput::default()
         };
-        let m = mtl_material(&input, false);
+        let m = mtl_material(&input, false, Exporter::Blender34);
         assert_eq!(m.name, "old_paint");
         assert_eq!(m.specular_exponent, Some(250.0));
         assert_eq!(m.ambient, Some([1.0; 3]));
@@ -166,20 +332,16 @@ mod tests {
                 transmission: 0.25,
                 ..Bsdf::default()
             }),
-            maps: vec![TextureMap {
-                key: "map_Kd".into(),
-                options: String::new(),
-                path: "wood.png".into(),
-            }],
+            textures: vec![ImageTexture::new(TextureInput::BaseColor, "wood.png")],
             ..MaterialInput::default()
         };
-        let m = mtl_material(&input, false);
+        let m = mtl_material(&input, false, Exporter::Blender34);
         assert_eq!(m.diffuse, None, "a map gives it");
         assert_eq!(m.emissive, Some([2.0, 1.0, 0.0]));
         assert_eq!(m.specular_exponent, Some(0.75 * 750.0));
         assert_eq!(m.ambient, Some([0.5; 3]));
         assert_eq!(m.illum, Some(6), "metallic and transparent");
-        let pbr = mtl_material(&input, true);
+        let pbr = mtl_material(&input, true, Exporter::Blender34);
         assert_eq!((pbr.specular_exponent, pbr.ambient), (None, None));
         let keys: Vec<&str> = pbr.statements.iter().map(|s| s.0.as_str()).collect();
         assert_eq!(
@@ -188,5 +350,71 @@ mod tests {
         );
         assert_eq!(pbr.statements[0].1, "0.250000");
         assert_eq!(pbr.statements[7].1, "0.250000 0.250000 0.250000");
+    }
+
+    fn textured(emission_strength: f32) -> MaterialInput {
+        let mapped = |input, path: &str| ImageTexture {
+            location: [0.76377463, 0.25, 0.0],
+            scale: [2.0, 1.510138, 1.0],
+            normal_strength: 0.441856,
+            ..ImageTexture::new(input, path)
+        };
+        MaterialInput {
+            name: "everything".into(),
+            bsdf: Some(Bsdf {
+                emission_strength: Some(emission_strength),
+                ..Bsdf::default()
+            }),
+            // Out of Blender's order: the maps come out in its order.
+            textures: TextureInput::ALL
+                .into_iter()
+                .rev()
+                .map(|input| mapped(input, input.name()))
+                .collect(),
+            ..MaterialInput::default()
+        }
+    }
+
+    fn lines(material: &Material) -> Vec<String> {
+        let map = |m: &TextureMap| format!("{} {} {}", m.key, m.options, m.path);
+        material.maps.iter().map(map).collect()
+    }
+
+    #[test]
+    fn texture_maps_by_each_exporters_rules() {
+        let old = mtl_material(&textured(0.0), false, Exporter::Blender34);
+        assert_eq!(
+            lines(&old),
+            [
+                "map_Kd -o 0.763775 0.25 0 -s 2 1.51014 1 Base Color",
+                "map_Ks -o 0.763775 0.25 0 -s 2 1.51014 1 Specular",
+                "map_Ns -o 0.763775 0.25 0 -s 2 1.51014 1 Roughness",
+                "map_refl -o 0.763775 0.25 0 -s 2 1.51014 1 Metallic",
+                "map_Ke -o 0.763775 0.25 0 -s 2 1.51014 1 Emission",
+                "map_d -o 0.763775 0.25 0 -s 2 1.51014 1 Alpha",
+                "map_Bump -o 0.763775 0.25 0 -s 2 1.51014 1 -bm 0.441856 Normal",
+            ]
+        );
+        assert_eq!(old.emissive, None, "the emission map gives it");
+        // 4.1+: shortest numbers, and no emission map without emission.
+        let new = mtl_material(&textured(0.0), true, Exporter::Blender45);
+        assert_eq!(
+            lines(&new)[..2],
+            [
+                "map_Kd -o 0.76377463 0.25 0 -s 2 1.510138 1 Base Color",
+                "map_Pm -o 0.76377463 0.25 0 -s 2 1.510138 1 Metallic",
+            ]
+        );
+        let keys: Vec<&str> = new.maps.iter().map(|m| m.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "map_Kd", "map_Pm", "map_Ks", "map_Pr", "map_Ps", "map_d", "map_Bump"
+            ]
+        );
+        assert_eq!(new.emissive, Some([0.0; 3]));
+        let glowing = mtl_material(&textured(1.0), true, Exporter::Blender45);
+        assert_eq!(glowing.maps[5].key, "map_Ke");
+        assert_eq!(glowing.emissive, None);
     }
 }

@@ -24,7 +24,7 @@ mod vertex_groups;
 
 pub use colors::{corner_colors_to_vertices, linear_to_srgb, srgb_to_linear};
 pub use exporter::Exporter;
-pub use material::{Bsdf, MaterialInput, mtl_material};
+pub use material::{Bsdf, ImageTexture, MaterialInput, TextureInput, mtl_material};
 pub use mesh::{Gathered, mesh, meshes, unused_edges};
 pub use normals::{NormalSource, corner_normals, domain_normals, face_normal};
 pub use nurbs::{NurbsSpline, nurbs_curves};

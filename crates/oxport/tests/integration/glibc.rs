@@ -30,6 +30,26 @@ pub fn c_fixed_into(value: f64, precision: usize, buf: &mut [u8; 400]) -> &[u8] 
     &buf[..n as usize]
 }
 
+const GENERAL: [&CStr; 7] = [
+    c"%.0g", c"%.1g", c"%.2g", c"%.3g", c"%.4g", c"%.5g", c"%.6g",
+];
+
+/// `snprintf(buf, n, "%.{precision}g", value)` through the C library.
+pub fn c_general(value: f64, precision: usize) -> Vec<u8> {
+    let mut buf = [0u8; 400];
+    // SAFETY: as in `c_fixed_into`: %g writes far fewer bytes than %f.
+    let n = unsafe {
+        libc::snprintf(
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+            GENERAL[precision].as_ptr(),
+            value,
+        )
+    };
+    assert!(n >= 0 && (n as usize) < buf.len());
+    buf[..n as usize].to_vec()
+}
+
 pub fn fixed<F: oxport::numfmt::FixedFloat>(value: F, precision: usize) -> Vec<u8> {
     let mut out = Vec::new();
     oxport::numfmt::write_fixed(&mut out, value, precision);

@@ -1,7 +1,7 @@
 //! Fixed-precision formatting against glibc's `snprintf`: random bit patterns,
 //! random values in the ranges meshes use, every tie, the special values.
 
-use crate::glibc::{c_fixed, fixed};
+use crate::glibc::{c_fixed, c_general, fixed};
 use oxport::synth::Rng;
 use rayon::prelude::*;
 
@@ -179,6 +179,44 @@ fn carries_into_a_new_digit() {
                 assert_same_f64(v.to_bits(), precision);
                 assert_same_f32((v as f32).to_bits(), precision);
             }
+        }
+    }
+}
+
+#[test]
+fn general_is_glibcs_percent_g() {
+    let mut rng = Rng::new(11);
+    let mut values: Vec<f32> = (0..200_000)
+        .map(|_| f32::from_bits(random_f32(&mut rng)))
+        .collect();
+    // Values around the switches between notations and around carries.
+    for base in [1e-5f32, 1e-4, 1e-3, 0.1, 1.0, 10.0, 1e5, 1e6, 1e7] {
+        for scale in [0.9999994f32, 0.9999995, 0.99999964, 1.0, 1.0000001] {
+            values.extend([base * scale, -base * scale]);
+        }
+    }
+    values.extend([
+        0.0,
+        -0.0,
+        0.5,
+        2.5,
+        999999.5,
+        9.999995,
+        f32::from_bits(0x38d1_b716), // the float below 0.0001
+        f32::MAX,
+        f32::MIN_POSITIVE,
+    ]);
+    for value in values {
+        for precision in 1..=6 {
+            let mut ours = Vec::new();
+            oxport::numfmt::write_general(&mut ours, value, precision);
+            let theirs = c_general(f64::from(value), precision);
+            assert!(
+                ours == theirs,
+                "{value:e} at %.{precision}g: {:?} vs {:?}",
+                String::from_utf8_lossy(&ours),
+                String::from_utf8_lossy(&theirs)
+            );
         }
     }
 }
