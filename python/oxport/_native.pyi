@@ -283,13 +283,29 @@ class Curve:
     @property
     def points(self) -> list[tuple[float, float, float]]: ...
 
+@final
+class NurbsSpline:
+    """One NURBS spline of a Blender curve object: its control points
+    (``points[].co`` without the weight, (N, 3) float32), ``order_u``,
+    ``use_cyclic_u``, ``use_endpoint_u`` and ``use_bezier_u``."""
+    def __new__(
+        cls,
+        points: _ArrayLike,
+        *,
+        order: int,
+        cyclic: bool = False,
+        endpoint: bool = False,
+        bezier: bool = False,
+    ) -> NurbsSpline: ...
+
 def blender_nurbs_curves(
     name: str,
     matrix_world: _Matrix,
     axes: _Matrix,
-    splines: Sequence[tuple[_ArrayLike, int, bool, bool]],
+    splines: Sequence[NurbsSpline],
     *,
     scale: float = 1.0,
+    blender_version: Optional[tuple[int, int]] = None,
 ) -> list[Curve]: ...
 def format_fixed(values: _ArrayLike, precision: int) -> bytes: ...
 

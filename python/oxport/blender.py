@@ -73,10 +73,11 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from . import _native
-from ._native import Bsdf, Curve, Gathered, ImageTexture, Mesh
+from ._native import Bsdf, Curve, Gathered, ImageTexture, Mesh, NurbsSpline
 from ._obj import Buffer, Material, _material
 
-__all__ = ["Bsdf", "Curve", "Gathered", "ImageTexture", "mesh", "meshes", "mtl_material", "nurbs_curves", "unused_edges"]
+__all__ = ["Bsdf", "Curve", "Gathered", "ImageTexture", "mesh", "meshes", "mtl_material", "nurbs_curves",
+           "NurbsSpline", "unused_edges"]
 
 #: A matrix as rows of numbers (a ``mathutils.Matrix`` works).
 Matrix = Sequence[Sequence[float]]
@@ -138,13 +139,17 @@ def nurbs_curves(
     name: str,
     matrix_world: Matrix,
     axes: Matrix,
-    splines: Sequence[tuple[Buffer, int, bool, bool]],
+    splines: Sequence[NurbsSpline],
     *,
     scale: float = 1.0,
+    blender_version: Optional[tuple[int, int]] = None,
 ) -> list[Curve]:
-    """The curves Blender 3.4's exporter writes for a NURBS curve object
-    ("curves as NURBS"), for :meth:`oxport.ObjWriter.write_curves`: each spline
-    given as ``(points, order_u, use_cyclic_u, use_endpoint_u)``, ``points``
-    its control points without their weights, placed by ``axes @
-    matrix_world`` and ``scale`` with Blender's float arithmetic."""
-    return _native.blender_nurbs_curves(name, matrix_world, axes, splines, scale=scale)
+    """The curves the exporter of ``blender_version`` (``bpy.app.version[:2]``;
+    None: 3.4) writes for a NURBS curve object ("curves as NURBS"), for
+    :meth:`oxport.ObjWriter.write_curves`: the control points of each spline
+    placed by ``axes @ matrix_world`` and ``scale`` with Blender's float
+    arithmetic, and its knots as that version computes them (from the
+    spline's order, cyclic, endpoint and Bézier flags). A spline whose order
+    is outside 1..64 is a ValueError."""
+    return _native.blender_nurbs_curves(name, matrix_world, axes, splines, scale=scale,
+                                        blender_version=blender_version)

@@ -32,7 +32,6 @@ def not_yet_after_3_4(request: pytest.FixtureRequest, version: str, what: str) -
 
 
 SMOOTH_GROUP_BITS = "its smooth groups as bit flags"
-NURBS = "its NURBS curves (export_curves_as_nurbs)"
 
 
 def export_both(tmp_path: Path, script: str, args: list[str], name: str, options: dict | None = None,
@@ -234,8 +233,6 @@ def test_features_scene_options(options: dict, seed: int, tmp_path: Path, versio
     on which Blender's own exporter crashes)."""
     if options.get("smooth_group_bitflags"):
         not_yet_after_3_4(request, version, SMOOTH_GROUP_BITS)
-    if options.get("export_curves_as_nurbs"):
-        not_yet_after_3_4(request, version, NURBS)
     curves = [] if options.get("apply_modifiers", True) is False else ["curves"]
     export_both(tmp_path, str(FEATURES), [str(seed), *curves], "features.obj", options, version=version)
     assert_same_export(tmp_path, "features.obj", mtl=options.get("export_materials", True))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import array
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -143,3 +144,29 @@ def test_texture_maps_follow_the_blender_version() -> None:
 def test_an_unknown_texture_input_is_named() -> None:
     with pytest.raises(ValueError, match='input: "Clearcoat" is not one of Base Color, Metallic'):
         oxport.blender.ImageTexture("Clearcoat", "coat.png")
+
+
+def test_nurbs_knots_follow_the_blender_version() -> None:
+    # Blender's NURBS circle: cyclic, endpoint and Bezier knots, order 3.
+    points = np.array([[i, 0, 0] for i in range(8)], dtype=np.float32)
+    circle = oxport.blender.NurbsSpline(points, order=3, cyclic=True, endpoint=True, bezier=True)
+    old, = oxport.blender.nurbs_curves("c", IDENTITY4, Y_UP, [circle])
+    new, = oxport.blender.nurbs_curves("c", IDENTITY4, Y_UP, [circle], blender_version=(4, 5))
+    assert len(old.points) == len(new.points) == 8
+    with pytest.raises(ValueError, match="spline 0: order 0 is outside 1..=64"):
+        oxport.blender.nurbs_curves("c", IDENTITY4, Y_UP, [oxport.blender.NurbsSpline(points, order=0)])
+
+
+def test_curves_are_written_in_the_layout_of_their_version(tmp_path: Path) -> None:
+    points = np.array([[i, 0, 0] for i in range(4)], dtype=np.float32)
+    spline = oxport.blender.NurbsSpline(points, order=4)
+    texts = []
+    for version in [(3, 4), (4, 5), (5, 0)]:
+        curves = oxport.blender.nurbs_curves("c", IDENTITY4, Y_UP, [spline], blender_version=version)
+        with oxport.ObjWriter(tmp_path / "c.obj") as writer:
+            writer.write_curves(curves)
+        texts.append((tmp_path / "c.obj").read_text().split("g c\n", 1)[1])
+    assert texts[0].startswith("cstype bspline\ndeg 3\ncurv 0.0 1.0 -1 -2 -3 -4\n")
+    assert texts[1] == ("cstype bspline\ndeg 3\ncurv 3.000000 4.000000 -1 -2 -3 -4\n"
+                        "parm u 0.000000 1.000000 2.000000 3.000000 4.000000 5.000000 6.000000 7.000000\nend\n")
+    assert texts[2].startswith("cstype bspline\ndeg 3\nv 0.000000")

@@ -401,37 +401,64 @@ impl Curve {
     }
 }
 
-/// The curves Blender 3.4's exporter writes for a NURBS curve object: each
-/// spline as `(points, order, cyclic, endpoint)`, `points` `(N, 3)` float32
-/// (`points[].co` without the weight).
+/// One NURBS spline of a Blender curve object.
+#[pyclass(frozen, module = "oxport._native")]
+pub struct NurbsSpline {
+    points: Vec<[f32; 3]>,
+    order: u32,
+    cyclic: bool,
+    endpoint: bool,
+    bezier: bool,
+}
+
+#[pymethods]
+impl NurbsSpline {
+    #[new]
+    #[pyo3(signature = (points, *, order, cyclic=false, endpoint=false, bezier=false))]
+    fn new(
+        points: &Bound<'_, PyAny>,
+        order: u32,
+        cyclic: bool,
+        endpoint: bool,
+        bezier: bool,
+    ) -> PyResult<Self> {
+        Ok(NurbsSpline {
+            points: float_rows::<3>(points, "points")?.as_slice().to_vec(),
+            order,
+            cyclic,
+            endpoint,
+            bezier,
+        })
+    }
+}
+
+/// The curves the exporter of `blender_version` writes for a NURBS curve
+/// object, one per spline.
 #[pyfunction]
-#[pyo3(signature = (name, matrix_world, axes, splines, *, scale=1.0))]
+#[pyo3(signature = (name, matrix_world, axes, splines, *, scale=1.0, blender_version=None))]
 pub(crate) fn blender_nurbs_curves(
     name: &str,
     matrix_world: &Bound<'_, PyAny>,
     axes: &Bound<'_, PyAny>,
-    splines: Vec<(Bound<'_, PyAny>, u32, bool, bool)>,
+    splines: Vec<PyRef<'_, NurbsSpline>>,
     scale: f32,
+    blender_version: Option<(u32, u32)>,
 ) -> PyResult<Vec<Curve>> {
     let world = matrix::<4>(matrix_world, "matrix_world")?;
     let axes = matrix::<3>(axes, "axes")?;
-    let points = splines
-        .iter()
-        .map(|(points, ..)| float_rows::<3>(points, "points"))
-        .collect::<PyResult<Vec<_>>>()?;
     let splines: Vec<library::NurbsSpline> = splines
         .iter()
-        .zip(&points)
-        .map(
-            |(&(_, order, cyclic, endpoint), points)| library::NurbsSpline {
-                points: points.as_slice(),
-                order,
-                cyclic,
-                endpoint,
-            },
-        )
+        .map(|spline| library::NurbsSpline {
+            points: &spline.points,
+            order: spline.order,
+            cyclic: spline.cyclic,
+            endpoint: spline.endpoint,
+            bezier: spline.bezier,
+        })
         .collect();
     let transform = library::world_and_axes_transform(&axes, &world);
-    let curves = library::nurbs_curves(name, &splines, &transform, scale);
+    let curves =
+        library::nurbs_curves(name, &splines, &transform, scale, exporter(blender_version))
+            .map_err(to_py_err)?;
     Ok(curves.into_iter().map(|curve| Curve { curve }).collect())
 }

@@ -37,6 +37,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(blender::blender_unused_edges, m)?)?;
     m.add_class::<blender::Bsdf>()?;
     m.add_class::<blender::ImageTexture>()?;
+    m.add_class::<blender::NurbsSpline>()?;
     m.add_function(wrap_pyfunction!(blender::blender_mtl_material, m)?)?;
     m.add_class::<blender::Curve>()?;
     m.add_function(wrap_pyfunction!(blender::blender_nurbs_curves, m)?)?;

@@ -54,4 +54,4 @@ pub mod source;
 pub mod synth;
 
 pub use error::{Error, Result};
-pub use mesh::{Curve, Material, Mesh, TextureMap};
+pub use mesh::{Curve, CurveLayout, Material, Mesh, TextureMap};

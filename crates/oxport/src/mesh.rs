@@ -234,16 +234,34 @@ fn check_attribute<T>(
 }
 
 /// A free-form B-spline curve (`cstype bspline`), as OBJ files hold them
-/// after the meshes: its control points, degree, control indices (relative:
-/// `-1` is the last point declared) and knot values between 0 and 1.
+/// after the meshes: its control points, degree, parameter range, control
+/// indices (relative: `-1` is the last point declared) and knots.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Curve {
     pub name: String,
     pub points: Vec<[f32; 3]>,
     pub degree: u32,
+    /// `curv`'s parameter range (the 3.4 layout writes `0.0 1.0`).
+    pub range: [f32; 2],
     pub controls: Vec<i64>,
-    /// The knots inside `0..1` (`parm u 0.0 ... 1.0` adds the ends).
-    pub parameters: Vec<f32>,
+    /// `parm u`'s knots (in the 3.4 layout, those between the ends `0.0` and
+    /// `1.0`, which it adds).
+    pub knots: Vec<f32>,
+    pub layout: CurveLayout,
+}
+
+/// How a curve's statements are laid out: as Blender's exporters write them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CurveLayout {
+    /// Blender 3.4: the points (`v`), then `g`, `cstype`, `deg`; `curv 0.0
+    /// 1.0` and the indices; `parm u 0.0`, the knots, `1.0`.
+    #[default]
+    Blender34,
+    /// Blender 4.5: the points, then `g`, `cstype`, `deg`; `curv` with the
+    /// range and the indices; `parm u` with every knot, all with 6 decimals.
+    Blender45,
+    /// Blender 5.0: `g`, `cstype`, `deg`, then the points; the rest as 4.5.
+    Blender50,
 }
 
 /// A texture map line of a material: `map_Kd -s 2 2 1 textures/wood.png`.

@@ -66,8 +66,8 @@ def objects(context, depsgraph, options: dict):
 
 
 def nurbs_curves(ob, matrix, axes, scale: float) -> list:
-    """A NURBS curve object's curves, as Blender 3.4 writes them after all the
-    meshes (``oxport.blender.nurbs_curves``)."""
+    """A NURBS curve object's curves, as the running Blender writes them after
+    all the meshes (``oxport.blender.nurbs_curves``)."""
     splines = []
     for spline in ob.data.splines:
         if spline.type != "NURBS":
@@ -77,8 +77,11 @@ def nurbs_curves(ob, matrix, axes, scale: float) -> list:
         points = buffer("f", 4 * count)
         spline.points.foreach_get("co", points)
         xyz = array("f", (points[i] for i in range(4 * count) if i % 4 != 3))
-        splines.append((xyz, spline.order_u, spline.use_cyclic_u, spline.use_endpoint_u))
-    return oxport.blender.nurbs_curves(ob.name, matrix, axes, splines, scale=scale)
+        splines.append(oxport.blender.NurbsSpline(
+            xyz, order=spline.order_u, cyclic=spline.use_cyclic_u, endpoint=spline.use_endpoint_u,
+            bezier=spline.use_bezier_u))
+    return oxport.blender.nurbs_curves(ob.name, matrix, axes, splines, scale=scale,
+                                       blender_version=tuple(bpy.app.version[:2]))
 
 
 # Meshes with fewer corners are built in batches; bigger ones one at a time, the

@@ -121,6 +121,14 @@ if with_curves:
     bpy.ops.curve.primitive_nurbs_curve_add(location=(-3, 3, 1))
     bpy.context.active_object.data.splines[0].use_endpoint_u = False
     bpy.context.active_object.name = "Nurbs Open"
+    bpy.ops.curve.primitive_nurbs_circle_add(location=(3, 3, 1))
+    bpy.context.active_object.name = "Nurbs Ring"  # cyclic, Bezier knots: an empty first span
+    bpy.context.active_object.data.splines[0].use_endpoint_u = False
+    bpy.ops.curve.primitive_nurbs_curve_add(location=(0, 3, 2))
+    bpy.context.active_object.name = "Nurbs Loop"  # cyclic, endpoint knots
+    loop = bpy.context.active_object.data.splines[0]
+    loop.use_cyclic_u = True
+    loop.order_u = 3
     bpy.ops.surface.primitive_nurbs_surface_sphere_add(location=(3, -3, 1))
     bpy.context.active_object.name = "Nurbs Sphere"
 

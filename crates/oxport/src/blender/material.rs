@@ -146,7 +146,9 @@ impl ImageTexture {
                 options.push(b' ');
                 match exporter {
                     Exporter::Blender34 => numfmt::write_general(&mut options, value, 6),
-                    Exporter::Blender45 => numfmt::write_general_shortest(&mut options, value),
+                    Exporter::Blender45 | Exporter::Blender50 => {
+                        numfmt::write_general_shortest(&mut options, value)
+                    }
                 }
             }
         };

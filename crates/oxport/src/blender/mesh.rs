@@ -84,7 +84,7 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
     face_offsets.push(corners as u32);
     let positions = match &g.transform {
         // 4.1+ folds the scale into the matrix; 3.4 scales the results.
-        Some(m) if g.exporter == Exporter::Blender45 => {
+        Some(m) if g.exporter >= Exporter::Blender45 => {
             let m = scaled_transform(m, g.scale);
             g.positions
                 .par_chunks(4096)
@@ -104,7 +104,7 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
         .as_ref()
         .map_or(identity_normals, |m| normal_transform(m, g.exporter));
     let (normals, normal_indices) = match (g.normals, g.smooth) {
-        (Some(source), _) if g.exporter == Exporter::Blender45 => {
+        (Some(source), _) if g.exporter >= Exporter::Blender45 => {
             let (values, indices) = domain_normals(
                 source,
                 g.corner_vertices,
@@ -148,7 +148,7 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
                 Exporter::Blender34 => {
                     uv_vertex_map(uv, g.corner_vertices, &face_offsets, g.positions.len())
                 }
-                Exporter::Blender45 => uv_exact_map(uv),
+                Exporter::Blender45 | Exporter::Blender50 => uv_exact_map(uv),
             };
             (Some(values), Some(indices))
         }

@@ -38,7 +38,7 @@ pub fn normal_transform(m: &Matrix4, exporter: Exporter) -> Matrix3 {
         [m[1][0], m[1][1], m[1][2]],
         [m[2][0], m[2][1], m[2][2]],
     ];
-    if exporter == Exporter::Blender45 {
+    if exporter >= Exporter::Blender45 {
         return eigen_inverse_transpose(&m3);
     }
     let mut inverse = adjoint(&m3);
@@ -148,7 +148,7 @@ pub(super) fn transform_normal(m: &Matrix3, [x, y, z]: [f32; 3], exporter: Expor
     ];
     let normalized = match exporter {
         Exporter::Blender34 => normalize(v),
-        Exporter::Blender45 => normalize_dividing(v),
+        Exporter::Blender45 | Exporter::Blender50 => normalize_dividing(v),
     };
     normalized.unwrap_or([0.0; 3])
 }
