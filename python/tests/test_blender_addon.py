@@ -24,16 +24,6 @@ def version(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-def not_yet_after_3_4(request: pytest.FixtureRequest, version: str, what: str) -> None:
-    """Marks the test as a known difference on Blender 4.5 and 5.0 (strict:
-    it fails once the add-on writes their bytes, and the mark must go)."""
-    if version != "3.4":
-        request.node.add_marker(pytest.mark.xfail(strict=True, reason=f"not matched on Blender 4.1+ yet: {what}"))
-
-
-SMOOTH_GROUP_BITS = "its smooth groups as bit flags"
-
-
 def export_both(tmp_path: Path, script: str, args: list[str], name: str, options: dict | None = None,
                 version: str = "3.4") -> dict:
     command = [*blender_python(version), str(RUNNER), "--",
@@ -97,9 +87,7 @@ def test_node_and_viewport_materials(seed: int, options: dict, tmp_path: Path, v
     ],
     ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()),
 )
-def test_options(options: dict, tmp_path: Path, version: str, request: pytest.FixtureRequest) -> None:
-    if options.get("smooth_group_bitflags"):
-        not_yet_after_3_4(request, version, SMOOTH_GROUP_BITS)
+def test_options(options: dict, tmp_path: Path, version: str) -> None:
     export_both(tmp_path, "scene.py", ["60", "4"], "options.obj", options, version=version)
     assert_same_export(tmp_path, "options.obj", mtl=options.get("export_materials", True))
 
@@ -226,13 +214,10 @@ def assert_same_geometry(ours: Path, theirs: Path, tolerance: float = 1e-4) -> N
     ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults",
 )
 @pytest.mark.parametrize("seed", [1, 2])
-def test_features_scene_options(options: dict, seed: int, tmp_path: Path, version: str,
-                                request: pytest.FixtureRequest) -> None:
+def test_features_scene_options(options: dict, seed: int, tmp_path: Path, version: str) -> None:
     """Modifiers, point colors (float and byte), sharp edges, vertex groups,
     names with spaces; curves and a surface (but with apply_modifiers=False,
     on which Blender's own exporter crashes)."""
-    if options.get("smooth_group_bitflags"):
-        not_yet_after_3_4(request, version, SMOOTH_GROUP_BITS)
     curves = [] if options.get("apply_modifiers", True) is False else ["curves"]
     export_both(tmp_path, str(FEATURES), [str(seed), *curves], "features.obj", options, version=version)
     assert_same_export(tmp_path, "features.obj", mtl=options.get("export_materials", True))

@@ -156,8 +156,11 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
     };
     let written_smooth = match (g.smooth, &g.smooth_groups) {
         (Some(smooth), Some(input)) => {
-            let groups =
-                smooth_groups(&face_offsets, smooth, input).map_err(|e| e.within(&object()))?;
+            // Blender 3.5+ keeps bits apart across boundary vertices too.
+            let vertices = (g.exporter >= Exporter::Blender45)
+                .then_some((g.corner_vertices, g.positions.len()));
+            let groups = smooth_groups(&face_offsets, smooth, input, vertices)
+                .map_err(|e| e.within(&object()))?;
             Some(
                 groups
                     .iter()
