@@ -70,14 +70,16 @@ argument, when the mesh is built.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+import os
+from dataclasses import dataclass, field
+from typing import Optional, Sequence, Union
 
 from . import _native
-from ._native import Bsdf, Curve, Gathered, ImageTexture, Mesh, NurbsSpline
-from ._obj import Buffer, Material, _material
+from ._native import Bsdf, Curve, Gathered, ImageTexture, ImportedMesh, Mesh, NurbsSpline
+from ._obj import Buffer, Material, ReadWarning, _material, _warnings
 
-__all__ = ["Bsdf", "Curve", "Gathered", "ImageTexture", "mesh", "meshes", "mtl_material", "nurbs_curves",
-           "NurbsSpline", "unused_edges"]
+__all__ = ["Bsdf", "Curve", "Gathered", "ImageTexture", "ImportedMesh", "ImportedScene", "import_obj", "mesh",
+           "meshes", "mtl_material", "nurbs_curves", "NurbsSpline", "unused_edges"]
 
 #: A matrix as rows of numbers (a ``mathutils.Matrix`` works).
 Matrix = Sequence[Sequence[float]]
@@ -153,3 +155,41 @@ def nurbs_curves(
     is outside 1..64 is a ValueError."""
     return _native.blender_nurbs_curves(name, matrix_world, axes, splines, scale=scale,
                                         blender_version=blender_version)
+
+
+@dataclass
+class ImportedScene:
+    """An OBJ file as Blender's importer builds it (:func:`import_obj`)."""
+
+    #: One per object, in file order.
+    meshes: list[ImportedMesh]
+    #: The ``mtllib`` statements' texts, in file order.
+    mtllibs: list[str]
+    #: What the read passed over (free-form curves among them).
+    warnings: list[ReadWarning] = field(default_factory=list)
+
+
+def import_obj(
+    path: Union[str, os.PathLike[str]],
+    *,
+    blender_version: Optional[tuple[int, int]] = None,
+    vertex_groups: bool = False,
+    threads: Optional[int] = None,
+) -> ImportedScene:
+    """Reads an OBJ file on ``threads`` threads (None: one per core) into the
+    meshes Blender's importer (``wm.obj_import``) of ``blender_version``
+    (``bpy.app.version[:2]``; None: 3.4) builds: per object the vertices its
+    faces and ``l`` lines use, in file order; the faces' corners, UVs and
+    normals (normalized as Blender does); which faces are flat (from 4.1, with
+    normals, only faces of near-zero area); the material of each face by
+    first use; loose edges; vertex colors made linear; with
+    ``vertex_groups``, the ``g`` groups' vertices. The object before the
+    first ``o`` is named after the file. MTL files are not read.
+
+    Where this differs from Blender's own parser: a vertex an object uses
+    from another object's lines comes after its own vertices (Blender keeps
+    file order), and the smooth state carries over an ``o`` (Blender
+    resets it)."""
+    meshes, mtllibs, warnings = _native.blender_import_obj(
+        path, blender_version=blender_version, vertex_groups=vertex_groups, threads=threads)
+    return ImportedScene(meshes, mtllibs, _warnings(warnings))

@@ -170,3 +170,22 @@ def test_curves_are_written_in_the_layout_of_their_version(tmp_path: Path) -> No
     assert texts[1] == ("cstype bspline\ndeg 3\ncurv 3.000000 4.000000 -1 -2 -3 -4\n"
                         "parm u 0.000000 1.000000 2.000000 3.000000 4.000000 5.000000 6.000000 7.000000\nend\n")
     assert texts[2].startswith("cstype bspline\ndeg 3\nv 0.000000")
+
+
+def test_import_keeps_the_used_vertices_in_file_order(tmp_path: Path) -> None:
+    path = tmp_path / "parts.obj"
+    path.write_text("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 5 5 5\nvn 0 0 2\nf 1//1 2//1 3//1\n"
+                    "o Second\nv 2 0 0\nv 3 0 0\nv 3 1 0\nusemtl red\ns 1\nf 5 6 7\nl 6 7\n"
+                    "g grp\nf 7 6 5\n")
+    scene = oxport.blender.import_obj(path, blender_version=(5, 0), vertex_groups=True)
+    first, second = scene.meshes
+    assert first.name == "parts"  # the object before the first `o`
+    assert first.positions.tolist() == [[0, 0, 0], [1, 0, 0], [1, 1, 0]]  # 5 5 5 is not used
+    assert first.corner_normals is not None and first.corner_normals.tolist()[0] == [0, 0, 1]
+    assert first.sharp_faces.tolist() == [False]  # with normals, Blender 4.1+ smooths
+    assert oxport.blender.import_obj(path).meshes[0].sharp_faces.tolist() == [True]  # 3.4: `s` decides
+    assert second.corner_vertices.tolist() == [0, 1, 2, 2, 1, 0]
+    assert second.loose_edges.tolist() == [[1, 2]]
+    assert second.materials == ["red"] and second.material_indices.tolist() == [0, 0]
+    assert [(name, v.tolist()) for name, v in second.vertex_groups] == [("grp", [0, 1, 2])]
+    assert second.positions.flags.writeable is False

@@ -294,7 +294,7 @@ impl Bsdf {
 }
 
 /// The exporter of `blender_version` (`bpy.app.version[:2]`; None: 3.4).
-fn exporter(blender_version: Option<(u32, u32)>) -> library::Exporter {
+pub(crate) fn exporter(blender_version: Option<(u32, u32)>) -> library::Exporter {
     blender_version.map_or(library::Exporter::Blender34, |(major, minor)| {
         library::Exporter::of_version(major, minor)
     })

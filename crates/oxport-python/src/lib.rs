@@ -4,6 +4,7 @@
 
 mod atomic;
 mod blender;
+mod blender_import;
 mod buffers;
 mod build;
 mod bytes;
@@ -38,6 +39,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<blender::Bsdf>()?;
     m.add_class::<blender::ImageTexture>()?;
     m.add_class::<blender::NurbsSpline>()?;
+    m.add_class::<blender_import::ImportedMesh>()?;
+    m.add_function(wrap_pyfunction!(blender_import::blender_import_obj, m)?)?;
     m.add_function(wrap_pyfunction!(blender::blender_mtl_material, m)?)?;
     m.add_class::<blender::Curve>()?;
     m.add_function(wrap_pyfunction!(blender::blender_nurbs_curves, m)?)?;

@@ -402,7 +402,7 @@ impl Mesh {
 
 /// The element types of a mesh's arrays: plain values without padding, with
 /// their `struct` format.
-trait Plain: numpy::Element {
+pub(crate) trait Plain: numpy::Element {
     const FORMAT: &'static str;
 }
 
@@ -414,11 +414,15 @@ impl Plain for u32 {
     const FORMAT: &'static str = "I";
 }
 
+impl Plain for bool {
+    const FORMAT: &'static str = "?";
+}
+
 /// A read-only numpy array of `values` (rows of `width`), which `owner`'s
 /// memory backs: no copy. Where numpy cannot be imported (Blender builds
 /// without it), a read-only `memoryview` of a copy.
-fn numpy_view<T: Plain>(
-    owner: &Bound<'_, Mesh>,
+pub(crate) fn numpy_view<T: Plain, O: pyo3::PyClass>(
+    owner: &Bound<'_, O>,
     values: &[T],
     width: usize,
 ) -> PyResult<Py<PyAny>> {
@@ -440,8 +444,8 @@ fn numpy_view<T: Plain>(
         return Ok(view.call_method1("cast", (T::FORMAT, shape))?.unbind());
     }
     let container = owner.clone().into_any();
-    // SAFETY: the arrays of a (frozen) `Mesh` are never changed nor moved
-    // while it lives, and the numpy array keeps it alive.
+    // SAFETY: the arrays of `owner` (a frozen class) are never changed nor
+    // moved while it lives, and the numpy array keeps it alive.
     let array = if width == 1 {
         let view = ArrayView1::from(values);
         unsafe { PyArray1::borrow_from_array(&view, container) }.into_any()

@@ -294,9 +294,9 @@ fn material(object: &Bound<'_, PyAny>) -> PyResult<oxport::Material> {
 }
 
 /// A warning: `(path, line, what, count)`.
-type WarningFields = (Option<PathBuf>, u64, String, u64);
+pub(crate) type WarningFields = (Option<PathBuf>, u64, String, u64);
 
-fn warning_fields(w: obj::ReadWarning) -> WarningFields {
+pub(crate) fn warning_fields(w: obj::ReadWarning) -> WarningFields {
     (w.path, w.line, w.what, w.count)
 }
 

@@ -11,6 +11,7 @@
 mod check;
 mod colors;
 mod exporter;
+mod import;
 mod material;
 mod merge;
 mod mesh;
@@ -24,6 +25,7 @@ mod vertex_groups;
 
 pub use colors::{corner_colors_to_vertices, linear_to_srgb, srgb_to_linear};
 pub use exporter::Exporter;
+pub use import::{ImportOptions, ImportedMesh, ImportedScene, import_obj, imported_mesh};
 pub use material::{Bsdf, ImageTexture, MaterialInput, TextureInput, mtl_material};
 pub use mesh::{Gathered, mesh, meshes, unused_edges};
 pub use normals::{NormalSource, corner_normals, domain_normals, face_normal};

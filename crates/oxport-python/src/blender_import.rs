@@ -1,0 +1,148 @@
+//! `oxport.blender.import_obj`: an OBJ file read into the arrays Blender's
+//! importer fills its meshes with.
+
+use std::path::PathBuf;
+
+use pyo3::prelude::*;
+
+use oxport::blender as library;
+
+use crate::errors::to_py_err;
+use crate::mesh::numpy_view;
+use crate::obj::{WarningFields, warning_fields};
+
+/// One mesh object as Blender's OBJ importer builds it: read-only numpy
+/// arrays that its memory backs.
+#[pyclass(frozen, module = "oxport._native")]
+pub struct ImportedMesh {
+    mesh: library::ImportedMesh,
+}
+
+#[pymethods]
+impl ImportedMesh {
+    #[getter]
+    fn name(&self) -> &str {
+        &self.mesh.name
+    }
+
+    /// `(V, 3)` float32: the vertices used, in file order.
+    #[getter]
+    fn positions(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        numpy_view(slf, slf.get().mesh.positions.as_flattened(), 3)
+    }
+
+    /// `(F + 1,)` uint32: face `i` uses corners `face_offsets[i]:face_offsets[i + 1]`.
+    #[getter]
+    fn face_offsets(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        numpy_view(slf, &slf.get().mesh.face_offsets, 1)
+    }
+
+    /// `(C,)` uint32: each corner's vertex.
+    #[getter]
+    fn corner_vertices(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        numpy_view(slf, &slf.get().mesh.corner_vertices, 1)
+    }
+
+    /// `(C, 2)` float32, or None.
+    #[getter]
+    fn corner_uvs(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyAny>>> {
+        let mesh = &slf.get().mesh;
+        mesh.corner_uvs
+            .as_ref()
+            .map(|v| numpy_view(slf, v.as_flattened(), 2))
+            .transpose()
+    }
+
+    /// `(C, 3)` float32, normalized, or None.
+    #[getter]
+    fn corner_normals(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyAny>>> {
+        let mesh = &slf.get().mesh;
+        mesh.corner_normals
+            .as_ref()
+            .map(|v| numpy_view(slf, v.as_flattened(), 3))
+            .transpose()
+    }
+
+    /// `(F,)` bool: faces not shaded smooth.
+    #[getter]
+    fn sharp_faces(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        numpy_view(slf, &slf.get().mesh.sharp_faces, 1)
+    }
+
+    /// `(F,)` uint32, into `materials`.
+    #[getter]
+    fn material_indices(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        numpy_view(slf, &slf.get().mesh.material_indices, 1)
+    }
+
+    #[getter]
+    fn materials(&self) -> Vec<String> {
+        self.mesh.materials.clone()
+    }
+
+    /// `(E, 2)` uint32: the `l` lines' edges.
+    #[getter]
+    fn loose_edges(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        numpy_view(slf, slf.get().mesh.loose_edges.as_flattened(), 2)
+    }
+
+    /// `(V, 4)` float32 linear RGBA, or None.
+    #[getter]
+    fn colors(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyAny>>> {
+        let mesh = &slf.get().mesh;
+        mesh.colors
+            .as_ref()
+            .map(|v| numpy_view(slf, v.as_flattened(), 4))
+            .transpose()
+    }
+
+    /// `[(name, vertices)]`: each vertex group and its vertices (`(N,)` uint32).
+    #[getter]
+    fn vertex_groups(slf: &Bound<'_, Self>) -> PyResult<Vec<(String, Py<PyAny>)>> {
+        slf.get()
+            .mesh
+            .vertex_groups
+            .iter()
+            .map(|(name, vertices)| Ok((name.clone(), numpy_view(slf, vertices, 1)?)))
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ImportedMesh({:?}, {} vertices, {} faces)",
+            self.mesh.name,
+            self.mesh.positions.len(),
+            self.mesh.sharp_faces.len()
+        )
+    }
+}
+
+/// Reads an OBJ file on all cores into meshes as the importer of
+/// `blender_version` builds them (the GIL is released): the meshes, the
+/// `mtllib` statements and the warnings.
+#[pyfunction]
+#[pyo3(signature = (path, *, blender_version=None, vertex_groups=false, threads=None))]
+pub(crate) fn blender_import_obj(
+    py: Python<'_>,
+    path: PathBuf,
+    blender_version: Option<(u32, u32)>,
+    vertex_groups: bool,
+    threads: Option<usize>,
+) -> PyResult<(Vec<ImportedMesh>, Vec<String>, Vec<WarningFields>)> {
+    let options = library::ImportOptions {
+        importer: crate::blender::exporter(blender_version),
+        vertex_groups,
+    };
+    let scene = py
+        .detach(|| library::import_obj(&path, &options, threads))
+        .map_err(to_py_err)?;
+    Ok((
+        scene
+            .meshes
+            .into_iter()
+            .map(|mesh| ImportedMesh { mesh })
+            .collect(),
+        scene.mtllibs,
+        scene.warnings.into_iter().map(warning_fields).collect(),
+    ))
+}

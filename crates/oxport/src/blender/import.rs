@@ -1,0 +1,327 @@
+//! Meshes as Blender's OBJ importer (`wm.obj_import`) builds them, from the
+//! objects [`crate::obj::read`] reads: the arrays a Blender mesh is filled
+//! with, in Blender's order and with its float arithmetic, so that an add-on
+//! only copies them in.
+//!
+//! | rule | 3.4 | 4.5, 5.0 |
+//! | --- | --- | --- |
+//! | vertices | those the faces and `l` lines use, in file order | the same |
+//! | normals | each `vn` normalized (`normalize_v3`), per corner | the same |
+//! | flat faces | the faces after `s 0` / `s off` | with normals: none, but faces of area below 1e-12; without: as 3.4 |
+//! | vertex colors | `v x y z r g b` from sRGB to linear (`srgb_to_linearrgb`) | the same |
+//!
+//! What differs from Blender's parser, which reads the file on one thread:
+//! a vertex an object uses from another object's lines comes after its own
+//! (Blender keeps file order), and the smooth state carries over an `o`
+//! (Blender resets it to flat).
+
+use std::path::Path;
+
+use super::Exporter;
+use super::colors::srgb_to_linear;
+use super::transform::normalize;
+use crate::Result;
+use crate::mesh::Mesh;
+use crate::obj::{self, ReadWarning};
+
+/// One mesh object as Blender's importer builds it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ImportedMesh {
+    pub name: String,
+    /// The vertices the faces and loose edges use, in file order.
+    pub positions: Vec<[f32; 3]>,
+    /// `F + 1` offsets into the corners (`loop_start`, and the total).
+    pub face_offsets: Vec<u32>,
+    /// The vertex of each corner.
+    pub corner_vertices: Vec<u32>,
+    /// Per corner (`(0, 0)` where a corner has none), when any corner has one.
+    pub corner_uvs: Option<Vec<[f32; 2]>>,
+    /// Per corner, normalized (zero where a corner has none), when the file
+    /// has normals: set as custom normals.
+    pub corner_normals: Option<Vec<[f32; 3]>>,
+    /// Per face: not shaded smooth.
+    pub sharp_faces: Vec<bool>,
+    /// Per face, into `materials`.
+    pub material_indices: Vec<u32>,
+    /// The materials in the order the object first uses them.
+    pub materials: Vec<String>,
+    /// The `l` lines' edges, between the mesh's vertices.
+    pub loose_edges: Vec<[u32; 2]>,
+    /// Per vertex, linear RGB and alpha 1, when the file has vertex colors.
+    pub colors: Option<Vec<[f32; 4]>>,
+    /// With vertex groups: each group's name and the vertices its faces use
+    /// (each with weight 1), in the order the groups first come.
+    pub vertex_groups: Vec<(String, Vec<u32>)>,
+}
+
+/// What the import is asked for (`wm.obj_import`'s options that shape meshes).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ImportOptions {
+    /// The importer of this Blender version.
+    pub importer: Exporter,
+    /// `import_vertex_groups`: the `g` groups as vertex groups.
+    pub vertex_groups: bool,
+}
+
+/// An OBJ file as Blender's importer builds it.
+#[derive(Clone, Debug, Default)]
+pub struct ImportedScene {
+    /// One per object, in file order.
+    pub meshes: Vec<ImportedMesh>,
+    /// The `mtllib` statements' texts, in file order.
+    pub mtllibs: Vec<String>,
+    /// What the read passed over (free-form curves among them).
+    pub warnings: Vec<ReadWarning>,
+}
+
+/// Reads the OBJ file at `path` on `threads` (None: every core) and builds
+/// each object's mesh as Blender's importer does; the object before the
+/// first `o` is named after the file, as Blender names it. MTL files are not
+/// read: Blender makes the materials.
+pub fn import_obj(
+    path: &Path,
+    options: &ImportOptions,
+    threads: Option<usize>,
+) -> Result<ImportedScene> {
+    let read = obj::ReadOptions {
+        threads,
+        materials: false,
+        ..obj::ReadOptions::default()
+    };
+    let scene = obj::read(path, &read)?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let meshes = scene
+        .meshes
+        .iter()
+        .map(|mesh| {
+            let name = if mesh.name.is_empty() {
+                stem.as_str()
+            } else {
+                &mesh.name
+            };
+            imported_mesh(mesh, name, options)
+        })
+        .collect();
+    Ok(ImportedScene {
+        meshes,
+        mtllibs: scene.mtllibs,
+        warnings: scene.warnings,
+    })
+}
+
+/// The mesh Blender's importer builds for `mesh`, named `name` (Blender
+/// names the object before the first `o` after the file).
+pub fn imported_mesh(mesh: &Mesh, name: &str, options: &ImportOptions) -> ImportedMesh {
+    let faces = mesh.face_offsets.len().saturating_sub(1);
+    // The vertices used, in file order.
+    let mut local = vec![u32::MAX; mesh.positions.len()];
+    let mut used = |v: u32| local[v as usize] = 0;
+    mesh.position_indices.iter().for_each(|&v| used(v));
+    let edges = mesh.edges.as_deref().unwrap_or_default();
+    edges.iter().flatten().for_each(|&v| used(v));
+    let mut positions = Vec::new();
+    for (v, slot) in local.iter_mut().enumerate() {
+        if *slot == 0 {
+            *slot = positions.len() as u32;
+            positions.push(mesh.positions[v]);
+        }
+    }
+    let corner_vertices: Vec<u32> = mesh
+        .position_indices
+        .iter()
+        .map(|&v| local[v as usize])
+        .collect();
+    let corner_uvs = mesh
+        .uvs
+        .as_ref()
+        .zip(mesh.uv_indices.as_ref())
+        .map(|(uvs, indices)| {
+            indices
+                .iter()
+                .map(|&i| uvs.get(i as usize).copied().unwrap_or([0.0; 2]))
+                .collect::<Vec<_>>()
+        });
+    let corner_normals = mesh.normals.as_ref().map(|normals| {
+        let unit: Vec<[f32; 3]> = normals
+            .iter()
+            .map(|&n| normalize(n).unwrap_or([0.0; 3]))
+            .collect();
+        match mesh.normal_indices.as_ref() {
+            Some(indices) => indices
+                .iter()
+                .map(|&i| unit.get(i as usize).copied().unwrap_or([0.0; 3]))
+                .collect(),
+            None => vec![[0.0; 3]; corner_vertices.len()],
+        }
+    });
+    let smooth = |f: usize| mesh.smooth.as_ref().is_some_and(|s| s[f] != 0);
+    let sharp_faces = (0..faces)
+        .map(|f| match (&corner_normals, options.importer) {
+            // 4.1+ leaves the shading to the custom normals, but for
+            // degenerate faces, which would spoil the fans of their vertices.
+            (Some(_), importer) if importer >= Exporter::Blender45 => {
+                let corners = &corner_vertices
+                    [mesh.face_offsets[f] as usize..mesh.face_offsets[f + 1] as usize];
+                face_area(&positions, corners) < 1.0e-12
+            }
+            _ => !smooth(f),
+        })
+        .collect();
+    let material_indices = match &mesh.material_indices {
+        Some(indices) => indices.to_vec(),
+        None => vec![0; faces],
+    };
+    let colors = mesh.colors.as_ref().map(|colors| {
+        let mut linear = vec![[0.0f32, 0.0, 0.0, 1.0]; positions.len()];
+        for (v, &slot) in local.iter().enumerate() {
+            if slot != u32::MAX {
+                let [r, g, b] = colors[v];
+                linear[slot as usize] =
+                    [srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b), 1.0];
+            }
+        }
+        linear
+    });
+    let vertex_groups = match (&mesh.group_indices, options.vertex_groups) {
+        (Some(groups), true) => {
+            let mut members = vec![Vec::new(); mesh.groups.len()];
+            for f in 0..faces {
+                let corners = mesh.face_offsets[f] as usize..mesh.face_offsets[f + 1] as usize;
+                if let Some(list) = members.get_mut(groups[f] as usize) {
+                    list.extend(corners.map(|c| corner_vertices[c]));
+                }
+            }
+            mesh.groups
+                .iter()
+                .zip(members)
+                .map(|(name, mut vertices)| {
+                    vertices.sort_unstable();
+                    vertices.dedup();
+                    (name.to_string(), vertices)
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    ImportedMesh {
+        name: name.to_string(),
+        positions,
+        face_offsets: mesh.face_offsets.to_vec(),
+        corner_vertices,
+        corner_uvs,
+        corner_normals,
+        sharp_faces,
+        material_indices,
+        materials: mesh.materials.iter().map(|m| m.to_string()).collect(),
+        loose_edges: edges.iter().map(|e| e.map(|v| local[v as usize])).collect(),
+        colors,
+        vertex_groups,
+    }
+}
+
+/// A face's area as Blender computes it (`face_area_calc`): half the length
+/// of the cross product of a triangle, or of Newell's normal of a polygon.
+fn face_area(positions: &[[f32; 3]], corners: &[u32]) -> f32 {
+    let p = |i: usize| positions[corners[i] as usize];
+    let n = if corners.len() == 3 {
+        let (a, b, c) = (p(0), p(1), p(2));
+        let (u, v) = (sub(a, b), sub(b, c));
+        [
+            u[1] * v[2] - u[2] * v[1],
+            u[2] * v[0] - u[0] * v[2],
+            u[0] * v[1] - u[1] * v[0],
+        ]
+    } else {
+        let mut n = [0.0f32; 3];
+        let mut previous = p(corners.len() - 1);
+        for i in 0..corners.len() {
+            let current = p(i);
+            n[0] += (previous[1] - current[1]) * (previous[2] + current[2]);
+            n[1] += (previous[2] - current[2]) * (previous[0] + current[0]);
+            n[2] += (previous[0] - current[0]) * (previous[1] + current[1]);
+            previous = current;
+        }
+        n
+    };
+    (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt() * 0.5
+}
+
+fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::borrow::Cow;
+
+    fn mesh() -> Mesh<'static> {
+        Mesh {
+            name: "quad".into(),
+            // Vertex 2 is not used: it is left out.
+            positions: vec![
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [9.0; 3],
+                [1.0, 1.0, 0.0],
+                [0.0, 1.0, 0.0],
+                [2.0, 2.0, 0.0],
+            ]
+            .into(),
+            colors: Some(vec![[1.0, 0.5, 0.0]; 6].into()),
+            normals: Some(vec![[0.0, 0.0, 2.0]].into()),
+            face_offsets: vec![0, 4].into(),
+            position_indices: vec![0, 1, 3, 4].into(),
+            normal_indices: Some(vec![0, 0, 0, 0].into()),
+            smooth: Some(vec![1].into()),
+            edges: Some(Cow::Owned(vec![[4, 5]])),
+            groups: vec!["top".into()],
+            group_indices: Some(vec![0].into()),
+            ..Mesh::default()
+        }
+    }
+
+    #[test]
+    fn meshes_hold_the_used_vertices_and_normalized_normals() {
+        let options = ImportOptions {
+            importer: Exporter::Blender34,
+            vertex_groups: true,
+        };
+        let m = imported_mesh(&mesh(), "quad", &options);
+        assert_eq!(m.positions.len(), 5);
+        assert_eq!(m.corner_vertices, [0, 1, 2, 3]);
+        assert_eq!(m.loose_edges, [[3, 4]]);
+        assert_eq!(m.corner_normals.unwrap()[0], [0.0, 0.0, 1.0]);
+        assert_eq!(m.sharp_faces, [false]);
+        assert_eq!(m.material_indices, [0]);
+        assert_eq!(m.vertex_groups, [("top".to_string(), vec![0, 1, 2, 3])]);
+        let colors = m.colors.unwrap();
+        assert_eq!(colors[0], [1.0, srgb_to_linear(0.5), 0.0, 1.0]);
+        assert!(m.corner_uvs.is_none());
+    }
+
+    #[test]
+    fn from_4_1_faces_with_normals_are_smooth_unless_degenerate() {
+        let options = ImportOptions {
+            importer: Exporter::Blender45,
+            vertex_groups: false,
+        };
+        let mut flat = mesh();
+        flat.smooth = Some(vec![0].into());
+        let m = imported_mesh(&flat, "quad", &options);
+        assert_eq!(m.sharp_faces, [false]);
+        assert!(m.vertex_groups.is_empty());
+        let mut degenerate = mesh();
+        degenerate.positions = vec![[0.0; 3]; 6].into();
+        assert_eq!(
+            imported_mesh(&degenerate, "quad", &options).sharp_faces,
+            [true]
+        );
+        // Without normals, the file's shading.
+        flat.normals = None;
+        assert_eq!(imported_mesh(&flat, "quad", &options).sharp_faces, [true]);
+    }
+}
