@@ -182,8 +182,8 @@ def test_import_keeps_the_used_vertices_in_file_order(tmp_path: Path) -> None:
     assert first.name == "parts"  # the object before the first `o`
     assert first.positions.tolist() == [[0, 0, 0], [1, 0, 0], [1, 1, 0]]  # 5 5 5 is not used
     assert first.corner_normals is not None and first.corner_normals.tolist()[0] == [0, 0, 1]
-    assert first.sharp_faces.tolist() == [False]  # with normals, Blender 4.1+ smooths
-    assert oxport.blender.import_obj(path).meshes[0].sharp_faces.tolist() == [True]  # 3.4: `s` decides
+    assert first.smooth_faces.tolist() == [True]  # with normals, Blender 4.1+ smooths
+    assert oxport.blender.import_obj(path).meshes[0].smooth_faces.tolist() == [False]  # 3.4: `s` decides
     assert second.corner_vertices.tolist() == [0, 1, 2, 2, 1, 0]
     assert second.loose_edges.tolist() == [[1, 2]]
     assert second.materials == ["red"] and second.material_indices.tolist() == [0, 0]

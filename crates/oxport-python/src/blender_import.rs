@@ -63,10 +63,16 @@ impl ImportedMesh {
             .transpose()
     }
 
-    /// `(F,)` bool: faces not shaded smooth.
+    /// `(F,)` uint32: each face's corner count (`loop_total`).
     #[getter]
-    fn sharp_faces(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
-        numpy_view(slf, &slf.get().mesh.sharp_faces, 1)
+    fn face_sizes(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        numpy_view(slf, &slf.get().mesh.face_sizes, 1)
+    }
+
+    /// `(F,)` bool: faces shaded smooth (`use_smooth`).
+    #[getter]
+    fn smooth_faces(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        numpy_view(slf, &slf.get().mesh.smooth_faces, 1)
     }
 
     /// `(F,)` uint32, into `materials`.
@@ -112,7 +118,7 @@ impl ImportedMesh {
             "ImportedMesh({:?}, {} vertices, {} faces)",
             self.mesh.name,
             self.mesh.positions.len(),
-            self.mesh.sharp_faces.len()
+            self.mesh.smooth_faces.len()
         )
     }
 }

@@ -441,6 +441,10 @@ pub(crate) fn numpy_view<T: Plain, O: pyo3::PyClass>(
             std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values))
         };
         let view = pyo3::types::PyMemoryView::from(&pyo3::types::PyBytes::new(py, bytes))?;
+        // A memoryview cannot take a shape with a zero: an empty one is flat.
+        if values.is_empty() {
+            return Ok(view.call_method1("cast", (T::FORMAT,))?.unbind());
+        }
         return Ok(view.call_method1("cast", (T::FORMAT, shape))?.unbind());
     }
     let container = owner.clone().into_any();

@@ -1,29 +1,34 @@
-"""Export Blender scenes as Wavefront OBJ through oxport: the bytes the
-running Blender's own exporter (``wm.obj_export``; 3.4, 4.5 and 5.0 are
-checked) writes, in a fraction of the time.
+"""Export and import Wavefront OBJ through oxport: the bytes the running
+Blender's own exporter (``wm.obj_export``; 3.4, 4.5 and 5.0 are checked)
+writes, and the data its importer (``wm.obj_import``) makes, in a fraction
+of the time.
 
-The operator ``bpy.ops.export_scene.oxport_obj`` takes the options of the
-running Blender's ``wm.obj_export``, with the same names and defaults."""
+The operators ``bpy.ops.export_scene.oxport_obj`` and
+``bpy.ops.import_scene.oxport_obj`` take the options of the running
+Blender's ``wm.obj_export`` and ``wm.obj_import``, with the same names and
+defaults."""
 
 from __future__ import annotations
 
+import os
+
 bl_info = {
-    "name": "oxport OBJ exporter",
+    "name": "oxport OBJ",
     "author": "oxport",
     "version": (0, 1, 0),
     "blender": (3, 4, 0),
-    "location": "File > Export > Wavefront (.obj) via oxport",
-    "description": "Exports OBJ + MTL through oxport: Blender's bytes, many times faster",
+    "location": "File > Export / Import > Wavefront (.obj) via oxport",
+    "description": "Exports and imports OBJ + MTL through oxport: Blender's bytes and data, many times faster",
     "category": "Import-Export",
 }
 
 import bpy  # noqa: E402
-from bpy_extras.io_utils import ExportHelper  # noqa: E402
+from bpy_extras.io_utils import ExportHelper, ImportHelper  # noqa: E402
 
-from . import export  # noqa: E402
+from . import export, importer  # noqa: E402
 
-# The options of wm.obj_export, copied at registration so that names, types,
-# defaults and enum items are those of the running Blender.
+# The options of wm.obj_export and wm.obj_import, copied at registration so
+# that names, types, defaults and enum items are those of the running Blender.
 _SKIPPED = {"rna_type", "filepath", "directory", "filename", "check_existing", "filter_blender",
             "filter_backup", "filter_image", "filter_movie", "filter_python", "filter_font",
             "filter_sound", "filter_text", "filter_archive", "filter_btx", "filter_collada",
@@ -49,9 +54,9 @@ def _copy_property(prop: bpy.types.Property):
     return None
 
 
-def _exporter_options() -> dict:
+def _options(operator) -> dict:
     properties = {}
-    for prop in bpy.ops.wm.obj_export.get_rna_type().properties:
+    for prop in operator.get_rna_type().properties:
         if prop.identifier in _SKIPPED:
             continue
         copied = _copy_property(prop)
@@ -77,7 +82,7 @@ class EXPORT_SCENE_OT_oxport_obj(bpy.types.Operator, ExportHelper):
     )
 
     def execute(self, context):
-        options = {name: getattr(self, name) for name in _exporter_options()}
+        options = {name: getattr(self, name) for name in _options(bpy.ops.wm.obj_export)}
         options["oxport_direct_io"] = self.oxport_direct_io
         try:
             report = export.export(context, self.filepath, options)
@@ -93,16 +98,54 @@ class EXPORT_SCENE_OT_oxport_obj(bpy.types.Operator, ExportHelper):
         return {"FINISHED"}
 
 
-def _menu(self, context):
+class IMPORT_SCENE_OT_oxport_obj(bpy.types.Operator, ImportHelper):
+    """Import Wavefront OBJ files through oxport (the data of Blender's importer, faster)"""
+
+    bl_idname = "import_scene.oxport_obj"
+    bl_label = "Import OBJ (oxport)"
+    bl_options = {"PRESET", "UNDO"}
+    filename_ext = ".obj"
+    filter_glob: bpy.props.StringProperty(default="*.obj", options={"HIDDEN"})
+    files: bpy.props.CollectionProperty(type=bpy.types.OperatorFileListElement,
+                                        options={"HIDDEN", "SKIP_SAVE"})
+    directory: bpy.props.StringProperty(subtype="DIR_PATH", options={"HIDDEN", "SKIP_SAVE"})
+
+    def execute(self, context):
+        options = {name: getattr(self, name) for name in _options(bpy.ops.wm.obj_import)}
+        paths = [os.path.join(self.directory, f.name) for f in self.files if f.name] or [self.filepath]
+        try:
+            report = importer.import_files(context, paths, options)
+        except importer.NotSupported as error:
+            self.report({"ERROR"}, str(error))
+            return {"CANCELLED"}
+        except (OSError, ValueError) as error:
+            self.report({"ERROR"}, f"oxport OBJ import failed: {error}")
+            return {"CANCELLED"}
+        for warning in report.warnings:
+            self.report({"WARNING"}, warning)
+        self.report({"INFO"}, report.summary())
+        return {"FINISHED"}
+
+
+def _export_menu(self, context):
     self.layout.operator(EXPORT_SCENE_OT_oxport_obj.bl_idname, text="Wavefront (.obj) via oxport")
 
 
+def _import_menu(self, context):
+    self.layout.operator(IMPORT_SCENE_OT_oxport_obj.bl_idname, text="Wavefront (.obj) via oxport")
+
+
 def register():
-    EXPORT_SCENE_OT_oxport_obj.__annotations__.update(_exporter_options())
+    EXPORT_SCENE_OT_oxport_obj.__annotations__.update(_options(bpy.ops.wm.obj_export))
+    IMPORT_SCENE_OT_oxport_obj.__annotations__.update(_options(bpy.ops.wm.obj_import))
     bpy.utils.register_class(EXPORT_SCENE_OT_oxport_obj)
-    bpy.types.TOPBAR_MT_file_export.append(_menu)
+    bpy.utils.register_class(IMPORT_SCENE_OT_oxport_obj)
+    bpy.types.TOPBAR_MT_file_export.append(_export_menu)
+    bpy.types.TOPBAR_MT_file_import.append(_import_menu)
 
 
 def unregister():
-    bpy.types.TOPBAR_MT_file_export.remove(_menu)
+    bpy.types.TOPBAR_MT_file_import.remove(_import_menu)
+    bpy.types.TOPBAR_MT_file_export.remove(_export_menu)
+    bpy.utils.unregister_class(IMPORT_SCENE_OT_oxport_obj)
     bpy.utils.unregister_class(EXPORT_SCENE_OT_oxport_obj)

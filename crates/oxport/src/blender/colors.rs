@@ -75,6 +75,21 @@ pub fn linear_to_srgb(rgb: [f32; 3]) -> [f32; 3] {
     }
 }
 
+/// Blender's `srgb_to_linearrgb_v3_v3` (what its OBJ importer makes of
+/// `v x y z r g b`), on x86-64 builds an SSE approximation of `x^2.4` (an
+/// exponent-bits guess of `x^(4/5)`, three Newton steps, cubed); elsewhere
+/// [`srgb_to_linear`] per channel.
+pub fn srgb_to_linear_v3(rgb: [f32; 3]) -> [f32; 3] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        sse::srgb_to_linear(rgb)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        rgb.map(srgb_to_linear)
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod sse {
     // SSE and SSE2 are part of the x86-64 baseline: these intrinsics are
@@ -120,6 +135,44 @@ mod sse {
             let mut mean = _mm_mul_ps(_mm_set1_ps(weight), _mm_add_ps(over, under));
             mean = _mm_mul_ps(mean, rsqrt(mean));
             _mm_mul_ps(mean, rsqrt(mean))
+        }
+    }
+
+    /// `x^(4/5)` refined by a Newton step of the fifth root of `x^4`.
+    #[inline]
+    fn improve_fifth_root(guess: __m128, x4: __m128) -> __m128 {
+        unsafe {
+            let g2 = _mm_mul_ps(guess, guess);
+            let g4 = _mm_mul_ps(g2, g2);
+            let sum = _mm_add_ps(_mm_mul_ps(_mm_set1_ps(4.0), guess), _mm_div_ps(x4, g4));
+            _mm_mul_ps(sum, _mm_set1_ps(1.0 / 5.0))
+        }
+    }
+
+    /// `x^2.4` as `(x^(4/5))^3`.
+    #[inline]
+    fn pow_12_5(x: __m128) -> __m128 {
+        unsafe {
+            let mut root = guess_pow(0x3f4c_cccd, 0x4f55_a7fb, x);
+            let x2 = _mm_mul_ps(x, x);
+            let x4 = _mm_mul_ps(x2, x2);
+            for _ in 0..3 {
+                root = improve_fifth_root(root, x4);
+            }
+            _mm_mul_ps(root, _mm_mul_ps(root, root))
+        }
+    }
+
+    pub(super) fn srgb_to_linear([r, g, b]: [f32; 3]) -> [f32; 3] {
+        unsafe {
+            let c = _mm_setr_ps(r, g, b, 1.0);
+            let low = _mm_cmplt_ps(c, _mm_set1_ps(0.04045));
+            let linear = _mm_max_ps(_mm_mul_ps(c, _mm_set1_ps(1.0 / 12.92)), _mm_set1_ps(0.0));
+            let base = _mm_mul_ps(_mm_add_ps(c, _mm_set1_ps(0.055)), _mm_set1_ps(1.0 / 1.055));
+            let out = _mm_or_ps(_mm_and_ps(low, linear), _mm_andnot_ps(low, pow_12_5(base)));
+            let mut lanes = [0.0f32; 4];
+            _mm_storeu_ps(lanes.as_mut_ptr(), out);
+            [lanes[0], lanes[1], lanes[2]]
         }
     }
 

@@ -8,7 +8,7 @@
 //! | vertices | those the faces and `l` lines use, in file order | the same |
 //! | normals | each `vn` normalized (`normalize_v3`), per corner | the same |
 //! | flat faces | the faces after `s 0` / `s off` | with normals: none, but faces of area below 1e-12; without: as 3.4 |
-//! | vertex colors | `v x y z r g b` from sRGB to linear (`srgb_to_linearrgb`) | the same |
+//! | vertex colors | `v x y z r g b` from sRGB to linear (`srgb_to_linearrgb_v3_v3`) | the same |
 //!
 //! What differs from Blender's parser, which reads the file on one thread:
 //! a vertex an object uses from another object's lines comes after its own
@@ -18,7 +18,7 @@
 use std::path::Path;
 
 use super::Exporter;
-use super::colors::srgb_to_linear;
+use super::colors::srgb_to_linear_v3;
 use super::transform::normalize;
 use crate::Result;
 use crate::mesh::Mesh;
@@ -32,6 +32,8 @@ pub struct ImportedMesh {
     pub positions: Vec<[f32; 3]>,
     /// `F + 1` offsets into the corners (`loop_start`, and the total).
     pub face_offsets: Vec<u32>,
+    /// Each face's corner count (`loop_total`).
+    pub face_sizes: Vec<u32>,
     /// The vertex of each corner.
     pub corner_vertices: Vec<u32>,
     /// Per corner (`(0, 0)` where a corner has none), when any corner has one.
@@ -39,8 +41,8 @@ pub struct ImportedMesh {
     /// Per corner, normalized (zero where a corner has none), when the file
     /// has normals: set as custom normals.
     pub corner_normals: Option<Vec<[f32; 3]>>,
-    /// Per face: not shaded smooth.
-    pub sharp_faces: Vec<bool>,
+    /// Per face: shaded smooth (`use_smooth`; `sharp_face` is its negation).
+    pub smooth_faces: Vec<bool>,
     /// Per face, into `materials`.
     pub material_indices: Vec<u32>,
     /// The materials in the order the object first uses them.
@@ -93,6 +95,11 @@ pub fn import_obj(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // Blender 3.4 gives every mesh a UV layer when the file has UVs.
+    let file_uvs = scene
+        .meshes
+        .iter()
+        .any(|m| m.uvs.as_ref().is_some_and(|uvs| !uvs.is_empty()));
     let meshes = scene
         .meshes
         .iter()
@@ -102,7 +109,7 @@ pub fn import_obj(
             } else {
                 &mesh.name
             };
-            imported_mesh(mesh, name, options)
+            imported_mesh(mesh, name, options, file_uvs)
         })
         .collect();
     Ok(ImportedScene {
@@ -113,8 +120,14 @@ pub fn import_obj(
 }
 
 /// The mesh Blender's importer builds for `mesh`, named `name` (Blender
-/// names the object before the first `o` after the file).
-pub fn imported_mesh(mesh: &Mesh, name: &str, options: &ImportOptions) -> ImportedMesh {
+/// names the object before the first `o` after the file); `file_uvs`: the
+/// file has UVs (Blender 3.4 then gives a mesh without any a layer of zeros).
+pub fn imported_mesh(
+    mesh: &Mesh,
+    name: &str,
+    options: &ImportOptions,
+    file_uvs: bool,
+) -> ImportedMesh {
     let faces = mesh.face_offsets.len().saturating_sub(1);
     // The vertices used, in file order.
     let mut local = vec![u32::MAX; mesh.positions.len()];
@@ -134,16 +147,18 @@ pub fn imported_mesh(mesh: &Mesh, name: &str, options: &ImportOptions) -> Import
         .iter()
         .map(|&v| local[v as usize])
         .collect();
-    let corner_uvs = mesh
-        .uvs
-        .as_ref()
-        .zip(mesh.uv_indices.as_ref())
-        .map(|(uvs, indices)| {
+    let given = mesh.uvs.as_ref().zip(mesh.uv_indices.as_ref());
+    let corner_uvs = match (given, options.importer) {
+        (Some((uvs, indices)), _) => Some(
             indices
                 .iter()
                 .map(|&i| uvs.get(i as usize).copied().unwrap_or([0.0; 2]))
-                .collect::<Vec<_>>()
-        });
+                .collect::<Vec<_>>(),
+        ),
+        // A file with UVs gives every mesh a layer in 3.4 (of zeros).
+        (None, Exporter::Blender34) if file_uvs => Some(vec![[0.0; 2]; corner_vertices.len()]),
+        (None, _) => None,
+    };
     let corner_normals = mesh.normals.as_ref().map(|normals| {
         let unit: Vec<[f32; 3]> = normals
             .iter()
@@ -158,16 +173,16 @@ pub fn imported_mesh(mesh: &Mesh, name: &str, options: &ImportOptions) -> Import
         }
     });
     let smooth = |f: usize| mesh.smooth.as_ref().is_some_and(|s| s[f] != 0);
-    let sharp_faces = (0..faces)
+    let smooth_faces = (0..faces)
         .map(|f| match (&corner_normals, options.importer) {
             // 4.1+ leaves the shading to the custom normals, but for
             // degenerate faces, which would spoil the fans of their vertices.
             (Some(_), importer) if importer >= Exporter::Blender45 => {
                 let corners = &corner_vertices
                     [mesh.face_offsets[f] as usize..mesh.face_offsets[f + 1] as usize];
-                face_area(&positions, corners) < 1.0e-12
+                face_area(&positions, corners) >= 1.0e-12
             }
-            _ => !smooth(f),
+            _ => smooth(f),
         })
         .collect();
     let material_indices = match &mesh.material_indices {
@@ -178,9 +193,8 @@ pub fn imported_mesh(mesh: &Mesh, name: &str, options: &ImportOptions) -> Import
         let mut linear = vec![[0.0f32, 0.0, 0.0, 1.0]; positions.len()];
         for (v, &slot) in local.iter().enumerate() {
             if slot != u32::MAX {
-                let [r, g, b] = colors[v];
-                linear[slot as usize] =
-                    [srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b), 1.0];
+                let [r, g, b] = srgb_to_linear_v3(colors[v]);
+                linear[slot as usize] = [r, g, b, 1.0];
             }
         }
         linear
@@ -200,7 +214,7 @@ pub fn imported_mesh(mesh: &Mesh, name: &str, options: &ImportOptions) -> Import
                 .map(|(name, mut vertices)| {
                     vertices.sort_unstable();
                     vertices.dedup();
-                    (name.to_string(), vertices)
+                    (group_name(name), vertices)
                 })
                 .collect()
         }
@@ -210,15 +224,30 @@ pub fn imported_mesh(mesh: &Mesh, name: &str, options: &ImportOptions) -> Import
         name: name.to_string(),
         positions,
         face_offsets: mesh.face_offsets.to_vec(),
+        face_sizes: mesh.face_offsets.windows(2).map(|w| w[1] - w[0]).collect(),
         corner_vertices,
         corner_uvs,
         corner_normals,
-        sharp_faces,
+        smooth_faces,
         material_indices,
         materials: mesh.materials.iter().map(|m| m.to_string()).collect(),
         loose_edges: edges.iter().map(|e| e.map(|v| local[v as usize])).collect(),
         colors,
         vertex_groups,
+    }
+}
+
+/// A `g` group's name as Blender's importer takes it: none (Blender then
+/// calls the vertex group `Group`) when it holds `off`, `null` or `default`
+/// anywhere.
+fn group_name(name: &str) -> String {
+    if ["off", "null", "default"]
+        .iter()
+        .any(|word| name.contains(word))
+    {
+        String::new()
+    } else {
+        name.to_string()
     }
 }
 
@@ -290,16 +319,19 @@ mod tests {
             importer: Exporter::Blender34,
             vertex_groups: true,
         };
-        let m = imported_mesh(&mesh(), "quad", &options);
+        let m = imported_mesh(&mesh(), "quad", &options, false);
         assert_eq!(m.positions.len(), 5);
         assert_eq!(m.corner_vertices, [0, 1, 2, 3]);
         assert_eq!(m.loose_edges, [[3, 4]]);
         assert_eq!(m.corner_normals.unwrap()[0], [0.0, 0.0, 1.0]);
-        assert_eq!(m.sharp_faces, [false]);
+        assert_eq!(m.smooth_faces, [true]);
+        assert_eq!(m.face_sizes, [4]);
         assert_eq!(m.material_indices, [0]);
         assert_eq!(m.vertex_groups, [("top".to_string(), vec![0, 1, 2, 3])]);
         let colors = m.colors.unwrap();
-        assert_eq!(colors[0], [1.0, srgb_to_linear(0.5), 0.0, 1.0]);
+        let [r, g, b] = srgb_to_linear_v3([1.0, 0.5, 0.0]);
+        assert_eq!(colors[0], [r, g, b, 1.0]);
+        assert!((g - 0.214).abs() < 0.001, "{g}");
         assert!(m.corner_uvs.is_none());
     }
 
@@ -311,17 +343,21 @@ mod tests {
         };
         let mut flat = mesh();
         flat.smooth = Some(vec![0].into());
-        let m = imported_mesh(&flat, "quad", &options);
-        assert_eq!(m.sharp_faces, [false]);
+        let m = imported_mesh(&flat, "quad", &options, false);
+        assert_eq!(m.smooth_faces, [true]);
+        assert_eq!(m.face_sizes, [4]);
         assert!(m.vertex_groups.is_empty());
         let mut degenerate = mesh();
         degenerate.positions = vec![[0.0; 3]; 6].into();
         assert_eq!(
-            imported_mesh(&degenerate, "quad", &options).sharp_faces,
-            [true]
+            imported_mesh(&degenerate, "quad", &options, false).smooth_faces,
+            [false]
         );
         // Without normals, the file's shading.
         flat.normals = None;
-        assert_eq!(imported_mesh(&flat, "quad", &options).sharp_faces, [true]);
+        assert_eq!(
+            imported_mesh(&flat, "quad", &options, false).smooth_faces,
+            [false]
+        );
     }
 }

@@ -23,7 +23,7 @@ mod transform;
 mod uvs;
 mod vertex_groups;
 
-pub use colors::{corner_colors_to_vertices, linear_to_srgb, srgb_to_linear};
+pub use colors::{corner_colors_to_vertices, linear_to_srgb, srgb_to_linear, srgb_to_linear_v3};
 pub use exporter::Exporter;
 pub use import::{ImportOptions, ImportedMesh, ImportedScene, import_obj, imported_mesh};
 pub use material::{Bsdf, ImageTexture, MaterialInput, TextureInput, mtl_material};

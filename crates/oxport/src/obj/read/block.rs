@@ -14,6 +14,8 @@ pub(super) struct Block<'a> {
     /// Empty when the block gives no colors (`v x y z r g b`), else one per
     /// position (black where a position has none).
     pub(super) colors: Vec<[f32; 3]>,
+    /// Beside `colors`: whether the position's line gave its color.
+    pub(super) colored: Vec<bool>,
     pub(super) uvs: Vec<[f32; 2]>,
     pub(super) normals: Vec<[f32; 3]>,
     /// Colors of ZBrush's `#MRGB` comments: the file's n-th is its n-th vertex's.
@@ -110,8 +112,13 @@ pub(super) fn vertex(block: &mut Block, position: [f32; 3], color: Option<[f32; 
         Some(color) => {
             block.colors.resize(block.positions.len(), [0.0; 3]);
             block.colors.push(color);
+            block.colored.resize(block.positions.len(), false);
+            block.colored.push(true);
         }
-        None if !block.colors.is_empty() => block.colors.push([0.0; 3]),
+        None if !block.colors.is_empty() => {
+            block.colors.push([0.0; 3]);
+            block.colored.push(false);
+        }
         None => {}
     }
     block.positions.push(position);

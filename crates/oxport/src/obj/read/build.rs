@@ -63,13 +63,25 @@ pub(super) fn build(
     );
     let colors = match colors {
         Colors::None => None,
-        Colors::Vertex => Some(elements.gather(
-            blocks,
-            Kind::Position,
-            |b| &b.colors,
-            range(Kind::Position),
-            &copies.copied,
-        )),
+        Colors::Vertex => {
+            // An object none of whose vertices has a color has no colors.
+            let colored = elements.gather(
+                blocks,
+                Kind::Position,
+                |b| &b.colored,
+                range(Kind::Position),
+                &copies.copied,
+            );
+            colored.contains(&true).then(|| {
+                elements.gather(
+                    blocks,
+                    Kind::Position,
+                    |b| &b.colors,
+                    range(Kind::Position),
+                    &copies.copied,
+                )
+            })
+        }
         Colors::Mrgb(all) => {
             let own = range(Kind::Position).chain(copies.copied.iter().copied());
             Some(

@@ -17,6 +17,7 @@ pub(super) fn parse_block(text: &[u8], strict: bool) -> Result<Block<'_>> {
         text,
         positions: Vec::with_capacity(text.len() / 120),
         colors: Vec::new(),
+        colored: Vec::new(),
         uvs: Vec::with_capacity(text.len() / 120),
         normals: Vec::with_capacity(text.len() / 120),
         mrgb: Vec::new(),

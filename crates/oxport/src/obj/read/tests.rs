@@ -82,6 +82,13 @@ fn vertex_colors_are_kept() {
             .colors
             .is_none()
     );
+    // An object without a colored vertex has no colors.
+    let scene = parse(
+        "o A\nv 0 0 0 1 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\no B\nv 0 0 1\nv 1 0 1\nv 0 1 1\nf 4 5 6\n",
+    )
+    .unwrap();
+    assert!(scene.meshes[0].colors.is_some());
+    assert!(scene.meshes[1].colors.is_none());
 }
 
 #[test]

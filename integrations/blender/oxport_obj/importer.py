@@ -1,0 +1,195 @@
+"""Importing OBJ files: each file read on all cores into the arrays of its
+meshes (``oxport.blender.import_obj``), which are then copied into Blender
+meshes whole (``foreach_set``), with the data Blender's own importer makes.
+
+The materials are the one part made by Blender's importer itself: a small
+OBJ file that uses each material once, with the original's ``mtllib``
+statements, is imported with ``wm.obj_import`` and its object removed, so
+that the node trees, images and names are Blender's own."""
+
+from __future__ import annotations
+
+import os
+import time
+from array import array
+from dataclasses import dataclass, field
+
+import bpy
+from bpy_extras.io_utils import axis_conversion
+from mathutils import Matrix
+
+from .options import NotSupported, axis
+from .package import oxport
+
+__all__ = ["ImportReport", "import_files"]
+
+
+@dataclass
+class ImportReport:
+    """What an import did: ``read_seconds`` reading and building the arrays,
+    ``build_seconds`` making the Blender data from them."""
+
+    files: int = 0
+    objects: int = 0
+    faces: int = 0
+    read_seconds: float = 0.0
+    build_seconds: float = 0.0
+    warnings: list = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (f"oxport: {self.files} file(s), {self.objects} objects, {self.faces} faces; "
+                f"reading {self.read_seconds:.3f} s, building {self.build_seconds:.3f} s")
+
+
+# Options whose other values are refused for now, with the reason.
+_NOT_YET = {
+    "use_split_objects": (True, "objects are split at `o` lines only"),
+    "use_split_groups": (False, "groups are not split into objects yet"),
+    "clamp_size": (0.0, "clamping the size is not done yet"),
+    "collection_separator": ("", "collections from object names are not made yet"),
+}
+
+
+def check_import_options(options: dict) -> None:
+    """Raises NotSupported for an option value the importer does not handle yet."""
+    for name, (expected, reason) in _NOT_YET.items():
+        if name in options and options[name] != expected:
+            raise NotSupported(f"{name}={options[name]!r} is not supported yet: {reason}")
+
+
+def import_files(context, paths: list, options: dict) -> ImportReport:
+    """Imports OBJ files as ``bpy.ops.wm.obj_import(filepath=..., **options)``
+    imports each: their objects linked to the active collection, selected,
+    the last one active."""
+    check_import_options(options)
+    report = ImportReport()
+    version = tuple(bpy.app.version[:2])
+    for obj in context.view_layer.objects:
+        obj.select_set(False)
+    for path in paths:
+        _import_file(context, path, options, version, report)
+    return report
+
+
+def _import_file(context, path: str, options: dict, version: tuple, report: ImportReport) -> None:
+    start = time.perf_counter()
+    scene = oxport.blender.import_obj(path, blender_version=version,
+                                      vertex_groups=options.get("import_vertex_groups", False))
+    report.read_seconds += time.perf_counter() - start
+    for warning in scene.warnings:
+        if "curv" in warning.what or "cstype" in warning.what:
+            raise NotSupported(f"{path}: free-form curves are not imported yet")
+        report.warnings.append(f"{path}: line {warning.line}: {warning.what}")
+    start = time.perf_counter()
+    meshes = [m for m in scene.meshes if len(m.positions)]
+    # Blender makes its objects in the order of their names, case aside.
+    meshes.sort(key=lambda m: m.name.lower())
+    materials = _blender_materials(path, scene.mtllibs, meshes, options)
+    matrix = (axis_conversion(from_forward=axis(options.get("forward_axis", "NEGATIVE_Z")),
+                              from_up=axis(options.get("up_axis", "Y")), to_forward="Y", to_up="Z").to_4x4()
+              @ Matrix.Scale(options.get("global_scale", 1.0), 4))
+    collection = context.view_layer.active_layer_collection.collection
+    created = []
+    for imported in meshes:
+        mesh = _mesh(imported, version, options.get("validate_meshes", version >= (4, 1)))
+        obj = bpy.data.objects.new(imported.name, mesh)
+        for name in imported.materials:
+            obj.data.materials.append(materials[name])
+        obj.matrix_basis = matrix
+        for name, vertices in imported.vertex_groups:
+            obj.vertex_groups.new(name=name).add(vertices.tolist(), 1.0, "REPLACE")
+        collection.objects.link(obj)
+        created.append(obj)
+        report.faces += len(imported.smooth_faces)
+    for obj in created:
+        obj.select_set(True)
+    if created:
+        context.view_layer.objects.active = created[-1]
+    report.objects += len(created)
+    report.files += 1
+    report.build_seconds += time.perf_counter() - start
+
+
+def _mesh(imported, version: tuple, validate: bool):
+    """A Blender mesh of ``imported``'s arrays, made in the order Blender's
+    importer makes it: faces, edges, UVs, custom normals, colors."""
+    mesh = bpy.data.meshes.new(imported.name)
+    offsets = imported.face_offsets
+    mesh.vertices.add(len(imported.positions))
+    mesh.vertices.foreach_set("co", _flat(imported.positions))
+    mesh.loops.add(len(imported.corner_vertices))
+    mesh.loops.foreach_set("vertex_index", _flat(imported.corner_vertices))
+    mesh.polygons.add(len(offsets) - 1)
+    mesh.polygons.foreach_set("loop_start", _flat(offsets[:len(offsets) - 1]))
+    if version < (4, 0):
+        mesh.polygons.foreach_set("loop_total", _flat(imported.face_sizes))
+    mesh.polygons.foreach_set("material_index", _flat(imported.material_indices))
+    mesh.polygons.foreach_set("use_smooth", _flat(imported.smooth_faces))
+    if len(imported.loose_edges):
+        mesh.edges.add(len(imported.loose_edges))
+        mesh.edges.foreach_set("vertices", _flat(imported.loose_edges))
+    mesh.update(calc_edges=True)
+    if imported.corner_uvs is not None:
+        mesh.uv_layers.new(name="UVMap").data.foreach_set("uv", _flat(imported.corner_uvs))
+    if imported.corner_normals is not None:
+        if version < (4, 1):
+            mesh.use_auto_smooth = True
+        mesh.normals_split_custom_set(imported.corner_normals.tolist())
+    if imported.colors is not None:
+        colors = mesh.color_attributes.new("Color", "FLOAT_COLOR", "POINT")
+        colors.data.foreach_set("color", _flat(imported.colors))
+        mesh.color_attributes.active_color = colors
+        if version >= (4, 0):
+            mesh.color_attributes.render_color_index = mesh.color_attributes.active_color_index
+    if validate:
+        mesh.validate()
+    return mesh
+
+
+def _flat(rows):
+    """An array (of rows) as ``foreach_set`` takes it: a flat numpy array;
+    where Blender has no numpy (Debian's 3.4), oxport's arrays are
+    memoryviews, which its ``foreach_set`` does not read: copied then into an
+    ``array`` (or a list, for booleans)."""
+    if not isinstance(rows, memoryview):
+        return rows.reshape(-1)
+    if rows.format == "?":
+        return rows.tolist()
+    flat = array(rows.format)
+    flat.frombytes(rows.cast("B"))
+    return flat
+
+
+def _blender_materials(path: str, mtllibs: list, meshes: list, options: dict) -> dict:
+    """The materials the meshes use, made by Blender's own importer from the
+    MTL files the OBJ file names, in the order Blender makes them."""
+    names = list(dict.fromkeys(name for m in meshes for name in m.materials))
+    if not names:
+        return {}
+    folder = os.path.dirname(os.path.abspath(path))
+    # Beside the original, so that MTL and texture paths resolve as they do for it.
+    dummy = os.path.join(folder, f".oxport-materials-{os.getpid()}.obj")
+    lines = [f"mtllib {library}" for library in mtllibs]
+    default = os.path.splitext(os.path.basename(path))[0] + ".mtl"
+    if os.path.exists(os.path.join(folder, default)):
+        lines.append(f"mtllib {default}")
+    lines += ["v 0 0 0", "v 1 0 0", "v 0 1 0"]
+    for name in names:
+        lines += [f"usemtl {name}", "f 1 2 3"]
+    objects_before = set(bpy.data.objects)
+    try:
+        with open(dummy, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        extra = {}
+        if "mtl_name_collision_mode" in options:
+            extra["mtl_name_collision_mode"] = options["mtl_name_collision_mode"]
+        bpy.ops.wm.obj_import(filepath=dummy, **extra)
+    finally:
+        if os.path.exists(dummy):
+            os.remove(dummy)
+    (made,) = [obj for obj in bpy.data.objects if obj not in objects_before]
+    materials = dict(zip(names, (slot.material for slot in made.material_slots)))
+    mesh = made.data
+    bpy.data.objects.remove(made)
+    bpy.data.meshes.remove(mesh)
+    return materials

@@ -1,0 +1,129 @@
+"""Runs inside Blender: imports OBJ files with Blender's importer
+(``wm.obj_import``) or with the add-on (``import_scene.oxport_obj``) into the
+empty scene, then saves what was made: per object of the active collection,
+in order, its name, matrix, mesh arrays, materials (node trees with their
+values and images) and vertex groups.
+
+blender -b --factory-startup --python import_dump.py -- ROOT MODE OUT OBJ... [--options JSON]
+python import_dump.py -- ROOT MODE OUT OBJ... [--options JSON]     (PyPI's bpy)
+
+MODE is ``blender`` or ``oxport``; OUT gets ``OUT.arrays`` (a pickled dict
+of ``(typecode, bytes)``: Debian's Blender has no numpy) and ``OUT.json``
+(the rest). Prints one line starting with OXPORT_IMPORT, then
+ends the process."""
+
+import json
+import os
+import pickle
+import sys
+from array import array
+import time
+import traceback
+
+
+def main() -> None:
+    argv = sys.argv[sys.argv.index("--") + 1:]
+    options = {}
+    if "--options" in argv:
+        i = argv.index("--options")
+        options = json.loads(argv[i + 1])
+        argv = argv[:i] + argv[i + 2:]
+    root, mode, out, *paths = argv
+    sys.path.insert(0, os.path.join(root, "python"))
+    sys.path.insert(0, os.path.join(root, "integrations", "blender"))
+
+    import bpy
+
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    start = time.perf_counter()
+    if mode == "blender":
+        for path in paths:
+            bpy.ops.wm.obj_import(filepath=path, **options)
+    else:
+        import oxport_obj
+
+        oxport_obj.register()
+        files = [{"name": os.path.basename(p)} for p in paths]
+        result = bpy.ops.import_scene.oxport_obj(filepath=paths[0], directory=os.path.dirname(paths[0]),
+                                                 files=files, **options)
+        assert result == {"FINISHED"}, result
+    seconds = time.perf_counter() - start
+
+    version = tuple(bpy.app.version[:2])
+    arrays, objects = {}, []
+    collection = bpy.context.view_layer.active_layer_collection.collection
+    for i, obj in enumerate(collection.objects):
+        mesh = obj.data
+        key = f"{i}/"
+
+        def get(seq, attr, typecode, width, name=None):
+            values = array(typecode, bytes(array(typecode).itemsize * len(seq) * width))
+            seq.foreach_get(attr, values)
+            arrays[key + (name or attr)] = (typecode, values.tobytes())
+        get(mesh.vertices, "co", "f", 3)
+        get(mesh.loops, "vertex_index", "i", 1)
+        get(mesh.polygons, "loop_start", "i", 1)
+        get(mesh.polygons, "loop_total", "i", 1)
+        smooth = [False] * len(mesh.polygons)
+        mesh.polygons.foreach_get("use_smooth", smooth)
+        arrays[key + "use_smooth"] = ("b", bytes(smooth))
+        get(mesh.polygons, "material_index", "i", 1)
+        get(mesh.edges, "vertices", "i", 2)
+        if version < (4, 1):
+            mesh.calc_normals_split()
+            get(mesh.loops, "normal", "f", 3)
+        else:
+            get(mesh.corner_normals, "vector", "f", 3, "normal")
+        for layer in mesh.uv_layers:
+            get(layer.data, "uv", "f", 2, "uv/" + layer.name)
+        for attribute in mesh.color_attributes:
+            get(attribute.data, "color", "f", 4, "color/" + attribute.name)
+        groups = {g.index: g.name for g in obj.vertex_groups}
+        membership = [sorted((groups[e.group], e.weight) for e in v.groups) for v in mesh.vertices]
+        objects.append({
+            "name": obj.name, "mesh": mesh.name, "matrix": [list(row) for row in obj.matrix_world],
+            "materials": [slot.material.name if slot.material else None for slot in obj.material_slots],
+            "uv_layers": [layer.name for layer in mesh.uv_layers],
+            "color_attributes": [(a.name, a.domain, a.data_type) for a in mesh.color_attributes],
+            "active_color": mesh.color_attributes.active_color_name if version >= (3, 5) else None,
+            "vertex_groups": [g.name for g in obj.vertex_groups],
+            "group_membership": membership if obj.vertex_groups else None,
+            "selected": obj.select_get(),
+        })
+    materials = {}
+    for material in bpy.data.materials:
+        tree = material.node_tree
+        nodes = []
+        if tree is not None:
+            for node in tree.nodes:
+                values = {}
+                for socket in node.inputs:
+                    value = getattr(socket, "default_value", None)
+                    if value is not None:
+                        values[socket.identifier] = list(value) if hasattr(value, "__len__") else value
+                image = getattr(node, "image", None)
+                nodes.append({"name": node.name, "type": node.bl_idname, "inputs": values,
+                              "image": image.filepath if image else None})
+            links = sorted((l.from_node.name, l.from_socket.identifier, l.to_node.name, l.to_socket.identifier)
+                           for l in tree.links)
+        else:
+            links = []
+        materials[material.name] = {"nodes": nodes, "links": links, "users": material.users}
+    active = bpy.context.view_layer.objects.active
+    with open(out + ".arrays", "wb") as f:
+        pickle.dump(arrays, f)
+    with open(out + ".json", "w") as f:
+        json.dump({"objects": objects, "materials": materials, "images": sorted(i.filepath for i in bpy.data.images),
+                   "active": active.name if active else None, "seconds": seconds}, f)
+    print("OXPORT_IMPORT " + json.dumps({"seconds": seconds, "objects": len(objects)}))
+
+
+status = 0
+try:
+    main()
+except BaseException:
+    traceback.print_exc()
+    status = 1
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(status)
