@@ -64,7 +64,7 @@ def import_files(context, paths: list, options: dict) -> ImportReport:
     check_import_options(options)
     report = ImportReport()
     version = tuple(bpy.app.version[:2])
-    for obj in context.view_layer.objects:
+    for obj in context.selected_objects:
         obj.select_set(False)
     for path in paths:
         _import_file(context, path, options, version, report)
@@ -89,18 +89,27 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
                               from_up=axis(options.get("up_axis", "Y")), to_forward="Y", to_up="Z").to_4x4()
               @ Matrix.Scale(options.get("global_scale", 1.0), 4))
     collection = context.view_layer.active_layer_collection.collection
+    validate = options.get("validate_meshes", version >= (4, 1))
+    normals = _CustomNormals()
     created = []
-    for imported in meshes:
-        mesh = _mesh(imported, version, options.get("validate_meshes", version >= (4, 1)))
-        obj = bpy.data.objects.new(imported.name, mesh)
-        for name in imported.materials:
-            obj.data.materials.append(materials[name])
-        obj.matrix_basis = matrix
-        for name, vertices in imported.vertex_groups:
-            obj.vertex_groups.new(name=name).add(vertices.tolist(), 1.0, "REPLACE")
-        collection.objects.link(obj)
-        created.append(obj)
-        report.faces += len(imported.smooth_faces)
+    try:
+        for imported in meshes:
+            mesh = _mesh(imported, version)
+            obj = bpy.data.objects.new(imported.name, mesh)
+            if imported.corner_normals is not None:
+                normals.set(obj, imported.corner_normals, version)
+            if validate:
+                mesh.validate()
+            collection.objects.link(obj)
+            for name in imported.materials:
+                obj.data.materials.append(materials[name])
+            obj.matrix_basis = matrix
+            for name, vertices in imported.vertex_groups:
+                obj.vertex_groups.new(name=name).add(vertices.tolist(), 1.0, "REPLACE")
+            created.append(obj)
+            report.faces += len(imported.smooth_faces)
+    finally:
+        normals.close()
     for obj in created:
         obj.select_set(True)
     if created:
@@ -110,40 +119,98 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
     report.build_seconds += time.perf_counter() - start
 
 
-def _mesh(imported, version: tuple, validate: bool):
+def _mesh(imported, version: tuple):
     """A Blender mesh of ``imported``'s arrays, made in the order Blender's
-    importer makes it: faces, edges, UVs, custom normals, colors."""
+    importer makes it: faces, edges, UVs, colors (custom normals come next,
+    on the object)."""
     mesh = bpy.data.meshes.new(imported.name)
     offsets = imported.face_offsets
     mesh.vertices.add(len(imported.positions))
-    mesh.vertices.foreach_set("co", _flat(imported.positions))
     mesh.loops.add(len(imported.corner_vertices))
-    mesh.loops.foreach_set("vertex_index", _flat(imported.corner_vertices))
     mesh.polygons.add(len(offsets) - 1)
-    mesh.polygons.foreach_set("loop_start", _flat(offsets[:len(offsets) - 1]))
-    if version < (4, 0):
+    if version >= (4, 0):
+        # The attributes themselves: one copy each (the element properties
+        # of vertices, loops and polygons are read one by one).
+        attributes = mesh.attributes
+        attributes["position"].data.foreach_set("vector", _flat(imported.positions))
+        if len(imported.corner_vertices):  # (a mesh without faces has no such attribute)
+            attributes[".corner_vert"].data.foreach_set("value", _flat(imported.corner_vertices))
+        attributes.new("material_index", "INT", "FACE").data.foreach_set(
+            "value", imported.material_indices.view("<i4"))
+        attributes.new("sharp_face", "BOOLEAN", "FACE").data.foreach_set("value", ~imported.smooth_faces)
+    else:
+        mesh.vertices.foreach_set("co", _flat(imported.positions))
+        mesh.loops.foreach_set("vertex_index", _flat(imported.corner_vertices))
         mesh.polygons.foreach_set("loop_total", _flat(imported.face_sizes))
-    mesh.polygons.foreach_set("material_index", _flat(imported.material_indices))
-    mesh.polygons.foreach_set("use_smooth", _flat(imported.smooth_faces))
+        mesh.polygons.foreach_set("material_index", _flat(imported.material_indices))
+        mesh.polygons.foreach_set("use_smooth", _flat(imported.smooth_faces))
+    mesh.polygons.foreach_set("loop_start", _flat(offsets[:len(offsets) - 1]))
     if len(imported.loose_edges):
         mesh.edges.add(len(imported.loose_edges))
         mesh.edges.foreach_set("vertices", _flat(imported.loose_edges))
     mesh.update(calc_edges=True)
     if imported.corner_uvs is not None:
         mesh.uv_layers.new(name="UVMap").data.foreach_set("uv", _flat(imported.corner_uvs))
-    if imported.corner_normals is not None:
-        if version < (4, 1):
-            mesh.use_auto_smooth = True
-        mesh.normals_split_custom_set(imported.corner_normals.tolist())
     if imported.colors is not None:
         colors = mesh.color_attributes.new("Color", "FLOAT_COLOR", "POINT")
         colors.data.foreach_set("color", _flat(imported.colors))
         mesh.color_attributes.active_color = colors
         if version >= (4, 0):
             mesh.color_attributes.render_color_index = mesh.color_attributes.active_color_index
-    if validate:
-        mesh.validate()
     return mesh
+
+
+class _CustomNormals:
+    """Sets custom normals as Blender's importer does (``mesh_set_custom_normals``:
+    encoded in each corner's normal space, edges marked sharp where the
+    normals of a fan part). Through ``normals_split_custom_set`` Python's
+    float conversion costs more than the work; from Blender 4.5 the same
+    function runs from C: the normals go in as a corner attribute and a
+    geometry-nodes modifier (Set Mesh Normal, tangent space) is applied."""
+
+    ATTRIBUTE = ".oxport_normal"
+
+    def __init__(self) -> None:
+        self.tree = None
+
+    def set(self, obj, normals, version: tuple) -> None:
+        mesh = obj.data
+        if not hasattr(bpy.types, "GeometryNodeSetMeshNormal"):
+            if version < (4, 1):
+                mesh.use_auto_smooth = True
+            mesh.normals_split_custom_set(normals.tolist())
+            return
+        mesh.attributes.new(self.ATTRIBUTE, "FLOAT_VECTOR", "CORNER").data.foreach_set(
+            "vector", _flat(normals))
+        modifier = obj.modifiers.new("oxport normals", "NODES")
+        modifier.node_group = self._tree()
+        with bpy.context.temp_override(object=obj, active_object=obj):
+            bpy.ops.object.modifier_apply(modifier=modifier.name)
+
+    def _tree(self):
+        if self.tree is None:
+            tree = bpy.data.node_groups.new(".oxport custom normals", "GeometryNodeTree")
+            tree.interface.new_socket("Geometry", in_out="INPUT", socket_type="NodeSocketGeometry")
+            tree.interface.new_socket("Geometry", in_out="OUTPUT", socket_type="NodeSocketGeometry")
+            given, result = tree.nodes.new("NodeGroupInput"), tree.nodes.new("NodeGroupOutput")
+            normal = tree.nodes.new("GeometryNodeSetMeshNormal")
+            normal.mode, normal.domain = "TANGENT_SPACE", "CORNER"
+            values = tree.nodes.new("GeometryNodeInputNamedAttribute")
+            values.data_type = "FLOAT_VECTOR"
+            values.inputs["Name"].default_value = self.ATTRIBUTE
+            remove = tree.nodes.new("GeometryNodeRemoveAttribute")
+            remove.inputs["Name"].default_value = self.ATTRIBUTE
+            tree.links.new(given.outputs[0], normal.inputs["Mesh"])
+            tree.links.new(values.outputs["Attribute"], normal.inputs["Custom Normal"])
+            tree.links.new(normal.outputs[0], remove.inputs[0])
+            tree.links.new(remove.outputs[0], result.inputs[0])
+            self.tree = tree
+        return self.tree
+
+    def close(self) -> None:
+        if self.tree is not None:
+            bpy.data.node_groups.remove(self.tree)
+            self.tree = None
 
 
 def _flat(rows):
