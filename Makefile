@@ -178,9 +178,10 @@ blender-addon: venv
 
 # The Blender add-on against Blender's own exporter (part of `make test` when Blender is installed).
 blender-test: build bpy-venvs
-	$(VPY) -m pytest python/tests/test_blender_addon.py -q
+	$(VPY) -m pytest python/tests/test_blender_addon.py python/tests/test_blender_import.py -q
 
-bench-blender: build
+# Export and import against Blender's own, on Blender 3.4 and 5.0.
+bench-blender: build bpy-venvs
 	$(VPY) bench/blender_addon.py
 
 # oxport.zstd and oxport.deflate against the stdlib (backports.zstd, zlib), zstandard, pyzstd, cramjam, deflate and isal.

@@ -2,7 +2,8 @@
 shared reference script, then times Blender's exporter and the oxport add-on
 alternately in this one process. Prints one JSON line starting with OXPORT_BENCH.
 
-blender -b --factory-startup --python bench/blender_addon_run.py -- ROOT SCRIPT OUT_DIR RUNS [SCRIPT_ARGS...]"""
+blender -b --factory-startup --python bench/blender_addon_run.py -- ROOT SCRIPT OUT_DIR RUNS [SCRIPT_ARGS...]
+python bench/blender_addon_run.py -- ROOT SCRIPT OUT_DIR RUNS [SCRIPT_ARGS...]     (PyPI's bpy)"""
 
 import json
 import os
@@ -85,3 +86,5 @@ print("OXPORT_BENCH " + json.dumps({
     "blender": blender_times, "oxport": oxport_times, "gather": gather_times, "write": write_times,
     "steps": steps, "direct": direct_times, "direct_write": direct_write_times,
 }))
+sys.stdout.flush()
+os._exit(0)  # PyPI's bpy 4.5 can hang at interpreter exit

@@ -1,25 +1,34 @@
-"""Runs inside Blender (see bench/blender_addon.py): times Blender's importer
-(``wm.obj_import``) and the oxport add-on's (``import_scene.oxport_obj``)
-alternately on one OBJ file in this one process, removing what each made
-before the next runs. Prints one JSON line starting with OXPORT_BENCH.
+"""Runs inside Blender (see bench/blender_addon.py): builds a scene with a
+shared reference script, which writes it with Blender's exporter, then times
+Blender's importer (``wm.obj_import``) and the oxport add-on's
+(``import_scene.oxport_obj``) on that file alternately in this one process,
+removing everything before each import. Prints one JSON line starting with
+OXPORT_BENCH.
 
-blender -b --factory-startup --python bench/blender_import_run.py -- ROOT OBJ RUNS
-python bench/blender_import_run.py -- ROOT OBJ RUNS      (PyPI's bpy)"""
+blender -b --factory-startup --python bench/blender_import_run.py -- ROOT SCRIPT OUT_DIR RUNS [SCRIPT_ARGS...]
+python bench/blender_import_run.py -- ROOT SCRIPT OUT_DIR RUNS [SCRIPT_ARGS...]     (PyPI's bpy)"""
 
 import gc
 import json
 import os
 import sys
 import time
-import traceback
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integrations", "blender", "tests"))
+from blender_process import run  # noqa: E402
 
 
 def main() -> None:
-    root, path, runs = sys.argv[sys.argv.index("--") + 1:]
+    root, script, out_dir, runs, *script_args = sys.argv[sys.argv.index("--") + 1:]
     sys.path.insert(0, os.path.join(root, "python"))
     sys.path.insert(0, os.path.join(root, "integrations", "blender"))
 
     import bpy
+
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, "scene.obj")
+    sys.argv = [sys.argv[0], "--", *script_args, path]
+    exec(compile(open(script).read(), script, "exec"), {"__name__": "__main__"})
 
     from oxport_obj import importer
 
@@ -31,7 +40,6 @@ def main() -> None:
         bpy.context.view_layer.update()
         gc.collect()
 
-    bpy.ops.wm.read_factory_settings(use_empty=True)
     times = {"blender": [], "oxport": [], "read": [], "build": []}
     counts = {}
 
@@ -58,15 +66,8 @@ def main() -> None:
         if run == 0:
             for values in times.values():
                 values.clear()
-    print("OXPORT_BENCH " + json.dumps({"version": bpy.app.version_string, "counts": counts, **times}))
+    print("OXPORT_BENCH " + json.dumps({"version": bpy.app.version_string, "counts": counts,
+                                        "bytes": os.path.getsize(path), **times}))
 
 
-status = 0
-try:
-    main()
-except BaseException:
-    traceback.print_exc()
-    status = 1
-sys.stdout.flush()
-sys.stderr.flush()
-os._exit(status)
+run(main)

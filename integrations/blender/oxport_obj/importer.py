@@ -173,12 +173,19 @@ class _CustomNormals:
     def __init__(self) -> None:
         self.tree = None
 
+    #: Below this many corners, ``normals_split_custom_set`` costs less than
+    #: applying a modifier (an operator call and a copy of the mesh).
+    SMALL = 50_000
+
     def set(self, obj, normals, version: tuple) -> None:
         mesh = obj.data
-        if not hasattr(bpy.types, "GeometryNodeSetMeshNormal"):
+        if not hasattr(bpy.types, "GeometryNodeSetMeshNormal") or len(normals) < self.SMALL:
             if version < (4, 1):
                 mesh.use_auto_smooth = True
-            mesh.normals_split_custom_set(normals.tolist())
+            # float64 rows (numpy's, where Blender has it) are read without
+            # making Python floats first.
+            rows = normals.astype("<f8") if hasattr(normals, "astype") else normals.tolist()
+            mesh.normals_split_custom_set(rows)
             return
         mesh.attributes.new(self.ATTRIBUTE, "FLOAT_VECTOR", "CORNER").data.foreach_set(
             "vector", _flat(normals))

@@ -16,9 +16,11 @@ import json
 import os
 import pickle
 import sys
-from array import array
 import time
-import traceback
+from array import array
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from blender_process import run  # noqa: E402
 
 
 def main() -> None:
@@ -118,12 +120,4 @@ def main() -> None:
     print("OXPORT_IMPORT " + json.dumps({"seconds": seconds, "objects": len(objects)}))
 
 
-status = 0
-try:
-    main()
-except BaseException:
-    traceback.print_exc()
-    status = 1
-sys.stdout.flush()
-sys.stderr.flush()
-os._exit(status)
+run(main)

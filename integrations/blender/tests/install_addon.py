@@ -12,7 +12,9 @@ where the oxport package came from; then ends the process."""
 
 import os
 import sys
-import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from blender_process import run  # noqa: E402
 
 
 def main() -> None:
@@ -35,18 +37,14 @@ def main() -> None:
         os.makedirs(os.path.join(out_dir, folder), exist_ok=True)
     bpy.ops.wm.obj_export(filepath=os.path.join(out_dir, "blender", "scene.obj"))
     result = bpy.ops.export_scene.oxport_obj(filepath=os.path.join(out_dir, "oxport", "scene.obj"))
+    # And the importer: the file read back as one more object of each.
+    before = len(bpy.data.objects)
+    imported = bpy.ops.import_scene.oxport_obj(filepath=os.path.join(out_dir, "blender", "scene.obj"))
+    assert imported == {"FINISHED"} and len(bpy.data.objects) == 2 * before, (imported, before)
 
     # The add-on's module: oxport_obj, or bl_ext.user_default.oxport_obj for an extension.
     (package_module,) = (module for name, module in sys.modules.items() if name.endswith("oxport_obj.package"))
     print("OXPORT_INSTALLED", sorted(result), package_module.oxport.__file__)
 
 
-status = 0
-try:
-    main()
-except BaseException:
-    traceback.print_exc()
-    status = 1
-sys.stdout.flush()
-sys.stderr.flush()
-os._exit(status)
+run(main)

@@ -14,7 +14,9 @@ import json
 import os
 import sys
 import time
-import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from blender_process import run  # noqa: E402
 
 
 def main() -> None:
@@ -55,12 +57,4 @@ def main() -> None:
                                           "blender_seconds": blender_seconds}))
 
 
-status = 0
-try:
-    main()
-except BaseException:
-    traceback.print_exc()
-    status = 1
-sys.stdout.flush()
-sys.stderr.flush()
-os._exit(status)
+run(main)
