@@ -83,7 +83,7 @@ def main() -> None:
             ])
             print("import", version, label, json.dumps(r))
     command_line = (f"`make bench-blender` (`.venv/bin/python bench/blender_addon.py --runs {args.runs} "
-                    f"--versions {args.versions}`)")
+                    f"--versions {args.versions} --objects {args.objects} --import-objects {args.import_objects}`)")
     export_text = f"""## Blender add-on against Blender's exporter
 
 In one Blender process per scene (Blender 3.4, Debian's; 5.0, PyPI's `bpy`), in
