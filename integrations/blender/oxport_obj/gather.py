@@ -164,6 +164,17 @@ def _vertex_weights(ob, me) -> dict:
                 vertex_group_weights=weights)
 
 
+def _fetch(me, attribute: str, key: str, elements, element_key: str, out) -> None:
+    """``foreach_get`` of a mesh array: from its attribute where Blender has
+    one (4.0+: one copy), from its elements' property otherwise (3.4, and
+    4.x's element properties, which are read one by one, many times slower)."""
+    found = me.attributes.get(attribute) if bpy.app.version >= (4, 0) and len(out) else None
+    if found is not None:
+        found.data.foreach_get(key, out)
+    else:
+        elements.foreach_get(element_key, out)
+
+
 def _loose_edges(me, corners: int):
     """The loose edges as pairs of vertex indices, or None when there are none."""
     if not len(me.edges):
@@ -171,7 +182,7 @@ def _loose_edges(me, corners: int):
     # Only edges that no face uses can be flagged loose, and fetching each
     # corner's edge is 10 times faster than fetching the flags.
     corner_edges = buffer(_INDEX, corners)
-    me.loops.foreach_get("edge_index", corner_edges)
+    _fetch(me, ".corner_edge", "value", me.loops, "edge_index", corner_edges)
     if oxport.blender.unused_edges(corner_edges, len(me.edges)) == 0:
         return None
     loose = buffer(_FLAG, len(me.edges))
@@ -245,9 +256,9 @@ def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: Polygons
     t0 = time.perf_counter()
     vertices, corners, faces = len(me.vertices), len(me.loops), len(me.polygons)
     positions = buffer("f", 3 * vertices)
-    me.vertices.foreach_get("co", positions)
+    _fetch(me, "position", "vector", me.vertices, "co", positions)
     corner_vertices = buffer(_INDEX, corners)
-    me.loops.foreach_get("vertex_index", corner_vertices)
+    _fetch(me, ".corner_vert", "value", me.loops, "vertex_index", corner_vertices)
     slots = [slot.material for slot in ob.material_slots]
     with_materials = bool(options.get("export_materials", True) and slots and faces)
     face_starts, smooth, material_indices = polygons.read(me, faces, with_materials)
