@@ -334,7 +334,7 @@ def blender_import_obj(
     blender_version: Optional[tuple[int, int]] = None,
     vertex_groups: bool = False,
     threads: Optional[int] = None,
-) -> tuple[list[ImportedMesh], list[str], list[tuple[Optional[Path], int, str, int]]]: ...
+) -> tuple[list[ImportedMesh], list[str], list[tuple[Optional[Path], int, str, int]], bool]: ...
 
 def blender_nurbs_curves(
     name: str,

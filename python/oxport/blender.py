@@ -167,6 +167,9 @@ class ImportedScene:
     mtllibs: list[str]
     #: What the read passed over (free-form curves among them).
     warnings: list[ReadWarning] = field(default_factory=list)
+    #: The file has free-form curves or surfaces (Blender would import them
+    #: as curve objects; they are not read).
+    free_form: bool = False
 
 
 def import_obj(
@@ -190,6 +193,6 @@ def import_obj(
     from another object's lines comes after its own vertices (Blender keeps
     file order), and the smooth state carries over an ``o`` (Blender
     resets it)."""
-    meshes, mtllibs, warnings = _native.blender_import_obj(
+    meshes, mtllibs, warnings, free_form = _native.blender_import_obj(
         path, blender_version=blender_version, vertex_groups=vertex_groups, threads=threads)
-    return ImportedScene(meshes, mtllibs, _warnings(warnings))
+    return ImportedScene(meshes, mtllibs, _warnings(warnings), free_form)

@@ -90,3 +90,14 @@ def test_several_files_at_once(tmp_path: Path, version: str) -> None:
     first = blender_file(tmp_path, "monkey.py", ["1"], "monkey.obj", version)
     second = blender_file(tmp_path, "scene.py", ["20", "2"], "scene.obj", version)
     assert_same_import(version, [first, second], tmp_path)
+
+
+def test_options_not_supported_yet_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "tri.obj"
+    path.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    command = [*blender_python("5.0"), str(DUMP), "--", str(ROOT), "oxport", str(tmp_path / "out"), str(path),
+               "--options", json.dumps({"use_split_groups": True})]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    assert result.returncode != 0
+    assert ("oxport OBJ import does not support these options yet: use_split_groups=True "
+            "(groups are not split into objects yet)") in result.stdout + result.stderr

@@ -123,9 +123,12 @@ impl ImportedMesh {
     }
 }
 
+/// What `blender_import_obj` gives: meshes, `mtllib` texts, warnings, free-form curves skipped.
+type ImportedParts = (Vec<ImportedMesh>, Vec<String>, Vec<WarningFields>, bool);
+
 /// Reads an OBJ file on all cores into meshes as the importer of
 /// `blender_version` builds them (the GIL is released): the meshes, the
-/// `mtllib` statements and the warnings.
+/// `mtllib` statements, the warnings, and whether free-form curves were skipped.
 #[pyfunction]
 #[pyo3(signature = (path, *, blender_version=None, vertex_groups=false, threads=None))]
 pub(crate) fn blender_import_obj(
@@ -134,7 +137,7 @@ pub(crate) fn blender_import_obj(
     blender_version: Option<(u32, u32)>,
     vertex_groups: bool,
     threads: Option<usize>,
-) -> PyResult<(Vec<ImportedMesh>, Vec<String>, Vec<WarningFields>)> {
+) -> PyResult<ImportedParts> {
     let options = library::ImportOptions {
         importer: crate::blender::exporter(blender_version),
         vertex_groups,
@@ -150,5 +153,6 @@ pub(crate) fn blender_import_obj(
             .collect(),
         scene.mtllibs,
         scene.warnings.into_iter().map(warning_fields).collect(),
+        scene.free_form,
     ))
 }

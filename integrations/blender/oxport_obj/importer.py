@@ -18,7 +18,7 @@ import bpy
 from bpy_extras.io_utils import axis_conversion
 from mathutils import Matrix
 
-from .options import NotSupported, axis
+from .options import NotSupported, axis, refuse_not_yet
 from .package import oxport
 
 __all__ = ["ImportReport", "import_files"]
@@ -50,18 +50,11 @@ _NOT_YET = {
 }
 
 
-def check_import_options(options: dict) -> None:
-    """Raises NotSupported for an option value the importer does not handle yet."""
-    for name, (expected, reason) in _NOT_YET.items():
-        if name in options and options[name] != expected:
-            raise NotSupported(f"{name}={options[name]!r} is not supported yet: {reason}")
-
-
 def import_files(context, paths: list, options: dict) -> ImportReport:
     """Imports OBJ files as ``bpy.ops.wm.obj_import(filepath=..., **options)``
     imports each: their objects linked to the active collection, selected,
     the last one active."""
-    check_import_options(options)
+    refuse_not_yet(options, _NOT_YET, "import")
     report = ImportReport()
     version = tuple(bpy.app.version[:2])
     for obj in context.selected_objects:
@@ -76,9 +69,9 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
     scene = oxport.blender.import_obj(path, blender_version=version,
                                       vertex_groups=options.get("import_vertex_groups", False))
     report.read_seconds += time.perf_counter() - start
+    if scene.free_form:
+        raise NotSupported(f"{path}: free-form curves are not imported yet")
     for warning in scene.warnings:
-        if "curv" in warning.what or "cstype" in warning.what:
-            raise NotSupported(f"{path}: free-form curves are not imported yet")
         report.warnings.append(f"{path}: line {warning.line}: {warning.what}")
     start = time.perf_counter()
     meshes = [m for m in scene.meshes if len(m.positions)]

@@ -1,4 +1,5 @@
-"""The options of Blender's ``wm.obj_export`` the add-on takes, and those it refuses."""
+"""The options of Blender's ``wm.obj_export`` the add-on takes, and those it
+refuses; the rule by which exporter and importer refuse an option value."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from dataclasses import dataclass, field
 
 
 class NotSupported(Exception):
-    """An option or a kind of object that the add-on does not export yet."""
+    """An option or a kind of object that the add-on does not handle yet."""
 
 
 @dataclass
@@ -57,11 +58,18 @@ def check_options(options: dict) -> None:
     if options.get("export_material_groups") and options.get("export_vertex_groups"):
         raise NotSupported("oxport OBJ export does not support material groups and vertex groups "
                            "together yet (use File > Export > Wavefront (.obj) for them)")
-    refused = [f"{name}={options[name]!r} ({why})" for name, (default, why) in _NOT_YET.items()
-               if name in options and options[name] != default]
+    refuse_not_yet(options, _NOT_YET, "export")
+
+
+def refuse_not_yet(options: dict, not_yet: dict, action: str) -> None:
+    """Raises NotSupported naming each option of ``not_yet`` (name: the one
+    value handled, and why others are not) that ``options`` sets otherwise;
+    ``action``: "export" or "import"."""
+    refused = [f"{name}={options[name]!r} ({why})" for name, (handled, why) in not_yet.items()
+               if name in options and options[name] != handled]
     if refused:
-        raise NotSupported("oxport OBJ export does not support these options yet: " + ", ".join(refused)
-                           + " (use File > Export > Wavefront (.obj) for them)")
+        raise NotSupported(f"oxport OBJ {action} does not support these options yet: " + ", ".join(refused)
+                           + f" (use File > {action.title()} > Wavefront (.obj) for them)")
 
 
 def axis(identifier: str) -> str:

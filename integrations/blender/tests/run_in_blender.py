@@ -16,16 +16,11 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from blender_process import run  # noqa: E402
+from blender_process import arguments, run  # noqa: E402
 
 
 def main() -> None:
-    argv = sys.argv[sys.argv.index("--") + 1:]
-    options = {}
-    if "--options" in argv:
-        i = argv.index("--options")
-        options = json.loads(argv[i + 1])
-        argv = argv[:i] + argv[i + 2:]
+    argv, options = arguments()
     root, script, out_dir, name, *script_args = argv
     sys.path.insert(0, os.path.join(root, "python"))
     sys.path.insert(0, os.path.join(root, "integrations", "blender"))

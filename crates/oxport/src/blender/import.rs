@@ -74,6 +74,9 @@ pub struct ImportedScene {
     pub mtllibs: Vec<String>,
     /// What the read passed over (free-form curves among them).
     pub warnings: Vec<ReadWarning>,
+    /// The file has free-form curves or surfaces, which Blender would import
+    /// as curve objects and which are not read.
+    pub free_form: bool,
 }
 
 /// Reads the OBJ file at `path` on `threads` (None: every core) and builds
@@ -112,10 +115,15 @@ pub fn import_obj(
             imported_mesh(mesh, name, options, file_uvs)
         })
         .collect();
+    let free_form = scene
+        .warnings
+        .iter()
+        .any(|w| w.what == obj::FREE_FORM_SKIPPED);
     Ok(ImportedScene {
         meshes,
         mtllibs: scene.mtllibs,
         warnings: scene.warnings,
+        free_form,
     })
 }
 

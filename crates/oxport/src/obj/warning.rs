@@ -34,6 +34,11 @@ impl fmt::Display for ReadWarning {
     }
 }
 
+/// The warning of free-form curve and surface statements (`cstype`, `curv`,
+/// `parm`...), which a read skips.
+pub(crate) const FREE_FORM_SKIPPED: &str =
+    "free-form curve and surface statements are not kept yet";
+
 /// Adds one occurrence of `what` at `line` to `warnings`, merged with an
 /// earlier one of the same `what` and `path`.
 pub(crate) fn add(

@@ -131,8 +131,7 @@ pub(super) fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bo
         | b"scrv" | b"sp" | b"end" | b"bmat" | b"step" | b"mg" | b"lod" | b"shadow_obj"
         | b"trace_obj" | b"ctech" | b"stech" | b"bevel" | b"c_interp" | b"d_interp" | b"vp" => {
             block.skipped += 1;
-            let what = "free-form curve and surface statements are not kept yet";
-            warn(block, number, what.into());
+            warn(block, number, crate::obj::FREE_FORM_SKIPPED.into());
         }
         _ if strict => {
             return Err(parse_error(
