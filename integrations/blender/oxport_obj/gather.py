@@ -16,8 +16,19 @@ from .options import NotSupported
 from .package import oxport
 
 
-def buffer(typecode: str, count: int) -> array:
-    """A zeroed buffer for ``foreach_get``, allocated once (repetition doubles a memcpy)."""
+try:
+    import numpy
+except ImportError:  # Debian's Blender 3.4 has none
+    numpy = None
+
+
+def buffer(typecode: str, count: int, zeroed: bool = False):
+    """A buffer of ``count`` items of ``typecode`` (an ``array`` type code)
+    for ``foreach_get`` to fill: numpy's where Blender has numpy (left
+    uninitialized unless ``zeroed``); else a zeroed ``array`` (repetition
+    doubles a memcpy)."""
+    if numpy is not None:
+        return (numpy.zeros if zeroed else numpy.empty)(count, dtype=typecode)
     return array(typecode, (0,)) * count
 
 
@@ -123,12 +134,15 @@ class Polygons:
         starts = buffer(_INDEX, faces)
         polygons.foreach_get("loop_start", starts)
         smooth = self._raw_smooth(polygons, faces, starts) if faces and self.raw else None
-        if smooth is None:
+        sharp = _flags(me, "sharp_face", "FACE", faces) if smooth is None else None
+        if sharp is not None:
+            smooth = ~sharp
+        elif smooth is None:
             smooth = buffer(_FLAG, faces)
             polygons.foreach_get("use_smooth", smooth)
         materials = None
         if with_materials:
-            materials = buffer("i", faces)
+            materials = buffer("i", faces, zeroed=True)  # no attribute: all 0
             attribute = me.attributes.get("material_index")
             if attribute is not None and attribute.domain == "FACE" and attribute.data_type == "INT":
                 attribute.data.foreach_get("value", materials)  # one copy, no conversion
@@ -164,15 +178,33 @@ def _vertex_weights(ob, me) -> dict:
                 vertex_group_weights=weights)
 
 
-def _fetch(me, attribute: str, key: str, elements, element_key: str, out) -> None:
-    """``foreach_get`` of a mesh array: from its attribute where Blender has
-    one (4.0+: one copy), from its elements' property otherwise (3.4, and
-    4.x's element properties, which are read one by one, many times slower)."""
-    found = me.attributes.get(attribute) if bpy.app.version >= (4, 0) and len(out) else None
+def _indices(me, attribute: str, elements, element_key: str, count: int):
+    """A mesh's index array (corner vertices, corner edges): from its integer
+    attribute where Blender has one (4.0+: one copy into a signed buffer),
+    else from its elements' property (3.4: one copy into an unsigned buffer;
+    4.x's element properties are read one by one, many times slower)."""
+    found = me.attributes.get(attribute) if bpy.app.version >= (4, 0) and count else None
     if found is not None:
-        found.data.foreach_get(key, out)
+        out = buffer("i", count)
+        found.data.foreach_get("value", out)
     else:
+        out = buffer(_INDEX, count)
         elements.foreach_get(element_key, out)
+    return out
+
+
+def _flags(me, attribute: str, domain: str, count: int):
+    """A boolean attribute of Blender 4.0+ (``sharp_face``, ``sharp_edge``) as
+    bytes, all false where the mesh has none; None where it cannot be read
+    in one copy (3.4, or no numpy), for the caller's slower way."""
+    if bpy.app.version < (4, 0) or numpy is None:
+        return None
+    found = me.attributes.get(attribute)
+    if found is None or found.domain != domain or found.data_type != "BOOLEAN":
+        return numpy.zeros(count, dtype=bool)
+    out = numpy.empty(count, dtype=bool)
+    found.data.foreach_get("value", out)
+    return out
 
 
 def _loose_edges(me, corners: int):
@@ -181,8 +213,7 @@ def _loose_edges(me, corners: int):
         return None
     # Only edges that no face uses can be flagged loose, and fetching each
     # corner's edge is 10 times faster than fetching the flags.
-    corner_edges = buffer(_INDEX, corners)
-    _fetch(me, ".corner_edge", "value", me.loops, "edge_index", corner_edges)
+    corner_edges = _indices(me, ".corner_edge", me.loops, "edge_index", corners)
     if oxport.blender.unused_edges(corner_edges, len(me.edges)) == 0:
         return None
     loose = buffer(_FLAG, len(me.edges))
@@ -256,9 +287,10 @@ def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: Polygons
     t0 = time.perf_counter()
     vertices, corners, faces = len(me.vertices), len(me.loops), len(me.polygons)
     positions = buffer("f", 3 * vertices)
-    _fetch(me, "position", "vector", me.vertices, "co", positions)
-    corner_vertices = buffer(_INDEX, corners)
-    _fetch(me, ".corner_vert", "value", me.loops, "vertex_index", corner_vertices)
+    found = me.attributes.get("position") if bpy.app.version >= (4, 0) and vertices else None
+    (found.data if found is not None else me.vertices).foreach_get(
+        "vector" if found is not None else "co", positions)
+    corner_vertices = _indices(me, ".corner_vert", me.loops, "vertex_index", corners)
     slots = [slot.material for slot in ob.material_slots]
     with_materials = bool(options.get("export_materials", True) and slots and faces)
     face_starts, smooth, material_indices = polygons.read(me, faces, with_materials)
@@ -298,7 +330,13 @@ def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: Polygons
     uvs = None
     if options.get("export_uv", True) and faces and me.uv_layers.active is not None:
         uvs = buffer("f", 2 * corners)
-        me.uv_layers.active.data.foreach_get("uv", uvs)
+        layer = me.uv_layers.active
+        # The layer's attribute (3.5+): one copy, where the layer's own items are read one by one.
+        found = me.attributes.get(layer.name) if bpy.app.version >= (4, 0) else None
+        if found is not None and found.domain == "CORNER" and found.data_type == "FLOAT2":
+            found.data.foreach_get("vector", uvs)
+        else:
+            layer.data.foreach_get("uv", uvs)
     names = None
     if with_materials:
         # An empty slot is written as "usemtl " with no name, as Blender does.
@@ -318,10 +356,12 @@ def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: Polygons
             attribute.data.foreach_get("color", colors["corner_colors"])
     groups = {}
     if options.get("export_smooth_groups", False) and faces:
-        groups["corner_edges"] = buffer(_INDEX, corners)
-        me.loops.foreach_get("edge_index", groups["corner_edges"])
-        groups["sharp_edges"] = buffer(_FLAG, len(me.edges))
-        me.edges.foreach_get("use_edge_sharp", groups["sharp_edges"])
+        groups["corner_edges"] = _indices(me, ".corner_edge", me.loops, "edge_index", corners)
+        sharp = _flags(me, "sharp_edge", "EDGE", len(me.edges))
+        if sharp is None:
+            sharp = buffer(_FLAG, len(me.edges))
+            me.edges.foreach_get("use_edge_sharp", sharp)
+        groups["sharp_edges"] = sharp
         groups["smooth_group_bitflags"] = options.get("smooth_group_bitflags", False)
     if options.get("export_material_groups", False):
         groups["material_groups"] = ob.name.replace(" ", "_")

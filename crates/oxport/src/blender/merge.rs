@@ -1,85 +1,98 @@
 //! Merging equal values in first-appearance order, the way Blender's
-//! exporter deduplicates normals: a hash table spread over the threads.
+//! exporters deduplicate normals and UVs.
+//!
+//! A hash table of millions of values misses the processor's cache (and its
+//! TLB) on nearly every lookup. Neighbouring items usually share their value
+//! (the corners around a vertex, or a face's), so one walk in order gives
+//! each item the index of an equal value that a small cache finds, or a new
+//! provisional one; the provisional values are then sorted by key, and each
+//! takes the index of the first one with its key.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use rayon::prelude::*;
 
-/// A hash map keyed by float bit patterns.
-pub(super) type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
+/// One value to merge.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Item<T> {
+    /// Where its index is stored (below `slots`).
+    pub slot: usize,
+    /// Its vertex, for the cache (ignored without one).
+    pub vertex: usize,
+    pub value: T,
+    /// Equal keys merge; `None` never does (NaN is equal to nothing).
+    pub key: Option<u64>,
+}
 
-/// Merges the items whose key `mine` accepts, in order: returns their normals
-/// in first-appearance order with each one's first corner, and calls
-/// `store(slot, index)` for each item. `item(i)` is (slot, first corner,
-/// vertex, (normal, key)).
-///
-/// The corners of a smooth vertex usually share its normal, those of a flat
-/// face the face's: the last index of each vertex (`cache` vertices; 0 for
-/// none) and the previous item's are remembered, and the hash table, whose
-/// lookups miss the cache, is asked only when both differ.
-pub(super) fn merge_items(
+/// Merges `item(0..items)` with equal ones in first-appearance order:
+/// returns the values in that order and, per slot, its item's index among
+/// them (0 for slots no item names). With `cache` vertices, each vertex
+/// remembers the value its last item got; the previous item's is kept too.
+pub(super) fn merge<T: Copy + Send + Sync>(
     items: usize,
-    item: &impl Fn(usize) -> (usize, usize, usize, ([f32; 3], u64)),
+    item: impl Fn(usize) -> Item<T>,
     cache: usize,
-    capacity: usize,
-    mine: impl Fn(u64) -> bool,
-    mut store: impl FnMut(usize, u32),
-) -> (Vec<[f32; 3]>, Vec<u32>) {
-    let mut index_of: KeyMap<u32> = KeyMap::with_capacity_and_hasher(capacity, Default::default());
-    let (mut normals, mut firsts, mut keys) = (Vec::new(), Vec::new(), Vec::new());
+    slots: usize,
+) -> (Vec<T>, Vec<u32>) {
+    // Provisional indices: equal values the caches miss get several.
+    let (mut values, mut keys) = (Vec::new(), Vec::new());
+    let mut provisional = vec![0u32; slots];
     let mut last = vec![u32::MAX; cache];
-    let (mut previous_key, mut previous_index) = (u64::MAX, 0u32);
+    let mut previous: Option<(u64, u32)> = None;
     for i in 0..items {
-        let (slot, first, v, (n, key)) = item(i);
-        if !mine(key) {
-            continue;
-        }
-        let cached = last.get(v).copied().unwrap_or(u32::MAX);
-        let index = if key == previous_key {
-            previous_index
-        } else if cached != u32::MAX && keys[cached as usize] == key {
-            cached
-        } else {
-            *index_of.entry(key).or_insert_with(|| {
-                normals.push(n);
-                keys.push(key);
-                firsts.push(first as u32);
-                normals.len() as u32 - 1
-            })
+        let Item {
+            slot,
+            vertex,
+            value,
+            key,
+        } = item(i);
+        let cached = match (key, previous) {
+            (None, _) => None,
+            (Some(key), Some((k, index))) if k == key => Some(index),
+            (Some(key), _) => last
+                .get(vertex)
+                .copied()
+                .filter(|&c| c != u32::MAX && keys[c as usize] == Some(key)),
         };
-        if let Some(entry) = last.get_mut(v) {
+        let index = cached.unwrap_or_else(|| {
+            values.push(value);
+            keys.push(key);
+            values.len() as u32 - 1
+        });
+        if let Some(entry) = last.get_mut(vertex) {
             *entry = index;
         }
-        (previous_key, previous_index) = (key, index);
-        store(slot, index);
+        previous = key.map(|key| (key, index));
+        provisional[slot] = index;
     }
-    (normals, firsts)
-}
-
-/// A fast hash for keys that are bit patterns of floats (FxHash's mixing):
-/// the default SipHash costs more than the rest of the merging.
-#[derive(Default)]
-pub(super) struct KeyHasher(u64);
-
-impl KeyHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
+    drop(last);
+    // Sorted by key then provisional index, the first of each key is the
+    // first appearance of its value.
+    let mut by_key: Vec<(u64, u32)> = keys
+        .iter()
+        .enumerate()
+        .filter_map(|(i, key)| key.map(|key| (key, i as u32)))
+        .collect();
+    by_key.par_sort_unstable();
+    let mut first: Vec<u32> = (0..values.len() as u32).collect();
+    for group in by_key.chunk_by(|a, b| a.0 == b.0) {
+        for &(_, later) in &group[1..] {
+            first[later as usize] = group[0].1;
         }
     }
-
-    fn write_u64(&mut self, value: u64) {
-        self.add(value);
+    // The first appearances, numbered in order; the others take their number.
+    let mut merged = Vec::new();
+    let mut index = vec![0u32; values.len()];
+    for (p, &f) in first.iter().enumerate() {
+        index[p] = if f as usize == p {
+            merged.push(values[p]);
+            merged.len() as u32 - 1
+        } else {
+            index[f as usize] // f < p: numbered already
+        };
     }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
+    let slot_indices = provisional
+        .par_iter()
+        .with_min_len(1 << 14)
+        .map(|&p| index.get(p as usize).copied().unwrap_or(0))
+        .collect();
+    (merged, slot_indices)
 }

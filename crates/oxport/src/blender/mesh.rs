@@ -148,7 +148,9 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
                 Exporter::Blender34 => {
                     uv_vertex_map(uv, g.corner_vertices, &face_offsets, g.positions.len())
                 }
-                Exporter::Blender45 | Exporter::Blender50 => uv_exact_map(uv),
+                Exporter::Blender45 | Exporter::Blender50 => {
+                    uv_exact_map(uv, g.corner_vertices, g.positions.len())
+                }
             };
             (Some(values), Some(indices))
         }

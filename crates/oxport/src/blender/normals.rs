@@ -5,7 +5,7 @@ use rayon::prelude::*;
 
 use crate::{Error, Result};
 
-use super::merge::merge_items;
+use super::merge::{Item, merge};
 use super::transform::{normalize, transform_normal};
 use super::{Exporter, Matrix3};
 
@@ -181,19 +181,17 @@ pub fn domain_normals(
     // each value's index (walked ones only).
     let merge = |values: &[[f32; 3]], walk: &[u32]| {
         let rounded = round_all(values, normal_matrix, Exporter::Blender45);
-        let mut index = vec![0u32; values.len()];
-        let (normals, _) = merge_items(
-            walk.len(),
-            &|i| {
-                let at = walk[i] as usize;
-                (at, i, 0, rounded[at])
-            },
-            0,
-            walk.len(),
-            |_| true,
-            |slot, i| index[slot] = i,
-        );
-        (normals, index)
+        let item = |i: usize| {
+            let at = walk[i] as usize;
+            let (value, key) = rounded[at];
+            Item {
+                slot: at,
+                vertex: 0,
+                value,
+                key: Some(key),
+            }
+        };
+        merge(walk.len(), item, 0, values.len())
     };
     match source {
         NormalSource::Corners(normals) => {
@@ -280,26 +278,9 @@ pub(super) fn mixed_corner_normals(
     )
 }
 
-/// Items below which the merge runs in one part.
-const PARALLEL_MERGE: usize = 1 << 16;
-
-/// How many parts the merge of `items` into `slots` runs in: one for small
-/// meshes (threads cost more than they save there) and for huge ones (codes
-/// must fit in 32 bits), else one per thread of the current pool, up to 8.
-fn merge_parts(items: usize, slots: usize) -> usize {
-    if items < PARALLEL_MERGE || slots >= 1 << 28 {
-        1
-    } else {
-        rayon::current_num_threads().clamp(1, 8)
-    }
-}
-
-/// Merges rounded normals with equal ones in first-appearance (corner) order.
-///
-/// The corners around a smooth vertex usually share its normal, and those of
-/// a flat face share the face's, so each vertex remembers the index its last
-/// corner got and the previous corner's is kept too: the hash table, whose
-/// lookups miss the cache, is asked only when both differ.
+/// Merges rounded normals with equal ones in first-appearance (corner) order
+/// ([`merge`]: the corners around a smooth vertex usually share its normal,
+/// and those of a flat face share the face's).
 fn merge_normals(
     rounded: Rounded,
     corner_vertices: &[u32],
@@ -336,98 +317,33 @@ fn merge_normals(
     } else {
         (corners, corners)
     };
-    // Item i: (its slot, its first corner, its vertex, its normal and key).
     let item = |i: usize| {
-        if let Some(values) = by_vertex {
-            let c = vertex_order[i] as usize;
-            let v = corner_vertices[c] as usize;
-            (v, c, v, values[v])
+        let (slot, vertex, (value, key)) = if let Some(values) = by_vertex {
+            let v = corner_vertices[vertex_order[i] as usize] as usize;
+            (v, v, values[v])
         } else {
             let v = corner_vertices[i] as usize;
-            (i, i, v, corner_value(i))
+            (i, v, corner_value(i))
+        };
+        Item {
+            slot,
+            vertex,
+            value,
+            key: Some(key),
         }
     };
-    // Hash table lookups miss the cache, so they are spread over the threads:
-    // thread p owns the keys whose hash falls in part p, walks every item in
-    // order and merges only its own keys. Each part's normals come out in
-    // first-appearance order; merging the parts by first corner gives the
-    // global order. A slot's code is `local index * parts + part`.
-    let parts = merge_parts(items, slots);
-    let part_of =
-        |key: u64| ((key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) % parts as u64) as usize;
+    // A vertex's normal is merged once: no cache needed then.
     let cache = if by_vertex.is_some() { 0 } else { vertex_count };
-    let per_corner = |slot_indices: Vec<u32>| -> Vec<u32> {
-        match by_vertex {
-            Some(_) => corner_vertices
-                .par_iter()
-                .with_min_len(4096)
-                .map(|&v| slot_indices[v as usize])
-                .collect(),
-            None => slot_indices,
-        }
+    let (normals, slot_indices) = merge(items, item, cache, slots);
+    let indices = match by_vertex {
+        Some(_) => corner_vertices
+            .par_iter()
+            .with_min_len(4096)
+            .map(|&v| slot_indices[v as usize])
+            .collect(),
+        None => slot_indices,
     };
-    if parts == 1 {
-        // One part's order is the global order: its indices are final.
-        let mut slot_indices = vec![0u32; slots];
-        let (normals, _) = merge_items(
-            items,
-            &item,
-            cache,
-            vertex_count,
-            |_| true,
-            |slot, index| slot_indices[slot] = index,
-        );
-        return (normals, per_corner(slot_indices));
-    }
-    let codes: Vec<std::sync::atomic::AtomicU32> = (0..slots).map(|_| Default::default()).collect();
-    let merged: Vec<(Vec<[f32; 3]>, Vec<u32>)> = (0..parts)
-        .into_par_iter()
-        .map(|part| {
-            let mine = |key| part_of(key) == part;
-            merge_items(
-                items,
-                &item,
-                cache,
-                vertex_count / parts,
-                mine,
-                |slot, index| {
-                    codes[slot].store(
-                        index * parts as u32 + part as u32,
-                        std::sync::atomic::Ordering::Relaxed,
-                    )
-                },
-            )
-        })
-        .collect();
-    let mut order: Vec<(u32, u32)> = merged
-        .iter()
-        .enumerate()
-        .flat_map(|(part, (_, firsts))| {
-            firsts
-                .iter()
-                .enumerate()
-                .map(move |(local, &first)| (first, (local * parts + part) as u32))
-        })
-        .collect();
-    order.par_sort_unstable();
-    let longest = merged
-        .iter()
-        .map(|(normals, _)| normals.len())
-        .max()
-        .unwrap_or(0);
-    let mut global = vec![0u32; longest * parts];
-    let mut normals = Vec::with_capacity(order.len());
-    for (index, &(_, code)) in order.iter().enumerate() {
-        let (local, part) = (code as usize / parts, code as usize % parts);
-        global[code as usize] = index as u32;
-        normals.push(merged[part].0[local]);
-    }
-    let slot_indices: Vec<u32> = codes
-        .into_par_iter()
-        .with_min_len(4096)
-        .map(|code| global[code.into_inner() as usize])
-        .collect();
-    (normals, per_corner(slot_indices))
+    (normals, indices)
 }
 
 #[cfg(test)]
@@ -452,7 +368,7 @@ mod tests {
             .map(|_| [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), 0.5])
             .collect();
         // Enough corners for the merge to run in parts.
-        let corners = 2 * PARALLEL_MERGE;
+        let corners = 1 << 17;
         let per_corner: Vec<[f32; 3]> = (0..corners)
             .map(|_| directions[rng.below(500) as usize])
             .collect();
@@ -464,11 +380,6 @@ mod tests {
                 .build()
                 .unwrap();
             pool.install(|| {
-                assert_eq!(
-                    merge_parts(corners, corners),
-                    threads,
-                    "the merge runs in parts"
-                );
                 corner_normals(
                     NormalSource::Corners(&per_corner),
                     &corner_vertices,

@@ -1,7 +1,7 @@
 //! UVs merged as Blender's exporters merge them: per vertex within a
 //! limit (3.4), or equal ones anywhere in the mesh (4.1+).
 
-use super::merge::KeyMap;
+use super::merge::{Item, merge};
 
 /// Blender's `STD_UV_CONNECT_LIMIT`.
 pub const UV_CONNECT_LIMIT: f32 = 0.0001;
@@ -95,27 +95,25 @@ pub fn uv_vertex_map(
 
 /// UVs merged as Blender 4.1+'s exporter merges them: corners in order,
 /// each UV equal (bit for bit; a NaN never) to one already seen gets its
-/// index, others the next one. Returns the UVs and one index per corner.
-pub fn uv_exact_map(uvs: &[[f32; 2]]) -> (Vec<[f32; 2]>, Vec<u32>) {
-    let mut index_of: KeyMap<u32> =
-        KeyMap::with_capacity_and_hasher(uvs.len() / 2, Default::default());
-    let mut merged = Vec::new();
-    let indices = uvs
-        .iter()
-        .map(|&uv| {
-            let key = u64::from(uv[0].to_bits()) | u64::from(uv[1].to_bits()) << 32;
-            let mut new = || {
-                merged.push(uv);
-                merged.len() as u32 - 1
-            };
-            if uv[0].is_nan() || uv[1].is_nan() {
-                new()
-            } else {
-                *index_of.entry(key).or_insert_with(new)
-            }
-        })
-        .collect();
-    (merged, indices)
+/// index, others the next one. `corner_vertices` (below `vertex_count`)
+/// only speed it up: the corners of a vertex mostly share its UV. Returns
+/// the UVs and one index per corner.
+pub fn uv_exact_map(
+    uvs: &[[f32; 2]],
+    corner_vertices: &[u32],
+    vertex_count: usize,
+) -> (Vec<[f32; 2]>, Vec<u32>) {
+    let item = |i: usize| {
+        let uv = uvs[i];
+        let nan = uv[0].is_nan() || uv[1].is_nan();
+        Item {
+            slot: i,
+            vertex: corner_vertices.get(i).map_or(usize::MAX, |&v| v as usize),
+            value: uv,
+            key: (!nan).then(|| u64::from(uv[0].to_bits()) | u64::from(uv[1].to_bits()) << 32),
+        }
+    };
+    merge(uvs.len(), item, vertex_count, uvs.len())
 }
 
 #[cfg(test)]
@@ -160,10 +158,51 @@ mod tests {
             [f32::NAN, 0.0],
             [f32::NAN, 0.0], // a NaN never equals anything
         ];
-        let (merged, indices) = uv_exact_map(&uvs);
+        let (merged, indices) = uv_exact_map(&uvs, &[0, 1, 0, 1, 2, 2, 3, 3], 4);
         assert_eq!(indices, [0, 1, 0, 2, 3, 4, 5, 6]);
         assert_eq!(merged.len(), 7);
         assert_eq!(merged[2], [1.00005, 0.0]);
         assert_eq!(merged[3][0].to_bits(), (-0.0f32).to_bits());
+    }
+
+    #[test]
+    fn uvs_merge_the_same_on_any_number_of_threads() {
+        let mut rng = crate::synth::Rng::new(3);
+        let pool: Vec<[f32; 2]> = (0..700)
+            .map(|i| match i % 100 {
+                0 => [f32::NAN, 0.5],
+                1 => [-0.0, rng.range(0.0, 1.0)],
+                _ => [rng.range(0.0, 1.0), rng.range(0.0, 1.0)],
+            })
+            .collect();
+        let corners = 1 << 17;
+        let vertices: Vec<u32> = (0..corners).map(|_| rng.below(5000)).collect();
+        // Vertices mostly keep one UV, as in a mesh.
+        let uvs: Vec<[f32; 2]> = vertices
+            .iter()
+            .map(|&v| pool[((v + rng.below(2)) % 700) as usize])
+            .collect();
+        // The rule itself, spelled out.
+        let mut expected: Vec<u32> = Vec::new();
+        let mut merged: Vec<[f32; 2]> = Vec::new();
+        for uv in &uvs {
+            let bits = |u: &[f32; 2]| (u[0].to_bits(), u[1].to_bits());
+            let same = (!uv[0].is_nan() && !uv[1].is_nan())
+                .then(|| merged.iter().position(|m| bits(m) == bits(uv)))
+                .flatten();
+            expected.push(same.unwrap_or_else(|| {
+                merged.push(*uv);
+                merged.len() - 1
+            }) as u32);
+        }
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let (values, indices) = pool.install(|| uv_exact_map(&uvs, &vertices, 5000));
+            assert_eq!(indices, expected, "{threads} threads");
+            assert_eq!(values.len(), merged.len());
+        }
     }
 }
