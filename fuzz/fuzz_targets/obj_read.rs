@@ -43,7 +43,7 @@ fn check(data: &[u8]) {
 
 /// The mesh Blender's importers would build of it: consistent arrays.
 fn blender_import(mesh: &oxport::Mesh) {
-    use oxport::blender::{Exporter, ImportOptions, imported_mesh};
+    use oxport::blender::{Exporter, ImportOptions, encode_custom_normals, imported_mesh};
     for importer in [Exporter::Blender34, Exporter::Blender45] {
         let options = ImportOptions {
             importer,
@@ -61,6 +61,25 @@ fn blender_import(mesh: &oxport::Mesh) {
         assert!(m.colors.as_ref().is_none_or(|c| c.len() == vertices));
         for (_, members) in &m.vertex_groups {
             assert!(members.iter().all(|&v| (v as usize) < vertices));
+        }
+        // Custom normals encoded against edges numbered in order of first use.
+        let mut edges: Vec<[u32; 2]> = Vec::new();
+        let mut corner_edges = Vec::with_capacity(corners);
+        for face in m.face_offsets.windows(2) {
+            let face = &m.corner_vertices[face[0] as usize..face[1] as usize];
+            for (i, &a) in face.iter().enumerate() {
+                let b = face[(i + 1) % face.len()];
+                let key = [a.min(b), a.max(b)];
+                let e = edges.iter().position(|&e| e == key).unwrap_or_else(|| {
+                    edges.push(key);
+                    edges.len() - 1
+                });
+                corner_edges.push(e as u32);
+            }
+        }
+        if let Ok(Some(normals)) = encode_custom_normals(&m, &corner_edges, edges.len()) {
+            assert_eq!(normals.encoded.len(), corners);
+            assert_eq!(normals.sharp_edges.len(), edges.len());
         }
     }
 }

@@ -327,6 +327,21 @@ class ImportedMesh:
     def colors(self) -> Optional[npt.NDArray[numpy.float32]]: ...
     @property
     def vertex_groups(self) -> list[tuple[str, npt.NDArray[numpy.uint32]]]: ...
+    @property
+    def valid(self) -> bool:
+        """Blender's ``Mesh.validate`` would change nothing in this mesh."""
+    def custom_normals(self, corner_edges: npt.ArrayLike, edge_count: int) -> Optional[CustomNormals]:
+        """Blender 4.5's and 5.0's custom normals for this mesh once Blender made its
+        edges (`corner_edges`: its `.corner_edge` attribute); None without
+        normals or where only Blender's own function reproduces them."""
+
+@final
+class CustomNormals:
+    """A mesh's custom normals as Blender stores them."""
+    @property
+    def encoded(self) -> npt.NDArray[numpy.int16]: ...
+    @property
+    def sharp_edges(self) -> npt.NDArray[numpy.bool_]: ...
 
 def blender_import_obj(
     path: Union[str, os.PathLike[str]],

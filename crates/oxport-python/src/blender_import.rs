@@ -7,8 +7,9 @@ use pyo3::prelude::*;
 
 use oxport::blender as library;
 
+use crate::buffers::index_rows;
 use crate::errors::to_py_err;
-use crate::mesh::numpy_view;
+use crate::mesh::{flat, numpy_view};
 use crate::obj::{WarningFields, warning_fields};
 
 /// One mesh object as Blender's OBJ importer builds it: read-only numpy
@@ -113,6 +114,36 @@ impl ImportedMesh {
             .collect()
     }
 
+    /// Blender's `Mesh.validate` would change nothing in this mesh (no
+    /// position that is not finite, no face of fewer than three vertices or
+    /// using one twice, no two faces on one set of vertices, no degenerate
+    /// or repeated loose edge): an importer may skip it.
+    #[getter]
+    fn valid(&self) -> bool {
+        self.mesh.valid
+    }
+
+    /// Blender 4.5's and 5.0's custom normals for this mesh (`mesh_set_custom_normals`,
+    /// as its importer sets them), once Blender has made its edges:
+    /// `corner_edges` is the mesh's `.corner_edge` attribute, `edge_count`
+    /// its number of edges. None without normals, or where only Blender's
+    /// own function reproduces them (faces that use a vertex twice).
+    /// Computed on all cores without the GIL.
+    #[pyo3(signature = (corner_edges, edge_count))]
+    fn custom_normals(
+        &self,
+        py: Python<'_>,
+        corner_edges: &Bound<'_, PyAny>,
+        edge_count: usize,
+    ) -> PyResult<Option<CustomNormals>> {
+        let corner_edges = index_rows::<1>(corner_edges, "corner_edges")?;
+        let corner_edges = flat(&corner_edges);
+        let normals = py
+            .detach(|| library::encode_custom_normals(&self.mesh, corner_edges, edge_count))
+            .map_err(to_py_err)?;
+        Ok(normals.map(|normals| CustomNormals { normals }))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "ImportedMesh({:?}, {} vertices, {} faces)",
@@ -120,6 +151,27 @@ impl ImportedMesh {
             self.mesh.positions.len(),
             self.mesh.smooth_faces.len()
         )
+    }
+}
+
+/// A mesh's custom normals as Blender stores them (`ImportedMesh.custom_normals`).
+#[pyclass(frozen, module = "oxport._native")]
+pub struct CustomNormals {
+    normals: library::CustomNormals,
+}
+
+#[pymethods]
+impl CustomNormals {
+    /// `(C, 2)` int16: the `custom_normal` attribute (face corners, `INT16_2D`).
+    #[getter]
+    fn encoded(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        numpy_view(slf, slf.get().normals.encoded.as_flattened(), 2)
+    }
+
+    /// `(E,)` bool: the `sharp_edge` attribute.
+    #[getter]
+    fn sharp_edges(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        numpy_view(slf, &slf.get().normals.sharp_edges, 1)
     }
 }
 

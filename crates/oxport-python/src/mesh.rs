@@ -414,6 +414,10 @@ impl Plain for u32 {
     const FORMAT: &'static str = "I";
 }
 
+impl Plain for i16 {
+    const FORMAT: &'static str = "h";
+}
+
 impl Plain for bool {
     const FORMAT: &'static str = "?";
 }

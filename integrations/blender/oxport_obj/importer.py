@@ -16,6 +16,11 @@ from dataclasses import dataclass, field
 
 import bpy
 from bpy_extras.io_utils import axis_conversion
+
+try:
+    import numpy
+except ImportError:  # Debian's Blender 3.4 has none
+    numpy = None
 from mathutils import Matrix
 
 from .options import NotSupported, axis, refuse_not_yet
@@ -90,8 +95,9 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
             mesh = _mesh(imported, version)
             obj = bpy.data.objects.new(imported.name, mesh)
             if imported.corner_normals is not None:
-                normals.set(obj, imported.corner_normals, version)
-            if validate:
+                normals.set(obj, imported, version)
+            if validate and not imported.valid:
+                # (oxport knows when it would change nothing: then it is skipped.)
                 mesh.validate()
             collection.objects.link(obj)
             for name in imported.materials:
@@ -127,23 +133,28 @@ def _mesh(imported, version: tuple):
         attributes = mesh.attributes
         attributes["position"].data.foreach_set("vector", _flat(imported.positions))
         if len(imported.corner_vertices):  # (a mesh without faces has no such attribute)
-            attributes[".corner_vert"].data.foreach_set("value", _flat(imported.corner_vertices))
-        attributes.new("material_index", "INT", "FACE").data.foreach_set(
-            "value", imported.material_indices.view("<i4"))
+            attributes[".corner_vert"].data.foreach_set("value", _flat(imported.corner_vertices, "i"))
         attributes.new("sharp_face", "BOOLEAN", "FACE").data.foreach_set("value", ~imported.smooth_faces)
     else:
         mesh.vertices.foreach_set("co", _flat(imported.positions))
         mesh.loops.foreach_set("vertex_index", _flat(imported.corner_vertices))
         mesh.polygons.foreach_set("loop_total", _flat(imported.face_sizes))
-        mesh.polygons.foreach_set("material_index", _flat(imported.material_indices))
         mesh.polygons.foreach_set("use_smooth", _flat(imported.smooth_faces))
+    # An attribute of its own on every version (3.4's property makes none for zeros).
+    mesh.attributes.new("material_index", "INT", "FACE").data.foreach_set(
+        "value", _flat(imported.material_indices, "i"))
     mesh.polygons.foreach_set("loop_start", _flat(offsets[:len(offsets) - 1]))
     if len(imported.loose_edges):
         mesh.edges.add(len(imported.loose_edges))
         mesh.edges.foreach_set("vertices", _flat(imported.loose_edges))
     mesh.update(calc_edges=True)
     if imported.corner_uvs is not None:
-        mesh.uv_layers.new(name="UVMap").data.foreach_set("uv", _flat(imported.corner_uvs))
+        layer = mesh.uv_layers.new(name="UVMap", do_init=False)
+        if version >= (4, 0):
+            # The layer's attribute: one copy (the layer's items are set one by one).
+            mesh.attributes[layer.name].data.foreach_set("vector", _flat(imported.corner_uvs))
+        else:
+            layer.data.foreach_set("uv", _flat(imported.corner_uvs))
     if imported.colors is not None:
         colors = mesh.color_attributes.new("Color", "FLOAT_COLOR", "POINT")
         colors.data.foreach_set("color", _flat(imported.colors))
@@ -156,9 +167,12 @@ def _mesh(imported, version: tuple):
 class _CustomNormals:
     """Sets custom normals as Blender's importer does (``mesh_set_custom_normals``:
     encoded in each corner's normal space, edges marked sharp where the
-    normals of a fan part). Through ``normals_split_custom_set`` Python's
-    float conversion costs more than the work; from Blender 4.5 the same
-    function runs from C: the normals go in as a corner attribute and a
+    normals of a fan part). On Blender 4.5 and 5.0 oxport computes them
+    (``ImportedMesh.custom_normals``, on all cores) and they are copied into
+    the ``custom_normal`` and ``sharp_edge`` attributes. Elsewhere Blender's
+    own function runs: through ``normals_split_custom_set``, where Python's
+    float conversion costs more than the work, or, from Blender 4.5 for big
+    meshes, from C: the normals go in as a corner attribute and a
     geometry-nodes modifier (Set Mesh Normal, tangent space) is applied."""
 
     ATTRIBUTE = ".oxport_normal"
@@ -170,8 +184,11 @@ class _CustomNormals:
     #: applying a modifier (an operator call and a copy of the mesh).
     SMALL = 50_000
 
-    def set(self, obj, normals, version: tuple) -> None:
+    def set(self, obj, imported, version: tuple) -> None:
         mesh = obj.data
+        normals = imported.corner_normals
+        if version >= (4, 5) and self._encoded(mesh, imported):
+            return
         if not hasattr(bpy.types, "GeometryNodeSetMeshNormal") or len(normals) < self.SMALL:
             if version < (4, 1):
                 mesh.use_auto_smooth = True
@@ -186,6 +203,24 @@ class _CustomNormals:
         modifier.node_group = self._tree()
         with bpy.context.temp_override(object=obj, active_object=obj):
             bpy.ops.object.modifier_apply(modifier=modifier.name)
+
+    @staticmethod
+    def _encoded(mesh, imported) -> bool:
+        """Blender 4.5's and 5.0's custom normals computed by oxport from the edges
+        Blender made, copied in; False where oxport leaves them to Blender."""
+        if numpy is None or not len(mesh.loops):
+            return False
+        corner_edges = numpy.empty(len(mesh.loops), dtype=numpy.int32)
+        mesh.attributes[".corner_edge"].data.foreach_get("value", corner_edges)
+        result = imported.custom_normals(corner_edges, len(mesh.edges))
+        if result is None:
+            return False
+        attributes = mesh.attributes
+        attributes.new("custom_normal", "INT16_2D", "CORNER").data.foreach_set(
+            "value", result.encoded.reshape(-1))
+        sharp = attributes.get("sharp_edge") or attributes.new("sharp_edge", "BOOLEAN", "EDGE")
+        sharp.data.foreach_set("value", result.sharp_edges)
+        return True
 
     def _tree(self):
         if self.tree is None:
@@ -213,16 +248,18 @@ class _CustomNormals:
             self.tree = None
 
 
-def _flat(rows):
-    """An array (of rows) as ``foreach_set`` takes it: a flat numpy array;
-    where Blender has no numpy (Debian's 3.4), oxport's arrays are
-    memoryviews, which its ``foreach_set`` does not read: copied then into an
-    ``array`` (or a list, for booleans)."""
+def _flat(rows, typecode: str | None = None):
+    """An array (of rows) as ``foreach_set`` takes it: a flat numpy array,
+    its items reinterpreted as ``typecode`` if given (``"i"``: signed, which
+    integer attributes copy in one go); where Blender has no numpy (Debian's
+    3.4), oxport's arrays are memoryviews, which its ``foreach_set`` does not
+    read: copied then into an ``array`` (or a list, for booleans)."""
     if not isinstance(rows, memoryview):
-        return rows.reshape(-1)
+        flat = rows.reshape(-1)
+        return flat.view(typecode) if typecode else flat
     if rows.format == "?":
         return rows.tolist()
-    flat = array(rows.format)
+    flat = array(typecode or rows.format)
     flat.frombytes(rows.cast("B"))
     return flat
 

@@ -71,6 +71,15 @@ def main() -> None:
             get(mesh.loops, "normal", "f", 3)
         else:
             get(mesh.corner_normals, "vector", "f", 3, "normal")
+            # How the normals are stored, as well as what they are.
+            stored = mesh.attributes.get("custom_normal")
+            if stored is not None and stored.data_type == "INT16_2D":
+                get(stored.data, "value", "h", 2, "custom_normal")
+            sharp = mesh.attributes.get("sharp_edge")
+            if sharp is not None:
+                flags = [False] * len(sharp.data)
+                sharp.data.foreach_get("value", flags)
+                arrays[key + "sharp_edge"] = ("b", bytes(flags))
         for layer in mesh.uv_layers:
             get(layer.data, "uv", "f", 2, "uv/" + layer.name)
         for attribute in mesh.color_attributes:
@@ -81,11 +90,15 @@ def main() -> None:
             "name": obj.name, "mesh": mesh.name, "matrix": [list(row) for row in obj.matrix_world],
             "materials": [slot.material.name if slot.material else None for slot in obj.material_slots],
             "uv_layers": [layer.name for layer in mesh.uv_layers],
+            "attributes": sorted((a.name, a.domain, a.data_type) for a in mesh.attributes
+                                 if not a.name.startswith(".")),
             "color_attributes": [(a.name, a.domain, a.data_type) for a in mesh.color_attributes],
             "active_color": mesh.color_attributes.active_color_name if version >= (3, 5) else None,
             "vertex_groups": [g.name for g in obj.vertex_groups],
             "group_membership": membership if obj.vertex_groups else None,
             "selected": obj.select_get(),
+            # Last, as it may change the mesh: whether validating finds anything left to fix.
+            "validate_changes": mesh.validate(),
         })
     materials = {}
     for material in bpy.data.materials:

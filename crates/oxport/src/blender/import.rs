@@ -17,12 +17,15 @@
 
 use std::path::Path;
 
+use rayon::prelude::*;
+
 use super::Exporter;
 use super::colors::srgb_to_linear_v3;
 use super::transform::normalize;
 use crate::Result;
 use crate::mesh::Mesh;
 use crate::obj::{self, ReadWarning};
+use crate::pipeline::Pipeline;
 
 /// One mesh object as Blender's importer builds it.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -54,6 +57,11 @@ pub struct ImportedMesh {
     /// With vertex groups: each group's name and the vertices its faces use
     /// (each with weight 1), in the order the groups first come.
     pub vertex_groups: Vec<(String, Vec<u32>)>,
+    /// Blender's `Mesh.validate` would change nothing (no position that is
+    /// not finite, no face of fewer than three vertices or using one twice,
+    /// no two faces on one set of vertices, no degenerate or repeated loose
+    /// edge): an importer may skip it.
+    pub valid: bool,
 }
 
 /// What the import is asked for (`wm.obj_import`'s options that shape meshes).
@@ -103,18 +111,22 @@ pub fn import_obj(
         .meshes
         .iter()
         .any(|m| m.uvs.as_ref().is_some_and(|uvs| !uvs.is_empty()));
-    let meshes = scene
-        .meshes
-        .iter()
-        .map(|mesh| {
-            let name = if mesh.name.is_empty() {
-                stem.as_str()
-            } else {
-                &mesh.name
-            };
-            imported_mesh(mesh, name, options, file_uvs)
-        })
-        .collect();
+    // The meshes on the same threads (and each one's own work too).
+    let pipeline = Pipeline::new(threads)?;
+    let meshes = pipeline.install(|| {
+        scene
+            .meshes
+            .par_iter()
+            .map(|mesh| {
+                let name = if mesh.name.is_empty() {
+                    stem.as_str()
+                } else {
+                    &mesh.name
+                };
+                imported_mesh(mesh, name, options, file_uvs)
+            })
+            .collect()
+    });
     let free_form = scene
         .warnings
         .iter()
@@ -228,7 +240,7 @@ pub fn imported_mesh(
         }
         _ => Vec::new(),
     };
-    ImportedMesh {
+    let mut imported = ImportedMesh {
         name: name.to_string(),
         positions,
         face_offsets: mesh.face_offsets.to_vec(),
@@ -242,7 +254,10 @@ pub fn imported_mesh(
         loose_edges: edges.iter().map(|e| e.map(|v| local[v as usize])).collect(),
         colors,
         vertex_groups,
-    }
+        valid: false,
+    };
+    imported.valid = super::validity::valid(&imported);
+    imported
 }
 
 /// A `g` group's name as Blender's importer takes it: none (Blender then
