@@ -330,10 +330,6 @@ class ImportedMesh:
     @property
     def valid(self) -> bool:
         """Blender's ``Mesh.validate`` would change nothing in this mesh."""
-    def custom_normals(self, corner_edges: npt.ArrayLike, edge_count: int) -> Optional[CustomNormals]:
-        """Blender 4.5's and 5.0's custom normals for this mesh once Blender made its
-        edges (`corner_edges`: its `.corner_edge` attribute); None without
-        normals or where only Blender's own function reproduces them."""
 
 @final
 class CustomNormals:
@@ -342,6 +338,14 @@ class CustomNormals:
     def encoded(self) -> npt.NDArray[numpy.int16]: ...
     @property
     def sharp_edges(self) -> npt.NDArray[numpy.bool_]: ...
+
+def blender_custom_normals(
+    meshes: Sequence[ImportedMesh],
+    corner_edges: Sequence[npt.ArrayLike],
+    edge_counts: Sequence[int],
+    *,
+    threads: Optional[int] = None,
+) -> list[Optional[CustomNormals]]: ...
 
 def blender_import_obj(
     path: Union[str, os.PathLike[str]],

@@ -75,10 +75,10 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence, Union
 
 from . import _native
-from ._native import Bsdf, Curve, Gathered, ImageTexture, ImportedMesh, Mesh, NurbsSpline
+from ._native import Bsdf, Curve, CustomNormals, Gathered, ImageTexture, ImportedMesh, Mesh, NurbsSpline
 from ._obj import Buffer, Material, ReadWarning, _material, _warnings
 
-__all__ = ["Bsdf", "Curve", "Gathered", "ImageTexture", "ImportedMesh", "ImportedScene", "import_obj", "mesh",
+__all__ = ["Bsdf", "Curve", "CustomNormals", "custom_normals", "Gathered", "ImageTexture", "ImportedMesh", "ImportedScene", "import_obj", "mesh",
            "meshes", "mtl_material", "nurbs_curves", "NurbsSpline", "unused_edges"]
 
 #: A matrix as rows of numbers (a ``mathutils.Matrix`` works).
@@ -96,6 +96,19 @@ def meshes(items: Sequence[Gathered], *, threads: Optional[int] = None) -> list[
     threads (None: one per core) in one call without the GIL (for scenes of
     many small objects, where a call per object would cost more than the work)."""
     return _native.blender_meshes(items, threads=threads)
+
+
+def custom_normals(meshes: Sequence[ImportedMesh], corner_edges: Sequence[Buffer], edge_counts: Sequence[int],
+                   *, threads: Optional[int] = None) -> list[Optional[CustomNormals]]:
+    """Blender 4.5's and 5.0's custom normals for imported meshes, as its
+    importer stores them (``mesh_set_custom_normals``: the ``custom_normal``
+    and ``sharp_edge`` attributes), once Blender has made each mesh's edges:
+    ``corner_edges`` holds each mesh's ``.corner_edge`` attribute and
+    ``edge_counts`` its number of edges. None for a mesh without normals, or
+    where only Blender's own function reproduces them (a face that uses a
+    vertex twice). Computed in one call without the GIL, on ``threads``
+    threads (None: one per core), across the meshes and within each."""
+    return _native.blender_custom_normals(meshes, corner_edges, edge_counts, threads=threads)
 
 
 def unused_edges(corner_edges: Buffer, edge_count: int) -> int:

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use oxport::blender as library;
 
 use crate::buffers::index_rows;
-use crate::errors::to_py_err;
+use crate::errors::{invalid, to_py_err};
 use crate::mesh::{flat, numpy_view};
 use crate::obj::{WarningFields, warning_fields};
 
@@ -123,27 +123,6 @@ impl ImportedMesh {
         self.mesh.valid
     }
 
-    /// Blender 4.5's and 5.0's custom normals for this mesh (`mesh_set_custom_normals`,
-    /// as its importer sets them), once Blender has made its edges:
-    /// `corner_edges` is the mesh's `.corner_edge` attribute, `edge_count`
-    /// its number of edges. None without normals, or where only Blender's
-    /// own function reproduces them (faces that use a vertex twice).
-    /// Computed on all cores without the GIL.
-    #[pyo3(signature = (corner_edges, edge_count))]
-    fn custom_normals(
-        &self,
-        py: Python<'_>,
-        corner_edges: &Bound<'_, PyAny>,
-        edge_count: usize,
-    ) -> PyResult<Option<CustomNormals>> {
-        let corner_edges = index_rows::<1>(corner_edges, "corner_edges")?;
-        let corner_edges = flat(&corner_edges);
-        let normals = py
-            .detach(|| library::encode_custom_normals(&self.mesh, corner_edges, edge_count))
-            .map_err(to_py_err)?;
-        Ok(normals.map(|normals| CustomNormals { normals }))
-    }
-
     fn __repr__(&self) -> String {
         format!(
             "ImportedMesh({:?}, {} vertices, {} faces)",
@@ -173,6 +152,45 @@ impl CustomNormals {
     fn sharp_edges(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
         numpy_view(slf, &slf.get().normals.sharp_edges, 1)
     }
+}
+
+/// Blender 4.5's and 5.0's custom normals (`mesh_set_custom_normals`, as its
+/// importer sets them) for each mesh, once Blender has made its edges: per
+/// mesh its `.corner_edge` attribute and its number of edges. None for a
+/// mesh without normals, or where only Blender's own function reproduces
+/// them. Computed on `threads` threads without the GIL.
+#[pyfunction]
+#[pyo3(signature = (meshes, corner_edges, edge_counts, *, threads=None))]
+pub(crate) fn blender_custom_normals(
+    py: Python<'_>,
+    meshes: Vec<PyRef<'_, ImportedMesh>>,
+    corner_edges: Vec<Bound<'_, PyAny>>,
+    edge_counts: Vec<usize>,
+    threads: Option<usize>,
+) -> PyResult<Vec<Option<CustomNormals>>> {
+    if corner_edges.len() != meshes.len() || edge_counts.len() != meshes.len() {
+        return Err(invalid(
+            "corner_edges and edge_counts",
+            format!("expected one per mesh ({})", meshes.len()),
+        ));
+    }
+    let edges = corner_edges
+        .iter()
+        .map(|e| index_rows::<1>(e, "corner_edges"))
+        .collect::<PyResult<Vec<_>>>()?;
+    let items: Vec<(&library::ImportedMesh, &[u32], usize)> = meshes
+        .iter()
+        .zip(&edges)
+        .zip(&edge_counts)
+        .map(|((m, e), &n)| (&m.mesh, flat(e), n))
+        .collect();
+    let normals = py
+        .detach(|| library::encode_custom_normals_each(&items, threads))
+        .map_err(to_py_err)?;
+    Ok(normals
+        .into_iter()
+        .map(|n| n.map(|normals| CustomNormals { normals }))
+        .collect())
 }
 
 /// What `blender_import_obj` gives: meshes, `mtllib` texts, warnings, free-form curves skipped.

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import time
 from array import array
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import bpy
@@ -91,22 +92,34 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
     normals = _CustomNormals()
     created = []
     try:
+        # The meshes first, with their materials: appending one walks every
+        # object of the file, so it costs least before the objects exist.
+        built = []
         for imported in meshes:
             mesh = _mesh(imported, version)
-            obj = bpy.data.objects.new(imported.name, mesh)
-            if imported.corner_normals is not None:
-                normals.set(obj, imported, version)
-            if validate and not imported.valid:
-                # (oxport knows when it would change nothing: then it is skipped.)
-                mesh.validate()
-            collection.objects.link(obj)
             for name in imported.materials:
-                obj.data.materials.append(materials[name])
+                mesh.materials.append(materials[name])
+            built.append(mesh)
+            normals.add(imported, mesh, version)
+        # The objects, while oxport computes the normals.
+        for imported, mesh in zip(meshes, built):
+            obj = bpy.data.objects.new(imported.name, mesh)
+            collection.objects.link(obj)
             obj.matrix_basis = matrix
             for name, vertices in imported.vertex_groups:
                 obj.vertex_groups.new(name=name).add(vertices.tolist(), 1.0, "REPLACE")
             created.append(obj)
             report.faces += len(imported.smooth_faces)
+        # The normals, then validation, as Blender's importer does them.
+        encoded = normals.results(len(meshes))
+        for imported, obj, custom in zip(meshes, created, encoded):
+            if custom is not None:
+                normals.store(obj.data, custom)
+            elif imported.corner_normals is not None:
+                normals.set(obj, imported.corner_normals, version)
+            if validate and not imported.valid:
+                # (oxport knows when it would change nothing: then it is skipped.)
+                obj.data.validate()
     finally:
         normals.close()
     for obj in created:
@@ -168,7 +181,8 @@ class _CustomNormals:
     """Sets custom normals as Blender's importer does (``mesh_set_custom_normals``:
     encoded in each corner's normal space, edges marked sharp where the
     normals of a fan part). On Blender 4.5 and 5.0 oxport computes them
-    (``ImportedMesh.custom_normals``, on all cores) and they are copied into
+    (``oxport.blender.custom_normals``, on all cores, in batches while the
+    next meshes are made) and they are copied into
     the ``custom_normal`` and ``sharp_edge`` attributes. Elsewhere Blender's
     own function runs: through ``normals_split_custom_set``, where Python's
     float conversion costs more than the work, or, from Blender 4.5 for big
@@ -179,16 +193,69 @@ class _CustomNormals:
 
     def __init__(self) -> None:
         self.tree = None
+        self.pool = None
+        self.batch: list = []
+        self.corners = 0
+        self.count = 0
+        self.tasks: list = []
 
     #: Below this many corners, ``normals_split_custom_set`` costs less than
     #: applying a modifier (an operator call and a copy of the mesh).
     SMALL = 50_000
 
-    def set(self, obj, imported, version: tuple) -> None:
-        mesh = obj.data
-        normals = imported.corner_normals
-        if version >= (4, 5) and self._encoded(mesh, imported):
+    #: Meshes are handed to oxport in batches of about this many corners,
+    #: computed on other threads while the next meshes are made.
+    BATCH = 200_000
+
+    def add(self, imported, mesh, version: tuple) -> None:
+        """Queues the mesh (the ``len(self.queued)``-th) for oxport, where it
+        computes the custom normals (Blender 4.5 and 5.0): from the edges
+        Blender made, which are fetched now."""
+        index = self.count
+        self.count += 1
+        if (version < (4, 5) or numpy is None or imported.corner_normals is None
+                or not len(mesh.loops)):
             return
+        edges = numpy.empty(len(mesh.loops), dtype=numpy.int32)
+        mesh.attributes[".corner_edge"].data.foreach_get("value", edges)
+        self.batch.append((index, imported, edges, len(mesh.edges)))
+        self.corners += len(edges)
+        if self.corners >= self.BATCH:
+            self._submit()
+
+    def results(self, count: int) -> list:
+        """Per mesh queued, its custom normals as oxport computed them, or
+        None: no normals, or left to Blender (:meth:`set`)."""
+        self._submit()
+        encoded = [None] * count
+        for indices, task in self.tasks:
+            for i, result in zip(indices, task.result()):
+                encoded[i] = result
+        return encoded
+
+    def _submit(self) -> None:
+        if not self.batch:
+            return
+        batch, self.batch, self.corners = self.batch, [], 0
+        if self.pool is None:
+            self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="oxport-normals")
+        indices = [index for index, _, _, _ in batch]
+        task = self.pool.submit(oxport.blender.custom_normals, [m for _, m, _, _ in batch],
+                                [e for _, _, e, _ in batch], [n for _, _, _, n in batch])
+        self.tasks.append((indices, task))
+
+    @staticmethod
+    def store(mesh, custom) -> None:
+        """Copies normals from :meth:`encode` into the mesh's attributes."""
+        attributes = mesh.attributes
+        attributes.new("custom_normal", "INT16_2D", "CORNER").data.foreach_set(
+            "value", custom.encoded.reshape(-1))
+        sharp = attributes.get("sharp_edge") or attributes.new("sharp_edge", "BOOLEAN", "EDGE")
+        sharp.data.foreach_set("value", custom.sharp_edges)
+
+    def set(self, obj, normals, version: tuple) -> None:
+        """Blender's own function sets the normals (``normals``: per corner)."""
+        mesh = obj.data
         if not hasattr(bpy.types, "GeometryNodeSetMeshNormal") or len(normals) < self.SMALL:
             if version < (4, 1):
                 mesh.use_auto_smooth = True
@@ -203,24 +270,6 @@ class _CustomNormals:
         modifier.node_group = self._tree()
         with bpy.context.temp_override(object=obj, active_object=obj):
             bpy.ops.object.modifier_apply(modifier=modifier.name)
-
-    @staticmethod
-    def _encoded(mesh, imported) -> bool:
-        """Blender 4.5's and 5.0's custom normals computed by oxport from the edges
-        Blender made, copied in; False where oxport leaves them to Blender."""
-        if numpy is None or not len(mesh.loops):
-            return False
-        corner_edges = numpy.empty(len(mesh.loops), dtype=numpy.int32)
-        mesh.attributes[".corner_edge"].data.foreach_get("value", corner_edges)
-        result = imported.custom_normals(corner_edges, len(mesh.edges))
-        if result is None:
-            return False
-        attributes = mesh.attributes
-        attributes.new("custom_normal", "INT16_2D", "CORNER").data.foreach_set(
-            "value", result.encoded.reshape(-1))
-        sharp = attributes.get("sharp_edge") or attributes.new("sharp_edge", "BOOLEAN", "EDGE")
-        sharp.data.foreach_set("value", result.sharp_edges)
-        return True
 
     def _tree(self):
         if self.tree is None:
@@ -243,6 +292,9 @@ class _CustomNormals:
         return self.tree
 
     def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
         if self.tree is not None:
             bpy.data.node_groups.remove(self.tree)
             self.tree = None

@@ -21,6 +21,7 @@ use rayon::prelude::*;
 
 use super::ImportedMesh;
 use super::normals::face_normal;
+use crate::pipeline::Pipeline;
 use crate::{Error, Result};
 
 /// Blender's `LNOR_SPACE_TRIGO_THRESHOLD`.
@@ -92,39 +93,58 @@ pub fn encode_custom_normals(
     // normals are encoded. Only around the marked edges do the fans change:
     // their vertices are done again, with the edges marked.
     let marked: Vec<AtomicBool> = (0..edge_count).map(|_| AtomicBool::new(false)).collect();
+    let again: Vec<AtomicBool> = (0..mesh.positions.len())
+        .map(|_| AtomicBool::new(false))
+        .collect();
     let encoded: Vec<AtomicU32> = (0..corners).map(|_| AtomicU32::new(0)).collect();
     let all: Vec<u32> = (0..mesh.positions.len() as u32).collect();
-    let Some(found) = topology.par_vertices(&all, &[], |fans, out: &mut Vec<Found>| {
-        for fan in fans.iter() {
-            let normal = |c: usize| match custom[c] {
-                [0.0, 0.0, 0.0] => fan.space.lnor,
-                n => n,
-            };
-            for &local in fan.corners {
-                let corner = fans.infos[local].corner;
-                if custom[corner] == [0.0; 3] {
-                    out.push(Found::Filled(corner as u32, fan.space.lnor));
+    let Some(filled) =
+        topology.par_vertices(&all, &[], |fans, filled: &mut Vec<(u32, [f32; 3])>| {
+            let mut parted = false;
+            for fan in fans.iter() {
+                let normal = |c: usize| match custom[c] {
+                    [0.0, 0.0, 0.0] => fan.space.lnor,
+                    n => n,
+                };
+                for &local in fan.corners {
+                    let corner = fans.infos[local].corner;
+                    if custom[corner] == [0.0; 3] {
+                        filled.push((corner as u32, fan.space.lnor));
+                    }
+                }
+                for (edge, other) in fans.parted_edges(fan.corners, corner_edges, normal) {
+                    marked[edge as usize].store(true, Ordering::Relaxed);
+                    again[other as usize].store(true, Ordering::Relaxed);
+                    parted = true;
                 }
             }
-            for (edge, other) in fans.parted_edges(fan.corners, corner_edges, normal) {
-                marked[edge as usize].store(true, Ordering::Relaxed);
-                out.push(Found::Parted(fans.vertex, other));
+            if parted {
+                again[fans.vertex as usize].store(true, Ordering::Relaxed);
+            } else {
+                // Encoded now, unless a neighbour marks one of its edges (then
+                // this vertex is done again).
+                for fan in fans.iter() {
+                    let normal = |c: usize| match custom[c] {
+                        [0.0, 0.0, 0.0] => fan.space.lnor,
+                        n => n,
+                    };
+                    fans.encode(&fan, normal, &encoded);
+                }
             }
-            fans.encode(&fan, normal, &encoded);
-        }
-        Some(())
-    }) else {
+            Some(())
+        })
+    else {
         return Ok(None);
     };
-    let mut again = Vec::new();
-    for found in found {
-        match found {
-            Found::Filled(corner, normal) => custom[corner as usize] = normal,
-            Found::Parted(a, b) => again.extend([a, b]),
-        }
+    for (corner, normal) in filled {
+        custom[corner as usize] = normal;
     }
-    again.sort_unstable();
-    again.dedup();
+    let again: Vec<u32> = again
+        .into_iter()
+        .enumerate()
+        .filter(|(_, again)| again.load(Ordering::Relaxed))
+        .map(|(v, _)| v as u32)
+        .collect();
     let sharp_edges: Vec<bool> = marked.into_iter().map(AtomicBool::into_inner).collect();
     let redone = topology.par_vertices(&again, &sharp_edges, |fans, _: &mut Vec<()>| {
         for fan in fans.iter() {
@@ -148,12 +168,19 @@ pub fn encode_custom_normals(
     }))
 }
 
-/// What the first pass over the fans found.
-enum Found {
-    /// A corner without a normal takes its fan's.
-    Filled(u32, [f32; 3]),
-    /// An edge between two vertices was marked sharp.
-    Parted(u32, u32),
+/// [`encode_custom_normals`] for many meshes (each with its corner edges
+/// and edge count), spread over `threads` (None: every core) across the
+/// meshes as well as within each.
+pub fn encode_custom_normals_each(
+    items: &[(&ImportedMesh, &[u32], usize)],
+    threads: Option<usize>,
+) -> Result<Vec<Option<CustomNormals>>> {
+    Pipeline::new(threads)?.install(|| {
+        items
+            .par_iter()
+            .map(|&(mesh, corner_edges, edges)| encode_custom_normals(mesh, corner_edges, edges))
+            .collect()
+    })
 }
 
 fn range(mesh: &ImportedMesh, face: usize) -> std::ops::Range<usize> {
@@ -290,7 +317,7 @@ impl<'a> Topology<'a> {
     ) -> Option<Vec<T>> {
         let parts: Option<Vec<Vec<T>>> = vertices
             .par_iter()
-            .with_min_len(512)
+            .with_min_len(64)
             .fold(
                 || Some((Fans::default(), Vec::new())),
                 |state, &vertex| {
