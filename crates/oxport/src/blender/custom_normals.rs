@@ -21,6 +21,7 @@ use rayon::prelude::*;
 
 use super::ImportedMesh;
 use super::normals::face_normal;
+use super::transform::{add, cross, dot, normalize_dividing, scale, sub};
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
 
@@ -713,37 +714,7 @@ fn safe_acos_approx(x: f32) -> f32 {
 
 /// Blender's `math::normalize`: divided by the length; zero when tiny or NaN.
 fn normalize(v: [f32; 3]) -> [f32; 3] {
-    let d = dot(v, v);
-    if d > 1.0e-35 {
-        let length = d.sqrt();
-        [v[0] / length, v[1] / length, v[2] / length]
-    } else {
-        [0.0; 3]
-    }
-}
-
-fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-fn add(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn scale(a: [f32; 3], s: f32) -> [f32; 3] {
-    [a[0] * s, a[1] * s, a[2] * s]
+    normalize_dividing(v).unwrap_or([0.0; 3])
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 use super::Exporter;
 use super::colors::srgb_to_linear_v3;
-use super::transform::normalize;
+use super::transform::{normalize, sub};
 use crate::Result;
 use crate::mesh::Mesh;
 use crate::obj::{self, ReadWarning};
@@ -299,10 +299,6 @@ fn face_area(positions: &[[f32; 3]], corners: &[u32]) -> f32 {
         n
     };
     (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt() * 0.5
-}
-
-fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
 #[cfg(test)]

@@ -155,12 +155,38 @@ pub(super) fn transform_normal(m: &Matrix3, [x, y, z]: [f32; 3], exporter: Expor
 
 /// Blender 4.1+'s `math::normalize`: divided by the length; `None` for a
 /// vector too short (or NaN).
-fn normalize_dividing(v: [f32; 3]) -> Option<[f32; 3]> {
+pub(super) fn normalize_dividing(v: [f32; 3]) -> Option<[f32; 3]> {
     let d = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
     (d > 1.0e-35).then(|| {
         let length = d.sqrt();
         [v[0] / length, v[1] / length, v[2] / length]
     })
+}
+
+/// `a · b`, summed left to right (Blender's `dot_v3v3` and `math::dot`).
+pub(super) fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// `a × b` (Blender's `math::cross`).
+pub(super) fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+pub(super) fn add(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+
+pub(super) fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+pub(super) fn scale(a: [f32; 3], s: f32) -> [f32; 3] {
+    [a[0] * s, a[1] * s, a[2] * s]
 }
 
 /// Blender's `normalize_v3`: multiplied by the reciprocal of the length;
