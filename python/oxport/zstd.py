@@ -298,11 +298,11 @@ class ZstdFile(_streams.BaseStream):
         self._pos += length
         return length
 
-    def flush(self, mode: Literal[1, 2] = ZstdCompressor.FLUSH_BLOCK) -> bytes:  # type: ignore[override]
+    def flush(self, mode: Literal[1, 2] = ZstdCompressor.FLUSH_BLOCK) -> None:
         """Writes out what is compressed so far: ``FLUSH_BLOCK`` (default) or
         ``FLUSH_FRAME``. Does nothing in read mode."""
         if self._mode == _MODE_READ:
-            return b""
+            return
         self._check_not_closed()
         if mode not in {self.FLUSH_BLOCK, self.FLUSH_FRAME}:
             raise ValueError(
@@ -310,12 +310,11 @@ class ZstdFile(_streams.BaseStream):
                 "ZstdFile.FLUSH_FRAME or ZstdFile.FLUSH_BLOCK"
             )
         if self._compressor.last_mode == mode:
-            return b""
+            return
         data = self._compressor.flush(mode)
         self._fp.write(data)
         if hasattr(self._fp, "flush"):
             self._fp.flush()
-        return b""
 
     def read(self, size: Optional[int] = -1) -> bytes:
         """Up to ``size`` decompressed bytes (all of them when negative or
@@ -366,7 +365,9 @@ class ZstdFile(_streams.BaseStream):
         return self._buffer.peek(size)
 
     def __next__(self) -> bytes:
-        if ret := self._buffer.readline() if self._buffer is not None else b"":
+        self._check_can_read()
+        assert self._buffer is not None
+        if ret := self._buffer.readline():
             return ret
         raise StopIteration
 

@@ -407,3 +407,35 @@ def test_round_trips(data: bytes, level: int, cuts: list[int], max_length: int) 
     while not d.eof and not d.needs_input:
         out += d.decompress(b"", max_length)
     assert out == data and d.eof
+
+
+def test_file_flush_and_iteration_as_the_standard_library(tmp_path: Any) -> None:
+    def case(module: Any) -> list:
+        seen = []
+        with module.ZstdFile(tmp_path / f"{module.__name__}.zst", "w") as f:
+            f.write(TEXT[:1000])
+            seen.append(f.flush())
+            seen.append(f.flush(f.FLUSH_BLOCK))
+            seen.append(f.flush(f.FLUSH_FRAME))
+            for call in (lambda: next(f), f.read, f.readline, lambda: f.peek(1)):
+                seen.append(outcome(lambda _: call(), module))
+        with module.ZstdFile(tmp_path / f"{module.__name__}.zst") as f:
+            seen.append(f.flush())
+            seen.append(next(f))
+        return seen
+
+    ours, theirs = case(ox), case(ref)
+    assert ours == theirs
+    assert ours[:3] == [None, None, None]
+    assert ours[3] == ("raises", "UnsupportedOperation")
+
+
+def test_corrupted_dictionaries_fail_as_the_standard_library() -> None:
+    # A dictionary's magic number, then content zstd cannot parse.
+    corrupted = b"\x37\xa4\x30\xec" + bytes(range(200)) * 2
+    for module in (ox, ref):
+        dictionary = module.ZstdDict(corrupted)
+        with pytest.raises(module.ZstdError, match=r"^Failed to create a ZSTD_CDict instance from Zstandard dictionary content\.$"):
+            module.compress(b"data", zstd_dict=dictionary.as_digested_dict)
+        with pytest.raises(module.ZstdError, match=r"^Failed to create a ZSTD_DDict instance from Zstandard dictionary content\.$"):
+            module.decompress(ref.compress(b"data"), zstd_dict=dictionary)

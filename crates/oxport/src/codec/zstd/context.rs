@@ -303,9 +303,11 @@ impl CDict {
     pub(crate) fn new(content: &[u8], level: i32) -> Result<Self> {
         // SAFETY: zstd copies the content.
         let ptr = unsafe { sys::ZSTD_createCDict(content.as_ptr().cast(), content.len(), level) };
-        NonNull::new(ptr)
-            .map(CDict)
-            .ok_or_else(|| Error::invalid("zstd could not digest the dictionary for compression"))
+        NonNull::new(ptr).map(CDict).ok_or_else(|| {
+            Error::invalid(
+                "Failed to create a ZSTD_CDict instance from Zstandard dictionary content.",
+            )
+        })
     }
 }
 
@@ -327,9 +329,11 @@ impl DDict {
     pub(crate) fn new(content: &[u8]) -> Result<Self> {
         // SAFETY: zstd copies the content.
         let ptr = unsafe { sys::ZSTD_createDDict(content.as_ptr().cast(), content.len()) };
-        NonNull::new(ptr)
-            .map(DDict)
-            .ok_or_else(|| Error::invalid("zstd could not digest the dictionary for decompression"))
+        NonNull::new(ptr).map(DDict).ok_or_else(|| {
+            Error::invalid(
+                "Failed to create a ZSTD_DDict instance from Zstandard dictionary content.",
+            )
+        })
     }
 }
 
