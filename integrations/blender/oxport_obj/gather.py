@@ -13,13 +13,7 @@ import bpy
 from mathutils import Matrix
 
 from .options import NotSupported
-from .package import oxport
-
-
-try:
-    import numpy
-except ImportError:  # Debian's Blender 3.4 has none
-    numpy = None
+from .package import numpy, oxport
 
 
 def buffer(typecode: str, count: int, zeroed: bool = False):

@@ -17,15 +17,10 @@ from dataclasses import dataclass, field
 
 import bpy
 from bpy_extras.io_utils import axis_conversion
-
-try:
-    import numpy
-except ImportError:  # Debian's Blender 3.4 has none
-    numpy = None
 from mathutils import Matrix
 
 from .options import NotSupported, axis, refuse_not_yet
-from .package import oxport
+from .package import numpy, oxport
 
 __all__ = ["ImportReport", "import_files"]
 
@@ -208,9 +203,9 @@ class _CustomNormals:
     BATCH = 200_000
 
     def add(self, imported, mesh, version: tuple) -> None:
-        """Queues the mesh (the ``len(self.queued)``-th) for oxport, where it
-        computes the custom normals (Blender 4.5 and 5.0): from the edges
-        Blender made, which are fetched now."""
+        """Queues the next mesh (they are numbered in the order added) for
+        oxport, which computes its custom normals (Blender 4.5 and 5.0) from
+        the edges Blender made, fetched now."""
         index = self.count
         self.count += 1
         if (version < (4, 5) or numpy is None or imported.corner_normals is None
@@ -246,7 +241,7 @@ class _CustomNormals:
 
     @staticmethod
     def store(mesh, custom) -> None:
-        """Copies normals from :meth:`encode` into the mesh's attributes."""
+        """Copies normals from :meth:`results` into the mesh's attributes."""
         attributes = mesh.attributes
         attributes.new("custom_normal", "INT16_2D", "CORNER").data.foreach_set(
             "value", custom.encoded.reshape(-1))

@@ -1,5 +1,5 @@
 """The oxport package the add-on uses: the copy its zip carries, or else one
-installed beside Blender's Python."""
+installed beside Blender's Python; and numpy, where Blender has it."""
 
 try:
     # The copy of the package that the add-on's zip carries (make blender-addon).
@@ -10,4 +10,9 @@ except ImportError:
     import oxport
     import oxport.blender
 
-__all__ = ["oxport"]
+try:
+    import numpy
+except ImportError:  # Debian's Blender 3.4 has none
+    numpy = None
+
+__all__ = ["numpy", "oxport"]

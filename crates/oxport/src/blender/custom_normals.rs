@@ -22,6 +22,7 @@ use rayon::prelude::*;
 use super::ImportedMesh;
 use super::normals::face_normal;
 use super::transform::{add, cross, dot, normalize_dividing, scale, sub};
+use super::validity::sorted_face;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
 
@@ -103,10 +104,7 @@ pub fn encode_custom_normals(
         topology.par_vertices(&all, &[], |fans, filled: &mut Vec<(u32, [f32; 3])>| {
             let mut parted = false;
             for fan in fans.iter() {
-                let normal = |c: usize| match custom[c] {
-                    [0.0, 0.0, 0.0] => fan.space.lnor,
-                    n => n,
-                };
+                let normal = given_or(&custom, fan.space.lnor);
                 for &local in fan.corners {
                     let corner = fans.infos[local].corner;
                     if custom[corner] == [0.0; 3] {
@@ -125,11 +123,7 @@ pub fn encode_custom_normals(
                 // Encoded now, unless a neighbour marks one of its edges (then
                 // this vertex is done again).
                 for fan in fans.iter() {
-                    let normal = |c: usize| match custom[c] {
-                        [0.0, 0.0, 0.0] => fan.space.lnor,
-                        n => n,
-                    };
-                    fans.encode(&fan, normal, &encoded);
+                    fans.encode(&fan, given_or(&custom, fan.space.lnor), &encoded);
                 }
             }
             Some(())
@@ -184,6 +178,15 @@ pub fn encode_custom_normals_each(
     })
 }
 
+/// A corner's given normal, or `fan_normal` where it has none (zero), as
+/// Blender fills those before marking and encoding.
+fn given_or(custom: &[[f32; 3]], fan_normal: [f32; 3]) -> impl Fn(usize) -> [f32; 3] + '_ {
+    move |c| match custom[c] {
+        [0.0, 0.0, 0.0] => fan_normal,
+        n => n,
+    }
+}
+
 fn range(mesh: &ImportedMesh, face: usize) -> std::ops::Range<usize> {
     mesh.face_offsets[face] as usize..mesh.face_offsets[face + 1] as usize
 }
@@ -209,9 +212,7 @@ impl VertexFaces {
             let Some(face) = mesh.corner_vertices.get(w[0] as usize..w[1] as usize) else {
                 return false;
             };
-            face.len() >= 3
-                && face.iter().all(|&v| (v as usize) < vertices)
-                && face.iter().enumerate().all(|(i, v)| !face[..i].contains(v))
+            face.iter().all(|&v| (v as usize) < vertices) && sorted_face(face).is_some()
         });
         if !plain {
             return None;

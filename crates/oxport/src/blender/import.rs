@@ -21,7 +21,8 @@ use rayon::prelude::*;
 
 use super::Exporter;
 use super::colors::srgb_to_linear_v3;
-use super::transform::{normalize, sub};
+use super::normals::newell;
+use super::transform::{cross, normalize, sub};
 use crate::Result;
 use crate::mesh::Mesh;
 use crate::obj::{self, ReadWarning};
@@ -279,24 +280,9 @@ fn group_name(name: &str) -> String {
 fn face_area(positions: &[[f32; 3]], corners: &[u32]) -> f32 {
     let p = |i: usize| positions[corners[i] as usize];
     let n = if corners.len() == 3 {
-        let (a, b, c) = (p(0), p(1), p(2));
-        let (u, v) = (sub(a, b), sub(b, c));
-        [
-            u[1] * v[2] - u[2] * v[1],
-            u[2] * v[0] - u[0] * v[2],
-            u[0] * v[1] - u[1] * v[0],
-        ]
+        cross(sub(p(0), p(1)), sub(p(1), p(2)))
     } else {
-        let mut n = [0.0f32; 3];
-        let mut previous = p(corners.len() - 1);
-        for i in 0..corners.len() {
-            let current = p(i);
-            n[0] += (previous[1] - current[1]) * (previous[2] + current[2]);
-            n[1] += (previous[2] - current[2]) * (previous[0] + current[0]);
-            n[2] += (previous[0] - current[0]) * (previous[1] + current[1]);
-            previous = current;
-        }
-        n
+        newell(positions, corners)
     };
     (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt() * 0.5
 }

@@ -56,10 +56,20 @@ pub enum NormalSource<'a> {
 /// corners, whatever its size, in float arithmetic, then `normalize_v3`
 /// (multiplying by the reciprocal of the length); (0, 0, 1) for a degenerate face.
 pub fn face_normal(positions: &[[f32; 3]], corner_vertices: &[u32]) -> [f32; 3] {
-    let Some(&last) = corner_vertices.last() else {
+    if corner_vertices.is_empty() {
         return [0.0, 0.0, 1.0];
-    };
+    }
+    normalize(newell(positions, corner_vertices)).unwrap_or([0.0, 0.0, 1.0])
+}
+
+/// Newell's sum over a face's corners (Blender's `add_newell_cross_v3_v3v3`
+/// from the last corner round), in float arithmetic: twice the face's
+/// area-weighted normal, not normalized.
+pub(super) fn newell(positions: &[[f32; 3]], corner_vertices: &[u32]) -> [f32; 3] {
     let mut n = [0.0f32; 3];
+    let Some(&last) = corner_vertices.last() else {
+        return n;
+    };
     let mut previous = positions[last as usize];
     for &v in corner_vertices {
         let current = positions[v as usize];
@@ -68,7 +78,7 @@ pub fn face_normal(positions: &[[f32; 3]], corner_vertices: &[u32]) -> [f32; 3] 
         n[2] += (previous[0] - current[0]) * (previous[1] + current[1]);
         previous = current;
     }
-    normalize(n).unwrap_or([0.0, 0.0, 1.0])
+    n
 }
 
 /// A rounded normal as a key with float equality (-0 equals +0): the three
@@ -367,7 +377,7 @@ mod tests {
         let directions: Vec<[f32; 3]> = (0..500)
             .map(|_| [rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), 0.5])
             .collect();
-        // Enough corners for the merge to run in parts.
+        // Enough corners for the merge's sort to run on several threads.
         let corners = 1 << 17;
         let per_corner: Vec<[f32; 3]> = (0..corners)
             .map(|_| directions[rng.below(500) as usize])

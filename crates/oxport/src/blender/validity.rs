@@ -35,14 +35,7 @@ fn faces_valid(mesh: &ImportedMesh) -> bool {
         .into_par_iter()
         .with_min_len(1024)
         .map(|f| {
-            let vertices = face(f);
-            if vertices.len() < 3 {
-                return None;
-            }
-            let sorted = sorted(vertices);
-            if sorted.windows(2).any(|w| w[0] == w[1]) {
-                return None;
-            }
+            let sorted = sorted_face(face(f))?;
             Some((hash(&sorted), f as u32))
         })
         .collect();
@@ -63,6 +56,17 @@ fn loose_edges_valid(edges: &[[u32; 2]]) -> bool {
     let mut pairs: Vec<[u32; 2]> = edges.iter().map(|&[a, b]| [a.min(b), a.max(b)]).collect();
     pairs.sort_unstable();
     pairs.iter().all(|[a, b]| a != b) && pairs.windows(2).all(|w| w[0] != w[1])
+}
+
+/// A face's vertices sorted, or None where it has fewer than three or uses
+/// one twice (faces `validate` removes, which other code here leaves to
+/// Blender too).
+pub(super) fn sorted_face(vertices: &[u32]) -> Option<Vec<u32>> {
+    if vertices.len() < 3 {
+        return None;
+    }
+    let sorted = sorted(vertices);
+    sorted.windows(2).all(|w| w[0] != w[1]).then_some(sorted)
 }
 
 fn sorted(vertices: &[u32]) -> Vec<u32> {
