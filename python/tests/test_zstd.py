@@ -197,6 +197,14 @@ CASES: dict[str, Callable[[Any], Any]] = {
         )
         for use in ("as_digested_dict", "as_undigested_dict", "as_prefix")
     },
+    # A plain ZstdDict compresses undigested (loaded with the frame's own
+    # parameters) and decompresses digested; a big input shows the difference.
+    "dict plain compress": lambda m: (lambda d: [m.compress(TEXT * 4, level, zstd_dict=d) for level in (1, 3, 19)])(m.ZstdDict(ref.train_dict(SAMPLES, 4096).dict_content)),
+    "dict plain compressor": lambda m: (lambda c: c.compress(TEXT * 4) + c.flush())(m.ZstdCompressor(5, zstd_dict=m.ZstdDict(ref.train_dict(SAMPLES, 4096).dict_content))),
+    "dict use huge": lambda m: m.compress(TEXT, zstd_dict=(m.ZstdDict(b"12345678", is_raw=True), 2**1000)),
+    "dict use huge negative": lambda m: m.ZstdDecompressor((m.ZstdDict(b"12345678", is_raw=True), -(2**1000))),
+    "dict use float": lambda m: m.ZstdCompressor(zstd_dict=(m.ZstdDict(b"12345678", is_raw=True), 1.0)),
+    "dict use bool": lambda m: m.compress(TEXT[:100], zstd_dict=(m.ZstdDict(b"12345678", is_raw=True), True)),
     "dict missing": lambda m: m.decompress(ref.compress(SAMPLES[0], zstd_dict=ref.train_dict(SAMPLES, 4096))),
     "dict raw prefix": lambda m: (lambda d: m.decompress(m.compress(TEXT[:3000], zstd_dict=d.as_prefix), zstd_dict=d.as_prefix))(m.ZstdDict(TEXT[1000:2000], is_raw=True)),
     # Frame headers and parameters.

@@ -60,13 +60,17 @@ impl ZstdDict {
         )
     }
 
-    /// The dictionary, digested once per level and shared (the default).
+    /// The dictionary, digested once per level and shared: how a plain
+    /// `ZstdDict` decompresses; to compress, the fast choice for many small
+    /// inputs.
     #[getter]
     fn as_digested_dict<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         (slf.clone(), 0).into_pyobject(slf.py())
     }
 
-    /// The dictionary, loaded afresh for each frame.
+    /// The dictionary, loaded afresh for each frame: how a plain `ZstdDict`
+    /// compresses, as in `compression.zstd` (the frames' bytes follow the
+    /// compression parameters, not those the dictionary was digested for).
     #[getter]
     fn as_undigested_dict<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         (slf.clone(), 1).into_pyobject(slf.py())

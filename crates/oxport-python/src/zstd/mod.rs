@@ -7,7 +7,7 @@ mod dict;
 mod options;
 mod stream;
 
-use oxport::codec::zstd::{self, DecompressOptions};
+use oxport::codec::zstd::{self, DecompressOptions, DictUse};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -27,7 +27,7 @@ fn zstd_compress<'py>(
     zstd_dict: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let params = compress_params(level, options)?;
-    let dict = dictionary(zstd_dict)?;
+    let dict = dictionary(zstd_dict, DictUse::Undigested)?;
     let data = Buffer::read(data)?;
     let data = data.as_slice();
     let mut out = BytesOut::default();
@@ -51,7 +51,7 @@ fn zstd_compress_into(
     zstd_dict: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<usize> {
     let params = compress_params(level, options)?;
-    let dict = dictionary(zstd_dict)?;
+    let dict = dictionary(zstd_dict, DictUse::Undigested)?;
     let data = Buffer::read(data)?;
     let mut out = Buffer::write(out)?;
     let (data, buf) = (data.as_slice(), out.as_mut_slice());
@@ -80,7 +80,7 @@ fn zstd_decompress<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let params = decompress_params(options)?;
-    let dict = dictionary(zstd_dict)?;
+    let dict = dictionary(zstd_dict, DictUse::Digested)?;
     oxport::pipeline::thread_count(threads).map_err(crate::errors::to_py_err)?;
     let data = Buffer::read(data)?;
     let data = data.as_slice();
@@ -110,7 +110,7 @@ fn zstd_decompress_into(
     threads: Option<usize>,
 ) -> PyResult<usize> {
     let params = decompress_params(options)?;
-    let dict = dictionary(zstd_dict)?;
+    let dict = dictionary(zstd_dict, DictUse::Digested)?;
     oxport::pipeline::thread_count(threads).map_err(crate::errors::to_py_err)?;
     let data = Buffer::read(data)?;
     let mut out = Buffer::write(out)?;

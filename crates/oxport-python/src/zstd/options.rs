@@ -186,17 +186,19 @@ pub fn decompress_params(options: Option<&Bound<'_, PyAny>>) -> PyResult<Decompr
     Ok(params)
 }
 
-/// `zstd_dict`: a `ZstdDict` (digested), or a `(ZstdDict, use)` pair from
-/// its `as_*` properties.
+/// `zstd_dict`: a `ZstdDict`, used as `plain` says (`compression.zstd`
+/// loads it undigested to compress and digested to decompress), or a
+/// `(ZstdDict, use)` pair from its `as_*` properties.
 pub fn dictionary(
     zstd_dict: Option<&Bound<'_, PyAny>>,
+    plain: DictUse,
 ) -> PyResult<Option<(Arc<Dictionary>, DictUse)>> {
     let Some(zstd_dict) = zstd_dict.filter(|d| !d.is_none()) else {
         return Ok(None);
     };
     let wrong = || PyTypeError::new_err("zstd_dict argument should be a ZstdDict object.");
     if let Ok(dict) = zstd_dict.cast::<ZstdDict>() {
-        return Ok(Some((dict.get().dictionary().clone(), DictUse::Digested)));
+        return Ok(Some((dict.get().dictionary().clone(), plain)));
     }
     let pair = zstd_dict.cast::<PyTuple>().map_err(|_| wrong())?;
     if pair.len() != 2 {
@@ -204,10 +206,15 @@ pub fn dictionary(
     }
     let dict = pair.get_item(0)?;
     let dict = dict.cast::<ZstdDict>().map_err(|_| wrong())?;
-    let usage = match pair.get_item(1)?.extract::<i64>() {
-        Ok(0) => DictUse::Digested,
-        Ok(1) => DictUse::Undigested,
-        Ok(2) => DictUse::Prefix,
+    let usage = pair.get_item(1)?;
+    if !usage.is_instance_of::<PyInt>() {
+        return Err(wrong());
+    }
+    // An int beyond a C int is an OverflowError, as in the standard library.
+    let usage = match usage.extract::<i32>()? {
+        0 => DictUse::Digested,
+        1 => DictUse::Undigested,
+        2 => DictUse::Prefix,
         _ => return Err(wrong()),
     };
     Ok(Some((dict.get().dictionary().clone(), usage)))

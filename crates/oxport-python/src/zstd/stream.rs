@@ -5,7 +5,7 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use oxport::codec::zstd::{Compressor, Decompressor, Flush};
+use oxport::codec::zstd::{Compressor, Decompressor, DictUse, Flush};
 use pyo3::exceptions::{PyEOFError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -57,7 +57,7 @@ impl ZstdCompressor {
         zstd_dict: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let params = compress_params(level, options)?;
-        let dict = dictionary(zstd_dict)?;
+        let dict = dictionary(zstd_dict, DictUse::Undigested)?;
         let compressor = Compressor::new(&params, dict).map_err(zstd_error)?;
         Ok(ZstdCompressor {
             stream: Mutex::new(compressor),
@@ -166,7 +166,7 @@ impl ZstdDecompressor {
         options: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let params = decompress_params(options)?;
-        let dict = dictionary(zstd_dict)?;
+        let dict = dictionary(zstd_dict, DictUse::Digested)?;
         let decompressor = Decompressor::new(&params, dict).map_err(zstd_error)?;
         Ok(ZstdDecompressor {
             stream: Mutex::new(decompressor),
