@@ -131,6 +131,18 @@ def write_obj(
     mtl_header: Optional[str] = None,
 ) -> _Summary: ...
 
+def write_scene(
+    path: _StrPath,
+    meshes: Sequence[Mesh],
+    options: WriteOptions,
+    *,
+    header: Sequence[str],
+    mtllibs: Sequence[str],
+    materials: Sequence[Material],
+    mtl_header: Sequence[str],
+    mtl_files: Sequence[_StrPath],
+) -> _Summary: ...
+
 @final
 class ObjWriter:
     def __new__(cls, path: _StrPath, options: WriteOptions) -> ObjWriter: ...

@@ -255,18 +255,20 @@ class Scene:
     """The MTL files read."""
 
     def write_obj(self, path: Union[str, os.PathLike[str]], **options: Unpack[WriteArgs]) -> WriteSummary:
-        """Writes the scene with :func:`write_obj`, with its header comments,
-        its first ``mtllib`` and its materials (into that MTL file beside
-        ``path``) unless ``options`` say otherwise."""
-        options.setdefault("header", "\n".join(self.header) if self.header else None)
-        options.setdefault("mtllib", self.mtllibs[0] if self.mtllibs else None)
-        library = (self.materials or self.mtl_header) and options["mtllib"] is not None
-        return write_obj(
-            path, self.meshes,
-            mtl_materials=self.materials if library else None,
-            mtl_header="\n".join(self.mtl_header) if library and self.mtl_header else None,
-            **options,
+        """Writes the scene again as ``path``, as :func:`convert_obj` and
+        ``oxport obj convert`` do: its header comments unless ``header`` is
+        given; when MTL files were read or it has materials, an MTL file
+        beside ``path`` named by ``mtllib`` or else after ``path``
+        (``out.obj``: ``out.mtl``, never the name read, which a write beside
+        the file read would replace); otherwise its first ``mtllib`` as it
+        was, unless ``mtllib`` gives another. Both files are atomic, and the
+        OBJ file never names an MTL file that was not written."""
+        summary = _native.write_scene(
+            path, self.meshes, WriteOptions(**options),
+            header=self.header, mtllibs=self.mtllibs, materials=self.materials,
+            mtl_header=self.mtl_header, mtl_files=self.mtl_files,
         )
+        return WriteSummary(*summary)
 
 
 def read_obj(

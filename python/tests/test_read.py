@@ -183,6 +183,35 @@ def test_without_numpy_arrays_are_memoryviews(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
 
 
+def test_a_scene_written_beside_the_file_read_names_its_mtl_after_the_output(tmp_path: Path) -> None:
+    # One rule (oxport.obj.write_scene) for Scene.write_obj, convert_obj and
+    # `oxport obj convert`: the MTL file is named after the output, so that
+    # writing beside the file read never replaces the MTL file it names.
+    source = tmp_path / "in.obj"
+    source.write_text("# by hand\nmtllib in.mtl\no a\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl red\nf 1 2 3\n")
+    (tmp_path / "in.mtl").write_text("# by hand\nnewmtl red\nKd 0.8 0.1 0.1\n")
+    oxport.read_obj(source).write_obj(tmp_path / "out.obj")
+    assert (tmp_path / "in.mtl").read_text() == "# by hand\nnewmtl red\nKd 0.8 0.1 0.1\n"
+    assert "mtllib out.mtl\n" in (tmp_path / "out.obj").read_text()
+    assert "newmtl red\n" in (tmp_path / "out.mtl").read_text()
+    (tmp_path / "c").mkdir()
+    oxport.convert_obj(source, tmp_path / "c" / "out.obj")
+    for name in ("out.obj", "out.mtl"):
+        assert (tmp_path / name).read_bytes() == (tmp_path / "c" / name).read_bytes()
+    # mtllib names the MTL file; without MTL files read, the first mtllib is kept.
+    oxport.read_obj(source).write_obj(tmp_path / "named.obj", mtllib="lib.mtl")
+    assert "newmtl red\n" in (tmp_path / "lib.mtl").read_text()
+    bare = oxport.read_obj(source, materials=False)
+    bare.write_obj(tmp_path / "bare.obj")
+    assert "mtllib in.mtl\n" in (tmp_path / "bare.obj").read_text()
+    assert not (tmp_path / "bare.mtl").exists()
+    # Materials made by hand are written too, named after the output.
+    built = oxport.Scene(meshes=bare.meshes, materials=[oxport.Material("red", diffuse=(0.8, 0.1, 0.1))])
+    built.write_obj(tmp_path / "built.obj")
+    assert "mtllib built.mtl\n" in (tmp_path / "built.obj").read_text()
+    assert "newmtl red\n" in (tmp_path / "built.mtl").read_text()
+
+
 @pytest.mark.parametrize("precision", [None, 2])
 def test_convert_obj_writes_what_read_and_write_do(precision: int | None, refdata: Path,
                                                    tmp_path: Path) -> None:

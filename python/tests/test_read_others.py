@@ -144,6 +144,7 @@ def test_crlf_files_read_as_their_lf_originals(refdata: Path, tmp_path: Path) ->
         for field in ("positions", "face_offsets", "position_indices", "uvs", "uv_indices", "normals", "normal_indices"):
             assert np.array_equal(getattr(a, field), getattr(b, field)), field
     # Written again, it is Blender's file (LF) byte for byte.
-    again = tmp_path / "again.obj"
+    again = tmp_path / "again" / "monkey2.obj"
+    again.parent.mkdir()
     crlf_scene.write_obj(again)
     assert_same_file(again, original)

@@ -33,6 +33,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(obj::read_obj, m)?)?;
     m.add_function(wrap_pyfunction!(obj::read_mtl, m)?)?;
     m.add_function(wrap_pyfunction!(obj::convert_obj, m)?)?;
+    m.add_function(wrap_pyfunction!(obj::write_scene, m)?)?;
     m.add_class::<blender::Gathered>()?;
     m.add_function(wrap_pyfunction!(blender::blender_meshes, m)?)?;
     m.add_function(wrap_pyfunction!(blender::blender_unused_edges, m)?)?;

@@ -174,6 +174,38 @@ pub(crate) fn write_obj(
         .map_err(to_py_err)
 }
 
+/// Writes a scene read from an OBJ file again (`oxport.obj.write_scene`:
+/// its header, `mtllib` and MTL file by the library's rule). The GIL is
+/// released.
+#[pyfunction]
+#[pyo3(signature = (path, meshes, options, *, header, mtllibs, materials, mtl_header, mtl_files))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn write_scene(
+    py: Python<'_>,
+    path: PathBuf,
+    meshes: &Bound<'_, PyAny>,
+    options: &WriteOptions,
+    header: Vec<String>,
+    mtllibs: Vec<String>,
+    materials: Vec<Bound<'_, PyAny>>,
+    mtl_header: Vec<String>,
+    mtl_files: Vec<PathBuf>,
+) -> PyResult<Summary> {
+    let meshes = self::meshes(meshes)?;
+    let materials = materials_of(&materials)?;
+    let views = views(&meshes);
+    let text = obj::SceneText {
+        header: &header,
+        mtllibs: &mtllibs,
+        materials: &materials,
+        mtl_header: &mtl_header,
+        mtl_files: &mtl_files,
+    };
+    py.detach(|| obj::write_scene(&path, &views, text, &options.options, |_, _| {}))
+        .map(summary)
+        .map_err(to_py_err)
+}
+
 /// An OBJ file written batch after batch; see `oxport.ObjWriter`.
 #[pyclass(module = "oxport._native")]
 pub struct ObjWriter {

@@ -2,10 +2,10 @@
 //! package, the command line and the Blender add-on all do when they export
 //! a scene with materials; and read and written again ([`convert`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::Result;
-use crate::mesh::Mesh;
+use crate::mesh::{Material, Mesh};
 
 use super::{
     FileWriter, MaterialLibrary, ReadOptions, ReadWarning, WriteOptions, WriteSummary, read,
@@ -58,14 +58,62 @@ pub struct Conversion {
     pub written: WriteSummary,
 }
 
+/// A scene read from an OBJ file, around its meshes: what writing it again
+/// keeps (see [`write_scene`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SceneText<'a> {
+    /// The comment lines that opened the file.
+    pub header: &'a [String],
+    /// The file's `mtllib` statements.
+    pub mtllibs: &'a [String],
+    /// The materials read from its MTL files.
+    pub materials: &'a [Material],
+    /// The comment lines that opened its first MTL file.
+    pub mtl_header: &'a [String],
+    /// The MTL files read.
+    pub mtl_files: &'a [PathBuf],
+}
+
+/// Writes a scene read from an OBJ file again as `path` with `options`: the
+/// one rule for `oxport obj convert`, [`convert`] and Python's
+/// `Scene.write_obj`.
+///
+/// - The comment lines that opened the file are kept, unless
+///   `options.header` gives others.
+/// - When MTL files were read, or the scene has materials, they are written
+///   to an MTL file beside `path`, named by `options.mtllib` or after `path`
+///   (`out.obj`: `out.mtl`), never after the file read (which a write beside
+///   it would replace).
+/// - Otherwise the file's first `mtllib` is written as it was (unless
+///   `options.mtllib` gives another), and no MTL file.
+///
+/// Both files are written as by [`write_with_mtl`].
+pub fn write_scene(
+    path: &Path,
+    meshes: &[Mesh],
+    text: SceneText<'_>,
+    options: &WriteOptions,
+    progress: impl FnMut(u64, u64),
+) -> Result<WriteSummary> {
+    let mut options = options.clone();
+    if options.header.is_empty() {
+        options.header = text.header.to_vec();
+    }
+    let library =
+        (!text.mtl_files.is_empty() || !text.materials.is_empty()).then(|| MaterialLibrary {
+            materials: text.materials.to_vec(),
+            header: text.mtl_header.to_vec(),
+        });
+    if library.is_none() && options.mtllib.is_none() {
+        options.mtllib = text.mtllibs.first().cloned();
+    }
+    write_with_mtl(path, meshes, library.as_ref(), &options, progress)
+}
+
 /// Reads the OBJ file `input` and the MTL files it names, and writes them
-/// again as `output` with `options` (other precisions, other threads): OBJ to
-/// OBJ, each file whole or not at all. The comment lines that open the file
-/// are kept, unless `options.header` gives others; the materials read go to an
-/// MTL file beside `output` named after it; without MTL files read, the
-/// file's first `mtllib` is written as it was (unless `options.mtllib` gives
-/// another). `progress(done, total)` follows the write, as in
-/// [`write_with_mtl`].
+/// again as `output` with `options` (other precisions, other threads), by
+/// [`write_scene`]'s rule: OBJ to OBJ, each file whole or not at all.
+/// `progress(done, total)` follows the write.
 pub fn convert(
     input: &Path,
     output: &Path,
@@ -77,24 +125,18 @@ pub fn convert(
         .map_err(|e| crate::Error::io_at(input, e))?
         .len();
     let scene = read(input, reading)?;
-    let library = (!scene.mtl_files.is_empty()).then_some(MaterialLibrary {
-        materials: scene.materials,
-        header: scene.mtl_header,
-    });
-    let mut options = options.clone();
-    if options.header.is_empty() {
-        options.header = scene.header;
-    }
-    if library.is_some() {
-        options.mtllib = None;
-    } else if options.mtllib.is_none() {
-        options.mtllib = scene.mtllibs.into_iter().next();
-    }
-    let written = write_with_mtl(output, &scene.meshes, library.as_ref(), &options, progress)?;
+    let text = SceneText {
+        header: &scene.header,
+        mtllibs: &scene.mtllibs,
+        materials: &scene.materials,
+        mtl_header: &scene.mtl_header,
+        mtl_files: &scene.mtl_files,
+    };
+    let written = write_scene(output, &scene.meshes, text, options, progress)?;
     Ok(Conversion {
         bytes_read,
         skipped: scene.skipped,
-        materials: library.map_or(0, |l| l.materials.len()),
+        materials: scene.materials.len(),
         warnings: scene.warnings,
         written,
     })
