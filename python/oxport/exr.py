@@ -128,7 +128,15 @@ def _from_python(name: str, value: Any) -> tuple[str, Any]:
     if isinstance(value, Attribute):
         return value.type, value.value
     if name == "compression":
-        return "compression", str(value)
+        # The openexr package's enum (Compression.ZIP_COMPRESSION) or a name.
+        return "compression", str(getattr(value, "name", value)).lower().removesuffix("_compression")
+    if name == "type":
+        # The openexr package's enum (Storage.tiledimage) or a name.
+        return "string", str(getattr(value, "name", value))
+    if name == "tiles" and hasattr(value, "xSize"):
+        # The openexr package's TileDescription.
+        mode, rounding = (int(getattr(v, "value", v)) for v in (value.mode, value.roundingMode))
+        return "tiledesc", (int(value.xSize), int(value.ySize), mode | rounding << 4)
     if name == "lineOrder":
         # The openexr package's enum (LineOrder.INCREASING_Y) or a name.
         return "lineOrder", str(getattr(value, "name", value)).lower()
@@ -426,92 +434,57 @@ class OutputPart:
     levels: LevelMode = "one"
     rounding: Rounding = "down"
 
-    def _shape(self) -> tuple[int, ...]:
-        """The shape of the part's full resolution: ``(height, width)``."""
-        import numpy as np
-
-        if isinstance(self.channels, DeepPixels):
-            return tuple(np.shape(self.channels.counts))
-        for value in self.channels.values():
-            return tuple(np.shape(_levels(value)[0]))
-        raise ValueError("channels: an image needs at least one channel")
-
-    def _native(self, display: Optional[Any] = None
-                ) -> tuple[list[tuple[str, str, Any]], list[list[np.ndarray]], Optional[np.ndarray]]:
-        """The part as the native writer takes it: attributes, planes by
-        level, deep counts. ``display``: the display window when the header
-        has none (``None``: the data window)."""
+    def _native(self) -> tuple[Any, ...]:
+        """The part as the native writer takes it: size, channels, layout,
+        the attributes given, planes by level, deep counts. The header
+        written is the library's rule (``oxport.exr.NewPart``)."""
         import numpy as np
 
         deep = isinstance(self.channels, DeepPixels)
         if self.tiles is None and self.levels != "one":
             raise ValueError(f"levels={self.levels!r} needs tiles=(width, height)")
+        given = dict(self.header or {})
         arrays: dict[str, list[np.ndarray]] = {}
         if isinstance(self.channels, DeepPixels):
             counts = np.ascontiguousarray(self.channels.counts, "<u4")
             if counts.ndim != 2:
                 raise TypeError(f"counts: expected a 2-D array, got {counts.ndim}-D")
             height, width = counts.shape
-            for name in sorted(self.channels.channels, key=lambda n: n.encode()):
-                arrays[name] = [_samples(name, self.channels.channels[name], 1)]
+            for name, samples in self.channels.channels.items():
+                arrays[name] = [_samples(name, samples, 1)]
         else:
             counts = None
-            if not self.channels:
-                raise ValueError("channels: an image needs at least one channel")
-            for name in sorted(self.channels, key=lambda n: n.encode()):
-                arrays[name] = [_samples(name, level, 2) for level in _levels(self.channels[name])]
+            for name, planes in self.channels.items():
+                arrays[name] = [_samples(name, level, 2) for level in _levels(planes)]
             # A channel the header says is subsampled holds a sample every
             # (x, y) pixels: its array is that much smaller.
             sampling = {c.name: (c.x_sampling, c.y_sampling)
-                        for c in (self.header or {}).get("channels", []) if isinstance(c, Channel)}
+                        for c in given.get("channels", []) if isinstance(c, Channel)}
             shapes = {(a[0].shape[0] * sampling.get(n, (1, 1))[1], a[0].shape[1] * sampling.get(n, (1, 1))[0])
                       for n, a in arrays.items()}
-            if len(shapes) != 1:
+            if len(shapes) > 1:
                 raise ValueError(f"channels: every channel needs the same shape (times its sampling), got "
                                  f"{sorted(shapes)}")
-            height, width = shapes.pop()
-            counts_of_levels = {len(a) for a in arrays.values()}
-            if len(counts_of_levels) != 1:
+            height, width = shapes.pop() if shapes else (0, 0)
+            if len({len(a) for a in arrays.values()}) > 1:
                 raise ValueError("channels: every channel needs the same number of levels")
         if not arrays:
             raise ValueError("channels: an image needs at least one channel")
-        given = dict(self.header or {})
-        previous = {c.name: c for c in given.get("channels", []) if isinstance(c, Channel)}
-        window = (np.array([0, 0], np.int32), np.array([width - 1, height - 1], np.int32))
-        display = window if display is None else display
-        kind = ("deeptile" if deep else "tiledimage") if self.tiles else (
-            "deepscanline" if deep else "scanlineimage")
-        full: dict[str, Any] = {
-            "dataWindow": window,
-            "displayWindow": display,
-            "lineOrder": "increasing_y",
-            "pixelAspectRatio": 1.0,
-            "screenWindowCenter": np.array([0.0, 0.0], np.float32),
-            "screenWindowWidth": 1.0,
-        }
-        full.update({k: v for k, v in given.items() if k not in ("type", "tiles", "chunkCount")})
-        full["type"] = kind
+        tiles = None
         if self.tiles is not None:
-            modes = {"one": 0, "mipmap": 1, "ripmap": 2}
-            roundings = {"down": 0, "up": 1}
-            if self.levels not in modes or self.rounding not in roundings:
-                raise ValueError(f"levels {self.levels!r} or rounding {self.rounding!r}: "
-                                 f"levels is one of {sorted(modes)}, rounding one of {sorted(roundings)}")
             tile_width, tile_height = self.tiles
-            full["tiles"] = Attribute("tiledesc", (int(tile_width), int(tile_height),
-                                                   modes[self.levels] | roundings[self.rounding] << 4))
+            tiles = (int(tile_width), int(tile_height), self.levels, self.rounding)
         if self.name is not None:
-            full["name"] = self.name
-        full["channels"] = [
-            Channel(name, cast(PixelType, _TYPES[a[0].dtype.str]),
-                    previous[name].linear if name in previous else False,
-                    previous[name].x_sampling if name in previous and not deep else 1,
-                    previous[name].y_sampling if name in previous and not deep else 1)
-            for name, a in arrays.items()]
-        full["compression"] = self.compression or ("zips" if deep else "zip")
-        attributes = [(name, *_from_python(name, full[name])) for name in sorted(full)]
+            given["name"] = self.name
+        # The part's channels are its arrays'; a given list only lends them
+        # its linear flags and sampling (other packages' entries are passed over).
+        known = [c for c in given.pop("channels", []) if isinstance(c, Channel)]
+        if known:
+            given["channels"] = known
+        attributes = [(name, *_from_python(name, value)) for name, value in given.items()]
+        channels = [(name, _TYPES[a[0].dtype.str]) for name, a in arrays.items()]
         by_level = [list(planes) for planes in zip(*arrays.values())]
-        return attributes, by_level, counts
+        return (width, height, channels, self.compression, tiles, deep, attributes, by_level, counts)
 
 
 def _levels(value: Union[npt.ArrayLike, Sequence[np.ndarray]]) -> list[Any]:
@@ -564,21 +537,9 @@ def write_parts(path: Union[str, os.PathLike[str]], parts: Sequence[OutputPart],
     part's ``header`` gives, else the smallest that holds every part.
     Chunks of every part are compressed in parallel. ``level`` and
     ``threads``: as :func:`write` has them, for every part."""
-    import numpy as np
-
     if not parts:
         raise ValueError("parts: a file needs at least one part")
-    # The parts of a file share one display window: the first a header
-    # gives, else the smallest that holds every part.
-    given = [p.header["displayWindow"] for p in parts if p.header and "displayWindow" in p.header]
-    if given:
-        display = given[0]
-    else:
-        # Shapes that are not 2-D are refused with the part's own message.
-        shapes = [shape for shape in (p._shape() for p in parts) if len(shape) == 2] or [(1, 1)]
-        display = (np.array([0, 0], np.int32),
-                   np.array([max(s[1] for s in shapes) - 1, max(s[0] for s in shapes) - 1], np.int32))
-    _native.exr_write(path, [p._native(display) for p in parts], level=level, threads=threads)
+    _native.exr_write(path, [p._native() for p in parts], level=level, threads=threads)
 
 
 def rgb_from_yc(y: npt.ArrayLike, ry: Optional[npt.ArrayLike] = None, by: Optional[npt.ArrayLike] = None,

@@ -485,16 +485,79 @@ type DeepRead<'py> = (
     Vec<(String, &'static str, Bound<'py, PyArray1<u8>>)>,
 );
 
-/// One part to write: its attributes as `(name, type, value)` (they must
-/// include `channels`, `compression` and `dataWindow`), its planes by level
-/// (one bytes-like object per channel in the order of `channels`; a deep
-/// part has one "level": each channel's samples), and a deep part's
-/// sample counts (`None` for a flat part).
-type PartInput<'py> = (
+/// One part to write: its size, its channels' `(name, pixel type)`, its
+/// compression (`None`: the default), its tiles `(width, height, levels,
+/// rounding)` (`None`: scan lines), whether it is deep, the attributes the
+/// caller gives as `(name, type, value)`, its planes by level (one
+/// bytes-like object per channel, in the order of the channels; a deep part
+/// has one "level": each channel's samples), and a deep part's sample
+/// counts (`None` for a flat part). The header is the library's
+/// (`exr::NewPart::header`).
+#[derive(FromPyObject)]
+pub struct PartInput<'py>(
+    u32,
+    u32,
+    Vec<(String, String)>,
+    Option<String>,
+    Option<(u32, u32, String, String)>,
+    bool,
     Vec<(String, String, Bound<'py, PyAny>)>,
     Vec<Vec<Bound<'py, PyAny>>>,
     Option<Bound<'py, PyAny>>,
 );
+
+impl PartInput<'_> {
+    /// The part as the library describes it, and its planes by level in the
+    /// order of its channels sorted by name (the header's order).
+    #[allow(clippy::type_complexity)]
+    fn new_part(&self) -> PyResult<(exr::NewPart, Vec<Vec<Buffer>>)> {
+        let PartInput(width, height, channels, compression, tiles, deep, attributes, levels, _) =
+            self;
+        let tiles = tiles
+            .as_ref()
+            .map(|(w, h, mode, rounding)| exr::Tiles::new(*w, *h, mode.parse()?, rounding.parse()?))
+            .transpose()
+            .map_err(to_py_err)?;
+        let attributes = attributes
+            .iter()
+            .map(|(name, type_name, value)| {
+                Ok((name.clone(), value_from_py(name, type_name, value)?))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let mut order: Vec<usize> = (0..channels.len()).collect();
+        order.sort_by(|&a, &b| channels[a].0.as_bytes().cmp(channels[b].0.as_bytes()));
+        let part = exr::NewPart {
+            width: *width,
+            height: *height,
+            channels: order
+                .iter()
+                .map(|&i| Ok((channels[i].0.clone(), pixel_type(&channels[i].1)?)))
+                .collect::<PyResult<_>>()?,
+            compression: compression
+                .as_deref()
+                .map(str::parse::<Compression>)
+                .transpose()
+                .map_err(to_py_err)?,
+            tiles,
+            deep: *deep,
+            attributes,
+        };
+        let planes = levels
+            .iter()
+            .map(|planes| {
+                if planes.len() != channels.len() {
+                    return Err(PyValueError::new_err(format!(
+                        "{} planes for {} channels",
+                        planes.len(),
+                        channels.len()
+                    )));
+                }
+                order.iter().map(|&i| Buffer::read(&planes[i])).collect()
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok((part, planes))
+    }
+}
 
 /// Writes an OpenEXR file of `parts` (one part: a single-part file).
 #[pyfunction]
@@ -506,28 +569,20 @@ pub fn exr_write(
     level: Option<i32>,
     threads: Option<usize>,
 ) -> PyResult<()> {
-    let mut headers = Vec::with_capacity(parts.len());
+    let mut described = Vec::with_capacity(parts.len());
     let mut buffers = Vec::with_capacity(parts.len());
-    for (attributes, levels, counts) in &parts {
-        let attributes = attributes
-            .iter()
-            .map(|(name, type_name, value)| {
-                Ok((name.clone(), value_from_py(name, type_name, value)?))
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        headers.push(Header { attributes });
-        let levels = levels
-            .iter()
-            .map(|planes| {
-                planes
-                    .iter()
-                    .map(Buffer::read)
-                    .collect::<PyResult<Vec<_>>>()
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        let counts = counts.as_ref().map(Buffer::read).transpose()?;
+    for input in &parts {
+        let (part, levels) = input.new_part()?;
+        described.push(part);
+        let counts = input.8.as_ref().map(Buffer::read).transpose()?;
         buffers.push((levels, counts));
     }
+    let display = exr::shared_display_window(&described);
+    let headers = described
+        .iter()
+        .map(|part| part.header(Some(&display)))
+        .collect::<oxport::Result<Vec<_>>>()
+        .map_err(to_py_err)?;
     let count_arrays: Vec<Option<Vec<u32>>> = buffers
         .iter()
         .map(|(_, counts)| {

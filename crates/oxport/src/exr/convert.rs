@@ -133,17 +133,10 @@ fn restore(part: &Part, options: &ConvertOptions) -> Result<(Header, usize)> {
         m => m,
     };
     header.set("compression", AttributeValue::Compression(method));
-    let kind = |name: &str| AttributeValue::String(name.as_bytes().to_vec());
     let levels = match (options.storing, part.storage()) {
         (Storing::Keep, _) => part.levels().len(),
-        (Storing::ScanLines, storage) => {
-            header.attributes.retain(|(name, _)| name != "tiles");
-            let name = if storage.is_deep() {
-                "deepscanline"
-            } else {
-                "scanlineimage"
-            };
-            header.set("type", kind(name));
+        (Storing::ScanLines, _) => {
+            header.set_layout(None, deep);
             1
         }
         (Storing::Tiles(tiles), storage) => {
@@ -155,8 +148,7 @@ fn restore(part: &Part, options: &ConvertOptions) -> Result<(Header, usize)> {
             } else {
                 tiles
             };
-            header.set("tiles", tiles.to_attribute());
-            header.set("type", kind(if deep { "deeptile" } else { "tiledimage" }));
+            header.set_layout(Some(tiles), deep);
             match storage {
                 Storage::Tiles(old) if (old.mode, old.rounding) == (tiles.mode, tiles.rounding) => {
                     part.levels().len()

@@ -4,6 +4,7 @@
 use super::attribute::{AttributeValue, Channel, LineOrder, MAX_NAME};
 use super::compression::Compression;
 use super::cursor::Cursor;
+use super::tile::Tiles;
 use crate::{Error, Result};
 
 /// The first four bytes of every OpenEXR file.
@@ -192,6 +193,22 @@ impl Header {
                 ),
             ],
         })
+    }
+
+    /// Sets `type` and `tiles` for pixels stored in `tiles` (`None`: scan
+    /// lines), deep or flat: the one rule for the layout attributes.
+    pub fn set_layout(&mut self, tiles: Option<Tiles>, deep: bool) {
+        let kind: &[u8] = match (tiles.is_some(), deep) {
+            (false, false) => b"scanlineimage",
+            (false, true) => b"deepscanline",
+            (true, false) => b"tiledimage",
+            (true, true) => b"deeptile",
+        };
+        self.set_sorted("type", AttributeValue::String(kind.to_vec()));
+        match tiles {
+            Some(tiles) => self.set_sorted("tiles", tiles.to_attribute()),
+            None => self.attributes.retain(|(name, _)| name != "tiles"),
+        }
     }
 
     /// The value of the attribute `name`.
