@@ -181,6 +181,9 @@ def convert_obj(
     mtl_root: Optional[_StrPath] = None,
 ) -> tuple[_Summary, int, int, list[tuple[Optional[Path], int, str, int]], int]: ...
 def remove_temporaries(path: _StrPath) -> int: ...
+def batch_targets(
+    inputs: Sequence[_StrPath], output_dir: _StrPath, *, suffix: str = "", mtl: bool = False
+) -> list[Path]: ...
 
 @final
 class BuildInfo:

@@ -318,13 +318,11 @@ def _name(source: str) -> str:
 
 
 def _targets(sources: list[str], output_dir: str, kind: str) -> list[str]:
-    targets = [os.path.join(output_dir, _name(s) + (".zst" if kind == "seekable" else "")) for s in sources]
-    seen: dict[str, str] = {}
-    for source, target in zip(sources, targets):
-        if target in seen:
-            raise ValueError(f"inputs: {seen[target]} and {source} would both be written to {target}")
-        seen[target] = source
-    return targets
+    """Each source's output in ``output_dir``, by the library's rule
+    (``oxport::batch::targets``, as the command line's batches)."""
+    targets = _native.batch_targets(sources, output_dir, suffix=".zst" if kind == "seekable" else "",
+                                    mtl=kind == "obj")
+    return [str(t) for t in targets]
 
 
 def _written(kind: str, target: str) -> list[str]:

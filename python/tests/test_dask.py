@@ -221,8 +221,14 @@ def test_bad_arguments_fail_before_any_task(client: Client, tmp_path: Path) -> N
     (tmp_path / "other").mkdir()
     twin = tmp_path / "other" / inputs[0].name
     twin.write_bytes(inputs[0].read_bytes())
-    with pytest.raises(ValueError, match="would both be written"):
+    with pytest.raises(ValueError, match="would both write"):
         od.convert([inputs[0], twin], tmp_path / "out", client=client)
+    # Two OBJ files whose MTL files would be one.
+    meshes = [tmp_path / "other" / "m.obj", tmp_path / "other" / "m.OBJ"]
+    for path in meshes:
+        path.write_text("o a\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    with pytest.raises(ValueError, match="would both write .*m.mtl"):
+        od.convert(meshes, tmp_path / "out", kind="obj", client=client)
     assert not (tmp_path / "out").exists()
 
 

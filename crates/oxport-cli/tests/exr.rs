@@ -102,6 +102,21 @@ fn info_and_convert() {
     }
     assert!(!path("out").join("bad.exr").exists());
 
+    // Two inputs of one name would write one output: refused before anything
+    // is written (oxport::batch::targets, as oxport.dask refuses them).
+    std::fs::create_dir(path("twin")).unwrap();
+    std::fs::copy(path("b.exr"), path("twin").join("a.exr")).unwrap();
+    let (ok, _, err) = oxport(&[
+        "exr",
+        "convert",
+        path("a.exr").to_str().unwrap(),
+        path("twin").join("a.exr").to_str().unwrap(),
+        path("twins").to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(err.contains("would both write"), "{err}");
+    assert!(!path("twins").exists());
+
     let (ok, _, err) = oxport(&["exr", "convert", "x.exr", "y.exr", "-c", "htj2k32"]);
     assert!(!ok);
     assert!(err.contains("oxport does not write htj2k32"), "{err}");

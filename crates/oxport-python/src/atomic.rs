@@ -1,4 +1,5 @@
-//! Files that appear whole or not at all: what is left to clean after a writer's process died.
+//! Files that appear whole or not at all: what is left to clean after a
+//! writer's process died, and where the outputs of a batch go.
 
 use std::path::PathBuf;
 
@@ -12,4 +13,18 @@ use crate::errors::to_py_err;
 pub(crate) fn remove_temporaries(py: Python<'_>, path: PathBuf) -> PyResult<usize> {
     py.detach(|| oxport::atomic::remove_temporaries(&path))
         .map_err(to_py_err)
+}
+
+/// Where each of a batch's `inputs` is written in `output_dir`
+/// (`oxport::batch::targets`): `NAME` + `suffix`, and with `mtl` the MTL
+/// file beside it; two inputs that would write one file are a `ValueError`.
+#[pyfunction]
+#[pyo3(signature = (inputs, output_dir, *, suffix = "", mtl = false))]
+pub(crate) fn batch_targets(
+    inputs: Vec<PathBuf>,
+    output_dir: PathBuf,
+    suffix: &str,
+    mtl: bool,
+) -> PyResult<Vec<PathBuf>> {
+    oxport::batch::targets(&inputs, &output_dir, suffix, mtl).map_err(to_py_err)
 }

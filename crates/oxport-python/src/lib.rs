@@ -49,6 +49,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(blender::blender_nurbs_curves, m)?)?;
     m.add_function(wrap_pyfunction!(numfmt::format_fixed, m)?)?;
     m.add_function(wrap_pyfunction!(atomic::remove_temporaries, m)?)?;
+    m.add_function(wrap_pyfunction!(atomic::batch_targets, m)?)?;
     m.add_class::<seekable::SeekableReader>()?;
     m.add_class::<seekable::SeekableWriter>()?;
     m.add_function(wrap_pyfunction!(seekable::seekable_pack, m)?)?;

@@ -31,12 +31,13 @@
 //! (Zstandard seekable archives: parallel packing, random access, Blender's
 //! compressed `.blend` files), [`exr`] (OpenEXR scan line images, the bytes
 //! OpenEXR 3.5 writes, chunks in parallel), [`codec`] (zstd and deflate for bytes in
-//! memory: exact-size outputs, linear multi-frame decompression, limits), [`atomic`] (whole files or none), [`raster`] (an RGB canvas with a 3×5 font, saved as PNG: charts and strips), [`source`] (bytes read at an offset from any thread: files, memory, remote objects), [`synth`] (procedural
+//! memory: exact-size outputs, linear multi-frame decompression, limits), [`atomic`] (whole files or none), [`batch`] (where a batch's outputs go), [`raster`] (an RGB canvas with a 3×5 font, saved as PNG: charts and strips), [`source`] (bytes read at an offset from any thread: files, memory, remote objects), [`synth`] (procedural
 //! scenes for demos and tests). Errors are one [`Error`] type; every file is
 //! written whole or not at all. `docs/layout.md` in the repository maps the
 //! files.
 //!
 pub mod atomic;
+pub mod batch;
 pub mod blender;
 pub mod build;
 pub mod codec;

@@ -65,11 +65,6 @@ pub fn each_file(
         seconds: 0.0,
     };
     for (input, target) in inputs.iter().zip(targets) {
-        let Some(target) = target else {
-            progress.suspend(|| eprintln!("oxport: {}: not a file name", input.display()));
-            totals.failed += 1;
-            continue;
-        };
         let before = progress.position();
         match convert(input, &target, &|done| progress.set_position(before + done)) {
             Ok((bytes_in, bytes_out)) => {
@@ -89,29 +84,16 @@ pub fn each_file(
 }
 
 /// Where each input is written: `output` itself for one input when `output`
-/// is not a directory; otherwise `output/NAME` + `suffix`, the directory
-/// created. `None` for an input without a file name (`..`).
-pub fn targets(
-    inputs: &[PathBuf],
-    output: &Path,
-    suffix: &str,
-) -> oxport::Result<Vec<Option<PathBuf>>> {
+/// is not a directory; otherwise as [`oxport::batch::targets`] places them
+/// in `output` (two inputs that would write one file are refused before
+/// anything is written), the directory created.
+pub fn targets(inputs: &[PathBuf], output: &Path, suffix: &str) -> oxport::Result<Vec<PathBuf>> {
     if inputs.len() == 1 && !output.is_dir() {
-        return Ok(vec![Some(output.to_path_buf())]);
+        return Ok(vec![output.to_path_buf()]);
     }
-    std::fs::create_dir_all(output).map_err(|e| oxport::Error::Io {
-        path: Some(output.to_path_buf()),
-        source: e,
-    })?;
-    Ok(inputs
-        .iter()
-        .map(|input| {
-            let name = input.file_name()?;
-            let mut name = name.to_os_string();
-            name.push(suffix);
-            Some(output.join(name))
-        })
-        .collect())
+    let targets = oxport::batch::targets(inputs, output, suffix, false)?;
+    std::fs::create_dir_all(output).map_err(|e| oxport::Error::io_at(output, e))?;
+    Ok(targets)
 }
 
 /// The error's text, prefixed with the file it is about unless it names it.

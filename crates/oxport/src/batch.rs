@@ -1,0 +1,85 @@
+//! Batches of files converted into one directory: where each output goes,
+//! one rule for the command line's batch commands and `oxport.dask`.
+
+use std::path::{Path, PathBuf};
+
+use crate::{Error, Result};
+
+/// Where each of `inputs` is written in `dir`: `dir/NAME` followed by
+/// `suffix`, NAME being the input's file name (the last part of a URL too).
+/// With `mtl`, each conversion also writes the MTL file beside its output
+/// (NAME's extension replaced by `.mtl`), which no other may write either.
+///
+/// Nothing is written before every input has its own outputs: an input
+/// without a file name (`..`, `/`), and two inputs that would write one file,
+/// are refused here, naming both inputs.
+pub fn targets(inputs: &[PathBuf], dir: &Path, suffix: &str, mtl: bool) -> Result<Vec<PathBuf>> {
+    let mut claimed: Vec<(PathBuf, usize)> = Vec::with_capacity(inputs.len() * (1 + mtl as usize));
+    let mut targets = Vec::with_capacity(inputs.len());
+    for (i, input) in inputs.iter().enumerate() {
+        let name = input.file_name().ok_or_else(|| {
+            Error::invalid(format!("inputs: {} has no file name", input.display()))
+        })?;
+        let mut name = name.to_os_string();
+        name.push(suffix);
+        let target = dir.join(name);
+        if mtl {
+            claimed.push((target.with_extension("mtl"), i));
+        }
+        claimed.push((target.clone(), i));
+        targets.push(target);
+    }
+    claimed.sort();
+    for pair in claimed.windows(2) {
+        let ((file, a), (same, b)) = (&pair[0], &pair[1]);
+        if file == same && a != b {
+            let (a, b) = (a.min(b), a.max(b));
+            return Err(Error::invalid(format!(
+                "inputs: {} and {} would both write {}",
+                inputs[*a].display(),
+                inputs[*b].display(),
+                file.display()
+            )));
+        }
+    }
+    Ok(targets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(names: &[&str]) -> Vec<PathBuf> {
+        names.iter().map(PathBuf::from).collect()
+    }
+
+    #[test]
+    fn each_input_is_named_in_the_directory() {
+        let inputs = paths(&["a/x.exr", "s3://bucket/frames/y.exr", "z.exr/"]);
+        let targets = targets(&inputs, Path::new("out"), ".zst", false).unwrap();
+        assert_eq!(
+            targets,
+            paths(&["out/x.exr.zst", "out/y.exr.zst", "out/z.exr.zst"])
+        );
+    }
+
+    #[test]
+    fn two_inputs_that_write_one_file_are_refused() {
+        let error = targets(&paths(&["a/x.exr", "b/x.exr"]), Path::new("out"), "", false);
+        let text = error.unwrap_err().to_string();
+        assert!(
+            text.contains("a/x.exr and b/x.exr would both write out/x.exr"),
+            "{text}"
+        );
+        // Their MTL files would be one file: a.mtl.
+        let error = targets(&paths(&["a.obj", "a.OBJ"]), Path::new("o"), "", true);
+        assert!(
+            error
+                .unwrap_err()
+                .to_string()
+                .contains("would both write o/a.mtl")
+        );
+        assert!(targets(&paths(&["a.obj", "a.OBJ"]), Path::new("o"), "", false).is_ok());
+        assert!(targets(&paths(&["x/.."]), Path::new("o"), "", false).is_err());
+    }
+}
