@@ -156,8 +156,8 @@ class ObjWriter:
 
     The file is written under a temporary name and appears under ``path`` only
     when :meth:`close` completes; :meth:`abort`, or leaving a ``with`` block by
-    an exception, removes it. The options are :func:`write_obj`'s (the MTL file
-    is written separately, with :func:`write_mtl`).
+    an exception, removes it. The options are :func:`write_obj`'s; the MTL file
+    is written by :meth:`close`.
 
     ::
 
@@ -187,9 +187,14 @@ class ObjWriter:
         Meshes written later do not count ``v`` lines in it in their indices."""
         self._native.write_text(text)
 
-    def close(self) -> WriteSummary:
-        """Completes the file under its name and returns what was written."""
-        self.summary = WriteSummary(*self._native.close())
+    def close(self, *, mtl_materials: Optional[Sequence[Material]] = None,
+              mtl_header: Optional[str] = None) -> WriteSummary:
+        """Completes the file under its name and returns what was written.
+        With ``mtl_materials``, they are first written (with ``mtl_header``'s
+        comment lines) as the MTL file the OBJ file names (``mtllib``, beside
+        it): the OBJ file never names an MTL file that was not written, and
+        when the MTL file cannot be written neither file appears."""
+        self.summary = WriteSummary(*self._native.close(mtl_materials=mtl_materials, mtl_header=mtl_header))
         return self.summary
 
     def abort(self) -> None:

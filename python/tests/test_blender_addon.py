@@ -275,6 +275,31 @@ def test_animation_writes_one_file_per_frame(tmp_path: Path, version: str) -> No
     assert sum(a != b for a, b in zip(first, last)) > 10
 
 
+def test_an_mtl_file_that_cannot_be_written_leaves_no_obj_file(tmp_path: Path) -> None:
+    """The MTL file is written as the OBJ file is completed: when it cannot
+    be (a directory holds its name), the OBJ file does not appear either."""
+    out = tmp_path / "m.obj"
+    (tmp_path / "m.mtl").mkdir()
+    code = "\n".join([
+        "import os, sys",
+        f"sys.path[:0] = [{str(ROOT / 'python')!r}, {str(ROOT / 'integrations' / 'blender')!r}]",
+        "import bpy, oxport_obj",
+        "oxport_obj.register()",
+        "try:",
+        f"    bpy.ops.export_scene.oxport_obj(filepath={str(out)!r})",
+        "    print('WRITTEN')",
+        "except RuntimeError as error:",
+        "    print('REFUSED', error)",
+        "sys.stdout.flush()",
+        "os._exit(0)",
+    ])
+    result = subprocess.run([*blender_python("5.0"), "-c", code], capture_output=True, text=True, timeout=900)
+    assert "REFUSED" in result.stdout, result.stdout[-2000:] + result.stderr[-2000:]
+    assert "m.mtl" in result.stdout
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == [tmp_path / "m.mtl"]
+
+
 def test_options_not_supported_yet_are_refused(tmp_path: Path, version: str) -> None:
     command = [*blender_python(version), str(RUNNER), "--",
                str(ROOT), str(SCRIPTS / "monkey.py"), str(tmp_path), "m.obj", "1",

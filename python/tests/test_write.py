@@ -339,6 +339,25 @@ def test_obj_writer_streams_what_write_obj_writes(tmp_path: Path) -> None:
         writer.write(meshes)
 
 
+def test_obj_writer_writes_its_mtl_file_as_it_closes(tmp_path: Path) -> None:
+    red = [oxport.Material("red", diffuse=(0.8, 0.1, 0.1))]
+    writer = oxport.ObjWriter(tmp_path / "a.obj", mtllib="lib.mtl")
+    writer.write([quad()])
+    writer.close(mtl_materials=red, mtl_header="made here")
+    oxport.write_mtl(tmp_path / "expected.mtl", red, header="made here")
+    assert (tmp_path / "lib.mtl").read_bytes() == (tmp_path / "expected.mtl").read_bytes()
+    # Materials without an mtllib to name them, or an MTL file that cannot be
+    # written: neither file appears.
+    writer = oxport.ObjWriter(tmp_path / "b.obj")
+    with pytest.raises(ValueError, match="mtllib"):
+        writer.close(mtl_materials=red)
+    (tmp_path / "c.mtl").mkdir()
+    writer = oxport.ObjWriter(tmp_path / "c.obj", mtllib="c.mtl")
+    with pytest.raises(OSError, match="c.mtl"):
+        writer.close(mtl_materials=red)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.obj", "c.mtl", "expected.mtl", "lib.mtl"]
+
+
 def test_obj_writer_leaves_nothing_when_abandoned(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError):
         with oxport.ObjWriter(tmp_path / "gone.obj") as writer:

@@ -147,6 +147,22 @@ fn meshes<'py>(meshes: &Bound<'py, PyAny>) -> PyResult<Vec<PyRef<'py, Mesh>>> {
         .collect()
 }
 
+/// `mtl_materials` (objects with `oxport.Material`'s attributes) and the
+/// MTL header's text as the library writes them.
+fn library(
+    mtl_materials: Option<Vec<Bound<'_, PyAny>>>,
+    mtl_header: Option<&str>,
+) -> PyResult<Option<obj::MaterialLibrary>> {
+    mtl_materials
+        .map(|materials| {
+            Ok(obj::MaterialLibrary {
+                materials: materials_of(&materials)?,
+                header: lines(mtl_header),
+            })
+        })
+        .transpose()
+}
+
 /// Writes `meshes` as an OBJ file and, with `mtl_materials`, their MTL file
 /// beside it (`oxport.obj.write_with_mtl`). The GIL is released.
 #[pyfunction]
@@ -160,14 +176,7 @@ pub(crate) fn write_obj(
     mtl_header: Option<&str>,
 ) -> PyResult<Summary> {
     let meshes = self::meshes(meshes)?;
-    let library = mtl_materials
-        .map(|materials| -> PyResult<obj::MaterialLibrary> {
-            Ok(obj::MaterialLibrary {
-                materials: materials_of(&materials)?,
-                header: lines(mtl_header),
-            })
-        })
-        .transpose()?;
+    let library = library(mtl_materials, mtl_header)?;
     let views = views(&meshes);
     py.detach(|| obj::write_with_mtl(&path, &views, library.as_ref(), &options.options, |_, _| {}))
         .map(summary)
@@ -265,13 +274,26 @@ impl ObjWriter {
         self.with(py, |writer| writer.write_curves(&curves))
     }
 
-    /// Completes the file under its name.
-    fn close(&self, py: Python<'_>) -> PyResult<Summary> {
+    /// Completes the file under its name; with `mtl_materials`, after
+    /// writing them as the MTL file it names (`obj::FileWriter::finish_with_mtl`).
+    #[pyo3(signature = (*, mtl_materials = None, mtl_header = None))]
+    fn close(
+        &self,
+        py: Python<'_>,
+        mtl_materials: Option<Vec<Bound<'_, PyAny>>>,
+        mtl_header: Option<&str>,
+    ) -> PyResult<Summary> {
+        let library = library(mtl_materials, mtl_header);
         let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
         let writer = writer.ok_or_else(|| PyValueError::new_err("the writer is closed"))?;
-        py.detach(|| writer.finish())
-            .map(summary)
-            .map_err(to_py_err)
+        // A material that cannot be read leaves no file behind either.
+        let library = library?;
+        py.detach(|| match &library {
+            Some(library) => writer.finish_with_mtl(library),
+            None => writer.finish(),
+        })
+        .map(summary)
+        .map_err(to_py_err)
     }
 
     /// Gives up: the temporary file is removed, nothing appears under the name.

@@ -111,6 +111,11 @@ impl Pending {
     }
 
     /// Gives I/O errors that know no path this file's path.
+    /// The path the file appears under when committed.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
     pub(crate) fn name(&self, error: Error) -> Error {
         error.at_path(&self.path)
     }

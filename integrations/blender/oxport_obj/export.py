@@ -101,16 +101,20 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
             report.warnings.append("OBJ Export: No information to write")
             return report
         writer.write_curves(nurbs)
-        summary = writer.close()
+        paths = TexturePaths(mtl_path, options.get("path_mode", "AUTO"))
+        if write_materials:
+            # The MTL file is written as the OBJ file is completed, never after it.
+            pbr = options.get("export_pbr_extensions", False)
+            mtl = sorted((mtl_material(m, paths, pbr) for m in materials), key=lambda m: m.name.encode())
+            blend = os.path.basename(bpy.data.filepath) if bpy.data.filepath else "None"
+            summary = writer.close(mtl_materials=mtl,
+                                   mtl_header=f"Blender {version} MTL File: '{blend}'\nwww.blender.org")
+        else:
+            summary = writer.close()
     except BaseException:
         writer.abort()
         raise
     if write_materials:
-        paths = TexturePaths(mtl_path, options.get("path_mode", "AUTO"))
-        pbr = options.get("export_pbr_extensions", False)
-        mtl = sorted((mtl_material(m, paths, pbr) for m in materials), key=lambda m: m.name.encode())
-        blend = os.path.basename(bpy.data.filepath) if bpy.data.filepath else "None"
-        oxport.write_mtl(mtl_path, mtl, header=f"Blender {version} MTL File: '{blend}'\nwww.blender.org")
         paths.copy()
     report.write_seconds = time.perf_counter() - start
     report.objects, report.faces, report.bytes = summary.objects, summary.faces, summary.bytes

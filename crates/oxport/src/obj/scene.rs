@@ -9,7 +9,6 @@ use crate::mesh::{Material, Mesh};
 
 use super::{
     FileWriter, MaterialLibrary, ReadOptions, ReadWarning, WriteOptions, WriteSummary, read,
-    write_mtl,
 };
 
 /// Writes `meshes` to the OBJ file `path` and, with `library`, its materials
@@ -19,8 +18,8 @@ use super::{
 /// The MTL file is named by `options.mtllib`, or after `path` (`scene.obj`:
 /// `scene.mtl`, and `mtllib scene.mtl`) when that is `None`. Options and
 /// meshes are checked before anything is written, and the MTL file is written
-/// before the OBJ file is completed, so that an OBJ file never names an MTL
-/// file that was not written.
+/// before the OBJ file is completed ([`FileWriter::finish_with_mtl`]), so that
+/// an OBJ file never names an MTL file that was not written.
 pub fn write_with_mtl(
     path: &Path,
     meshes: &[Mesh],
@@ -34,13 +33,12 @@ pub fn write_with_mtl(
         let stem = path.file_stem().unwrap_or_default().to_string_lossy();
         options.mtllib = Some(format!("{stem}.mtl"));
     }
-    let mut writer = FileWriter::create(path, options.clone())?;
-    if let (Some(library), Some(name)) = (library, &options.mtllib) {
-        let folder = path.parent().unwrap_or(Path::new(""));
-        write_mtl(&folder.join(name), &library.materials, &library.header)?;
-    }
+    let mut writer = FileWriter::create(path, options)?;
     writer.write_valid(meshes, progress)?;
-    writer.finish()
+    match library {
+        Some(library) => writer.finish_with_mtl(library),
+        None => writer.finish(),
+    }
 }
 
 /// What [`convert`] read and wrote.

@@ -350,6 +350,21 @@ impl FileWriter {
             .map_err(|e| self.pending.name(e))
     }
 
+    /// Writes `library` as the MTL file this OBJ file names (`mtllib`, beside
+    /// it), atomically, and then completes the OBJ file: an OBJ file never
+    /// names an MTL file that was not written. Without `mtllib` the
+    /// materials have no file to go to: an error, and neither file appears.
+    pub fn finish_with_mtl(self, library: &super::MaterialLibrary) -> Result<WriteSummary> {
+        let Some(name) = &self.writer.options.mtllib else {
+            return Err(Error::invalid(
+                "materials for an MTL file, but the OBJ file names none (mtllib)",
+            ));
+        };
+        let folder = self.pending.path().parent().unwrap_or(Path::new(""));
+        super::write_mtl(&folder.join(name), &library.materials, &library.header)?;
+        self.finish()
+    }
+
     /// Completes the file and renames it to its path.
     pub fn finish(self) -> Result<WriteSummary> {
         let FileWriter { writer, pending } = self;
