@@ -405,9 +405,9 @@ class SeekableWriter:
         cls,
         path: Union[str, os.PathLike[str]],
         *,
-        level: int = 3,
-        frame_size: int = 2097152,
-        checksums: bool = True,
+        level: Optional[int] = None,
+        frame_size: Optional[int] = None,
+        checksums: Optional[bool] = None,
         threads: Optional[int] = None,
     ) -> SeekableWriter: ...
     def write(self, data: Union[bytes, bytearray, memoryview]) -> int: ...
@@ -420,11 +420,15 @@ def seekable_pack(
     src: Union[str, os.PathLike[str]],
     dst: Union[str, os.PathLike[str]],
     *,
-    level: int = 3,
-    frame_size: int = 2097152,
-    checksums: bool = True,
+    level: Optional[int] = None,
+    frame_size: Optional[int] = None,
+    checksums: Optional[bool] = None,
     threads: Optional[int] = None,
 ) -> tuple[int, int, int]: ...
+
+SEEKABLE_LEVEL: Final[int]
+SEEKABLE_FRAME_SIZE: Final[int]
+SEEKABLE_CHECKSUMS: Final[bool]
 def seekable_unpack(
     src: Union[str, os.PathLike[str]], dst: Union[str, os.PathLike[str]], *, threads: Optional[int] = None
 ) -> int: ...

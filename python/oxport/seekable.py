@@ -36,12 +36,24 @@ import io
 import os
 from typing import IO, Literal, NamedTuple, Optional, Union
 
-from ._native import SeekableReader, SeekableWriter, seekable_pack, seekable_unpack
+from ._native import (
+    SEEKABLE_CHECKSUMS,
+    SEEKABLE_FRAME_SIZE,
+    SEEKABLE_LEVEL,
+    SeekableReader,
+    SeekableWriter,
+    seekable_pack,
+    seekable_unpack,
+)
 
 __all__ = ["Frame", "Packed", "SeekableFile", "open", "pack", "unpack"]
 
-#: The default frame size: 2 MiB costs about 1.4% in size against one zstd stream.
-DEFAULT_FRAME_SIZE = 2 << 20
+#: The library's defaults (``oxport::seekable::WriteOptions``): zstd level 3;
+#: frames of 2 MiB, which cost about 1.4% in size against one zstd stream;
+#: a checksum per frame.
+DEFAULT_LEVEL: int = SEEKABLE_LEVEL
+DEFAULT_FRAME_SIZE: int = SEEKABLE_FRAME_SIZE
+DEFAULT_CHECKSUMS: bool = SEEKABLE_CHECKSUMS
 
 _Path = Union[str, "os.PathLike[str]"]
 
@@ -200,9 +212,9 @@ def open(
     file: Union[_Path, IO[bytes]],
     mode: Literal["rb", "r", "wb", "w"] = "rb",
     *,
-    level: int = 3,
+    level: int = DEFAULT_LEVEL,
     frame_size: int = DEFAULT_FRAME_SIZE,
-    checksums: bool = True,
+    checksums: bool = DEFAULT_CHECKSUMS,
     threads: Optional[int] = None,
 ) -> SeekableFile:
     """Opens a seekable archive.
@@ -236,9 +248,9 @@ def pack(
     src: _Path,
     dst: _Path,
     *,
-    level: int = 3,
+    level: int = DEFAULT_LEVEL,
     frame_size: int = DEFAULT_FRAME_SIZE,
-    checksums: bool = True,
+    checksums: bool = DEFAULT_CHECKSUMS,
     threads: Optional[int] = None,
 ) -> Packed:
     """Compresses the file ``src`` into the archive ``dst`` (whole or not at

@@ -39,15 +39,9 @@ fn engine(name: &str) -> PyResult<Engine> {
 }
 
 fn level(level: i32) -> PyResult<i32> {
-    if deflate::LEVELS.contains(&level) {
-        Ok(level)
-    } else {
-        Err(PyValueError::new_err(format!(
-            "level: expected {} to {}, got {level}",
-            deflate::LEVELS.start(),
-            deflate::LEVELS.end()
-        )))
-    }
+    oxport::codec::Levels::Deflate
+        .check(level)
+        .map_err(crate::errors::to_py_err)
 }
 
 fn deflate_error(error: oxport::Error) -> PyErr {

@@ -53,6 +53,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<seekable::SeekableReader>()?;
     m.add_class::<seekable::SeekableWriter>()?;
     m.add_function(wrap_pyfunction!(seekable::seekable_pack, m)?)?;
+    seekable::add_defaults(m)?;
     m.add_class::<exr::ExrReader>()?;
     m.add_function(wrap_pyfunction!(exr::exr_write, m)?)?;
     m.add_function(wrap_pyfunction!(exr::exr_convert, m)?)?;

@@ -149,30 +149,42 @@ pub struct SeekableWriter {
     writer: Mutex<Option<seekable::FileWriter>>,
 }
 
+/// The options given, the library's defaults (`seekable::WriteOptions`)
+/// for those that are not.
 fn write_options(
-    level: i32,
-    frame_size: usize,
-    checksums: bool,
+    level: Option<i32>,
+    frame_size: Option<usize>,
+    checksums: Option<bool>,
     threads: Option<usize>,
 ) -> WriteOptions {
+    let default = WriteOptions::default();
     WriteOptions {
-        level,
-        frame_size,
-        checksums,
+        level: level.unwrap_or(default.level),
+        frame_size: frame_size.unwrap_or(default.frame_size),
+        checksums: checksums.unwrap_or(default.checksums),
         threads,
     }
+}
+
+/// The library's defaults as module constants, for the Python signatures.
+pub fn add_defaults(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let default = WriteOptions::default();
+    m.add("SEEKABLE_LEVEL", default.level)?;
+    m.add("SEEKABLE_FRAME_SIZE", default.frame_size)?;
+    m.add("SEEKABLE_CHECKSUMS", default.checksums)?;
+    Ok(())
 }
 
 #[pymethods]
 impl SeekableWriter {
     #[new]
-    #[pyo3(signature = (path, *, level = 3, frame_size = 2097152, checksums = true, threads = None))]
+    #[pyo3(signature = (path, *, level = None, frame_size = None, checksums = None, threads = None))]
     fn new(
         py: Python<'_>,
         path: PathBuf,
-        level: i32,
-        frame_size: usize,
-        checksums: bool,
+        level: Option<i32>,
+        frame_size: Option<usize>,
+        checksums: Option<bool>,
         threads: Option<usize>,
     ) -> PyResult<Self> {
         let options = write_options(level, frame_size, checksums, threads);
@@ -232,14 +244,14 @@ impl SeekableWriter {
 /// Compresses the file `src` into the archive `dst`:
 /// `(frames, input_bytes, output_bytes)`.
 #[pyfunction]
-#[pyo3(signature = (src, dst, *, level = 3, frame_size = 2097152, checksums = true, threads = None))]
+#[pyo3(signature = (src, dst, *, level = None, frame_size = None, checksums = None, threads = None))]
 pub fn seekable_pack(
     py: Python<'_>,
     src: PathBuf,
     dst: PathBuf,
-    level: i32,
-    frame_size: usize,
-    checksums: bool,
+    level: Option<i32>,
+    frame_size: Option<usize>,
+    checksums: Option<bool>,
     threads: Option<usize>,
 ) -> PyResult<(u64, u64, u64)> {
     let options = write_options(level, frame_size, checksums, threads);

@@ -35,12 +35,12 @@ pub struct PackArgs {
     #[arg(required = true, num_args = 2.., value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// zstd level: 1 (fast) to 22 (small), negative for faster still
-    #[arg(short, long, default_value_t = 3, allow_negative_numbers = true)]
+    #[arg(short, long, default_value_t = WriteOptions::default().level, allow_negative_numbers = true)]
     pub level: i32,
     /// Decompressed size of each frame, in bytes or with K, M, G (powers of
     /// 1024): smaller frames make random reads cheaper and cost some ratio
-    #[arg(long, default_value = "2M", value_parser = parse_size)]
-    pub frame_size: usize,
+    #[arg(long, default_value_t = Size(WriteOptions::default().frame_size))]
+    pub frame_size: Size,
     /// Leave the checksums out of the seek table
     #[arg(long)]
     pub no_checksums: bool,
@@ -85,6 +85,31 @@ pub struct InfoArgs {
     pub input: PathBuf,
 }
 
+/// A size in bytes as the command line writes it: `2M`, `256K`, `1G`
+/// (powers of 1024) or a number of bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct Size(pub usize);
+
+impl std::fmt::Display for Size {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let unit = [(30, "G"), (20, "M"), (10, "K")]
+            .into_iter()
+            .find(|&(shift, _)| self.0 != 0 && self.0 % (1 << shift) == 0);
+        match unit {
+            Some((shift, unit)) => write!(f, "{}{unit}", self.0 >> shift),
+            None => write!(f, "{}", self.0),
+        }
+    }
+}
+
+impl std::str::FromStr for Size {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        parse_size(text).map(Size)
+    }
+}
+
 /// `2M`, `256K`, `1G` (powers of 1024) or a number of bytes.
 fn parse_size(text: &str) -> Result<usize, String> {
     let (digits, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
@@ -125,7 +150,7 @@ fn pack(args: &PackArgs) -> oxport::Result<()> {
             "--level".to_owned(),
             args.level.to_string(),
             "--frame-size".to_owned(),
-            args.frame_size.to_string(),
+            args.frame_size.0.to_string(),
         ];
         if args.no_checksums {
             options.push("--no-checksums".to_owned());
@@ -134,7 +159,7 @@ fn pack(args: &PackArgs) -> oxport::Result<()> {
     }
     let options = WriteOptions {
         level: args.level,
-        frame_size: args.frame_size,
+        frame_size: args.frame_size.0,
         checksums: !args.no_checksums,
         threads: args.threads,
     };

@@ -3,49 +3,29 @@
 
 use std::mem::MaybeUninit;
 
-use zstd_safe::zstd_sys::ZSTD_cParameter;
-
 use super::table::{self, Frame};
-use crate::codec::Output;
-use crate::codec::zstd::context::{with_compressor, with_decompressor};
+use crate::codec::zstd::context::with_decompressor;
+use crate::codec::zstd::{self, CompressParams, CompressionParameter};
 use crate::{Error, Result};
 
-/// The levels zstd accepts (negative levels are the fast ones).
-pub fn levels() -> std::ops::RangeInclusive<i32> {
-    zstd_safe::min_c_level()..=zstd_safe::max_c_level()
+/// The parameters of every frame of an archive: `level`, the content size
+/// in each frame's header, no frame checksum (the seek table carries it),
+/// and blocks of at most `max_block` bytes ([`max_block`]) when not zstd's.
+pub fn params(level: i32, max_block: Option<u32>) -> Result<CompressParams> {
+    let mut params = CompressParams::with_level(level)?;
+    params.set(CompressionParameter::ContentSizeFlag, 1)?;
+    params.set(CompressionParameter::ChecksumFlag, 0)?;
+    if let Some(size) = max_block {
+        params.set_max_block(size);
+    }
+    Ok(params)
 }
 
-/// Compresses `data` into one zstd frame with its content size in the
-/// header and no frame checksum (the seek table carries it), replacing the
-/// contents of `out`. `max_block`: the largest block ([`max_block`]), when
-/// not zstd's.
-pub fn compress(data: &[u8], level: i32, max_block: Option<u32>, out: &mut Vec<u8>) -> Result<()> {
+/// Compresses `data` into one zstd frame with `params` ([`params`]),
+/// replacing the contents of `out`.
+pub fn compress(data: &[u8], params: &CompressParams, out: &mut Vec<u8>) -> Result<()> {
     out.clear();
-    with_compressor(|context| {
-        let set = |context: &mut crate::codec::zstd::context::CCtx, parameter, value| {
-            context
-                .set_parameter(parameter, value)
-                .map_err(|code| Error::Internal(zstd_safe::get_error_name(code).into()))
-        };
-        set(context, ZSTD_cParameter::ZSTD_c_compressionLevel, level)?;
-        set(context, ZSTD_cParameter::ZSTD_c_contentSizeFlag, 1)?;
-        set(context, ZSTD_cParameter::ZSTD_c_checksumFlag, 0)?;
-        if let Some(size) = max_block {
-            // ZSTD_c_maxBlockSize.
-            set(
-                context,
-                ZSTD_cParameter::ZSTD_c_experimentalParam18,
-                size as i32,
-            )?;
-        }
-        let spare = out.spare(zstd_safe::compress_bound(data.len()))?;
-        let written = context
-            .compress2(spare, data)
-            .map_err(|code| Error::Internal(zstd_safe::get_error_name(code).into()))?;
-        // SAFETY: zstd wrote `written` bytes at the start of the spare capacity.
-        unsafe { out.commit(written) };
-        Ok(())
-    })
+    zstd::compress(data, params, None, out)
 }
 
 /// The largest block for frames of `frame_size` bytes, when not zstd's
@@ -161,7 +141,7 @@ mod tests {
             .collect();
         for level in [-5, 1, 3, 19] {
             let mut out = Vec::new();
-            compress(&data, level, max_block(1 << 18), &mut out).unwrap();
+            compress(&data, &params(level, max_block(1 << 18)).unwrap(), &mut out).unwrap();
             assert!(out.len() < data.len());
             assert_eq!(
                 zstd_safe::get_frame_content_size(&out).unwrap(),

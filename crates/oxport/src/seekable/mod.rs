@@ -35,7 +35,6 @@ pub mod table;
 mod write;
 
 pub use crate::source::Source;
-pub use frame::levels;
 pub use read::{Index, ReadOptions, Reader, unpack_file};
 pub use stream::unpack_stream;
 pub use table::Frame;

@@ -10,6 +10,7 @@ use std::thread::JoinHandle;
 
 use super::frame;
 use super::table::{self, Frame, MAX_FRAME_SIZE};
+use crate::codec::Levels;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
 
@@ -42,15 +43,7 @@ impl Default for WriteOptions {
 
 impl WriteOptions {
     fn check(&self) -> Result<()> {
-        if !frame::levels().contains(&self.level) {
-            let levels = frame::levels();
-            return Err(Error::invalid(format!(
-                "level {} is outside zstd's levels {} to {}",
-                self.level,
-                levels.start(),
-                levels.end()
-            )));
-        }
+        Levels::Zstd.check(self.level)?;
         if !(1..=MAX_FRAME_SIZE).contains(&self.frame_size) {
             return Err(Error::invalid(format!(
                 "frame_size {} is outside 1 byte to 1 GiB",
@@ -170,13 +163,13 @@ fn compress_frames(
     let mut frames = Vec::new();
     let mut packed = Packed::default();
     let chunks = chunks.map(|chunk| (chunk, spare.borrow_mut().pop().unwrap_or_default()));
-    let (level, checksums) = (options.level, options.checksums);
-    let max_block = frame::max_block(options.frame_size);
+    let checksums = options.checksums;
+    let params = frame::params(options.level, frame::max_block(options.frame_size))?;
     pipeline.stream(
         chunks,
         |(chunk, mut bytes)| {
             let data = chunk?;
-            frame::compress(&data, level, max_block, &mut bytes)?;
+            frame::compress(&data, &params, &mut bytes)?;
             let frame = Frame {
                 compressed_offset: 0,
                 compressed_size: bytes.len() as u64,
@@ -206,7 +199,7 @@ fn compress_frames(
     if frames.is_empty() {
         // An empty input still makes one (empty) frame, so that every zstd
         // decoder, and Blender, sees a zstd frame first.
-        frame::compress(&[], level, max_block, &mut tail)?;
+        frame::compress(&[], &params, &mut tail)?;
         frames.push(Frame {
             compressed_offset: 0,
             compressed_size: tail.len() as u64,

@@ -29,18 +29,8 @@ pub enum Format {
     Gzip,
 }
 
-/// The levels: 0 stores, 1 is fastest, 12 smallest (libdeflate's).
-pub const LEVELS: std::ops::RangeInclusive<i32> = 0..=12;
-
 fn check_level(level: i32) -> crate::Result<()> {
-    if !LEVELS.contains(&level) {
-        return Err(crate::Error::invalid(format!(
-            "level {level} is not a deflate level (from {} to {})",
-            LEVELS.start(),
-            LEVELS.end()
-        )));
-    }
-    Ok(())
+    super::Levels::Deflate.check(level).map(drop)
 }
 
 /// zlib's and libdeflate's default level.

@@ -13,7 +13,7 @@ pub const DEFAULT_LEVEL: i32 = 3;
 
 /// The levels zstd accepts (the negative ones are the fastest).
 pub fn levels() -> RangeInclusive<i32> {
-    zstd_safe::min_c_level()..=zstd_safe::max_c_level()
+    crate::codec::Levels::Zstd.range()
 }
 
 macro_rules! parameters {
@@ -123,6 +123,8 @@ fn illegal_level(level: i32) -> Error {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CompressParams {
     values: Vec<(CompressionParameter, i32)>,
+    /// zstd's experimental `ZSTD_c_maxBlockSize`, for seekable frames.
+    max_block: Option<u32>,
 }
 
 impl CompressParams {
@@ -163,11 +165,22 @@ impl CompressParams {
             .unwrap_or(DEFAULT_LEVEL)
     }
 
+    /// Blocks of at most `size` bytes (zstd's are 128 KiB; at least 1 KiB).
+    pub(crate) fn set_max_block(&mut self, size: u32) {
+        self.max_block = Some(size);
+    }
+
     pub(crate) fn apply(&self, context: &mut CCtx) -> Result<()> {
         for &(parameter, value) in &self.values {
             context
                 .set_parameter(parameter.sys(), value)
                 .map_err(|_| illegal("compression", parameter.name(), value, parameter.bounds()))?;
+        }
+        if let Some(size) = self.max_block {
+            // ZSTD_c_maxBlockSize.
+            context
+                .set_parameter(C::ZSTD_c_experimentalParam18, size as i32)
+                .map_err(|_| Error::invalid(format!("a block size of {size} bytes")))?;
         }
         Ok(())
     }

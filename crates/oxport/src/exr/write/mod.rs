@@ -16,6 +16,7 @@ use super::deep::sample_offsets;
 use super::header::{Header, Headers, write_headers};
 use super::part::{ChunkRef, Part, Storage};
 use super::reduce::{Extrapolation, make_levels};
+use crate::codec::Levels;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result, atomic};
 
@@ -506,25 +507,17 @@ fn check_planes(part: &Part, level: usize, planes: &[&[u8]]) -> Result<()> {
     Ok(())
 }
 
-/// The levels a method accepts.
+/// The levels a method accepts: its codec's.
 fn check_level(method: Compression, level: Option<i32>) -> Result<()> {
     let Some(level) = level else { return Ok(()) };
-    let range = match method {
-        Compression::Zip | Compression::Zips | Compression::Pxr24 => crate::codec::deflate::LEVELS,
-        Compression::Zstd => crate::codec::zstd::levels(),
+    let codec = match method {
+        Compression::Zip | Compression::Zips | Compression::Pxr24 => Levels::Deflate,
+        Compression::Zstd => Levels::Zstd,
         other => {
             return Err(Error::invalid(format!("{other} compression has no levels")));
         }
     };
-    if range.contains(&level) {
-        Ok(())
-    } else {
-        Err(Error::invalid(format!(
-            "level {level} for {method}: {} to {}",
-            range.start(),
-            range.end()
-        )))
-    }
+    codec.check(level).map(drop)
 }
 
 #[cfg(test)]

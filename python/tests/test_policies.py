@@ -1,0 +1,44 @@
+"""Rules that several areas share, checked across them: each is one function
+in the library, so that every API applies it the same way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+from oxport import deflate, exr, seekable
+
+
+def _exr(path: Path, compression: str, level: int) -> None:
+    exr.write(path / "x.exr", {"Y": np.zeros((4, 4), np.float32)}, compression=compression, level=level)
+
+
+LEVELS: dict[str, tuple[Callable[[Path], Any], str]] = {
+    "deflate": (lambda path: deflate.compress(b"data", level=13), "deflate"),
+    "gzip": (lambda path: deflate.compress(b"data", -1, format="gzip"), "deflate"),
+    "exr zip": (lambda path: _exr(path, "zip", 13), "deflate"),
+    "exr pxr24": (lambda path: _exr(path, "pxr24", 13), "deflate"),
+    "exr zstd": (lambda path: _exr(path, "zstd", 23), "zstd"),
+    "seekable": (lambda path: seekable.pack(__file__, path / "x.zst", level=23), "zstd"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LEVELS))
+def test_a_level_outside_its_codecs_is_refused_in_one_wording(name: str, tmp_path: Path) -> None:
+    call, codec = LEVELS[name]
+    with pytest.raises(ValueError, match=rf"^level -?\d+: {codec}'s levels are -?\d+ to \d+$"):
+        call(tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_seekable_defaults_are_the_librarys(tmp_path: Path) -> None:
+    data = bytes(range(256)) * 40_000
+    (tmp_path / "in").write_bytes(data)
+    packed = seekable.pack(tmp_path / "in", tmp_path / "a.zst")
+    explicit = seekable.pack(tmp_path / "in", tmp_path / "b.zst", level=3, frame_size=2 << 20, checksums=True)
+    assert (tmp_path / "a.zst").read_bytes() == (tmp_path / "b.zst").read_bytes()
+    assert packed.frames == explicit.frames == 5
+    assert (seekable.DEFAULT_LEVEL, seekable.DEFAULT_FRAME_SIZE, seekable.DEFAULT_CHECKSUMS) == (3, 2 << 20, True)
