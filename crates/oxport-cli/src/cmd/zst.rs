@@ -94,7 +94,7 @@ impl std::fmt::Display for Size {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let unit = [(30, "G"), (20, "M"), (10, "K")]
             .into_iter()
-            .find(|&(shift, _)| self.0 != 0 && self.0 % (1 << shift) == 0);
+            .find(|&(shift, _)| self.0 != 0 && self.0.is_multiple_of(1 << shift));
         match unit {
             Some((shift, unit)) => write!(f, "{}{unit}", self.0 >> shift),
             None => write!(f, "{}", self.0),
