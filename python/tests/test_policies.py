@@ -42,3 +42,13 @@ def test_the_seekable_defaults_are_the_librarys(tmp_path: Path) -> None:
     assert (tmp_path / "a.zst").read_bytes() == (tmp_path / "b.zst").read_bytes()
     assert packed.frames == explicit.frames == 5
     assert (seekable.DEFAULT_LEVEL, seekable.DEFAULT_FRAME_SIZE, seekable.DEFAULT_CHECKSUMS) == (3, 2 << 20, True)
+
+
+@pytest.mark.parametrize("value", [10, -1, "12", "short"])
+def test_a_precision_is_checked_by_one_rule(value: Any, tmp_path: Path) -> None:
+    import oxport
+
+    mesh = oxport.Mesh("t", [[0, 0, 0], [1, 0, 0], [0, 1, 0]], [0, 3], [0, 1, 2])
+    with pytest.raises(ValueError, match=r"^uv_precision: .*: a precision is 0 to 9 decimals, or shortest$"):
+        oxport.write_obj(tmp_path / "x.obj", [mesh], uv_precision=value)
+    assert list(tmp_path.iterdir()) == []

@@ -169,7 +169,7 @@ def test_array_likes_are_converted_once(tmp_path: Path) -> None:
 
 
 def test_bad_options(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="precision: expected an integer from 0 to 9"):
+    with pytest.raises(ValueError, match="^precision: 10: a precision is 0 to 9 decimals, or shortest$"):
         oxport.write_obj(tmp_path / "x.obj", [quad()], precision=10)
     with pytest.raises(ValueError, match="normal_precision"):
         oxport.write_obj(tmp_path / "x.obj", [quad()], normal_precision="short")

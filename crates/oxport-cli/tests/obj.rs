@@ -97,6 +97,9 @@ fn convert_writes_the_file_again() {
         "12",
     ]);
     assert!(!ok);
-    assert!(err.contains("not a precision"), "{err}");
+    assert!(
+        err.contains("12: a precision is 0 to 9 decimals, or shortest"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

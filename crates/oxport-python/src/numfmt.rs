@@ -15,9 +15,8 @@ pub(crate) fn format_fixed(
     values: Bound<'_, PyAny>,
     precision: usize,
 ) -> PyResult<Vec<u8>> {
-    if precision > oxport::numfmt::MAX_PRECISION {
-        return Err(invalid("precision", "must be 0 to 9"));
-    }
+    oxport::obj::Precision::fixed(i64::try_from(precision).unwrap_or(i64::MAX))
+        .map_err(|e| crate::errors::invalid_argument("precision", e))?;
     let buffer = View::get(&values, Request::Array)
         .ok_or_else(|| invalid("values", "expected a float32 or float64 buffer"))?;
     fn lines<F: oxport::numfmt::FixedFloat>(values: &[F], precision: usize) -> Vec<u8> {

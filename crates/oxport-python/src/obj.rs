@@ -20,24 +20,23 @@ pub struct WriteOptions {
     options: obj::WriteOptions,
 }
 
-/// `Precision` from `int` (0 to 9) or `"shortest"`.
+/// `Precision` from `int` (0 to 9) or `"shortest"` (`obj::Precision`'s
+/// rule and message).
 fn precision(object: &Bound<'_, PyAny>, argument: &str) -> PyResult<Precision> {
-    if object.is_instance_of::<PyString>() {
-        if object.extract::<String>()? == "shortest" {
-            return Ok(Precision::Shortest);
-        }
-    } else if let Ok(p) = object.extract::<u8>()
-        && usize::from(p) <= oxport::numfmt::MAX_PRECISION
-    {
-        return Ok(Precision::Fixed(p));
-    }
-    Err(invalid(
-        argument,
-        format!(
-            "expected an integer from 0 to 9 or \"shortest\", got {}",
-            object.repr().map_or_else(|_| "?".into(), |r| r.to_string())
-        ),
-    ))
+    let parsed = if object.is_instance_of::<PyString>() {
+        object.extract::<String>()?.parse::<Precision>()
+    } else if let Ok(decimals) = object.extract::<i64>() {
+        Precision::fixed(decimals)
+    } else {
+        return Err(invalid(
+            argument,
+            format!(
+                "expected an integer from 0 to 9 or \"shortest\", got {}",
+                object.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+            ),
+        ));
+    };
+    parsed.map_err(|e| crate::errors::invalid_argument(argument, e))
 }
 
 /// Text as lines (`None`: no lines).

@@ -31,14 +31,14 @@ pub struct ConvertArgs {
     /// The OBJ file to write
     pub output: PathBuf,
     /// Decimals of positions: 0 to 9, or `shortest` (round-trip exact)
-    #[arg(long, default_value = "6")]
-    pub precision: PrecisionArg,
+    #[arg(long, default_value_t = WriteOptions::default().precision)]
+    pub precision: Precision,
     /// Decimals of UVs
-    #[arg(long, default_value = "6")]
-    pub uv_precision: PrecisionArg,
+    #[arg(long, default_value_t = WriteOptions::default().uv_precision)]
+    pub uv_precision: Precision,
     /// Decimals of normals
-    #[arg(long, default_value = "4")]
-    pub normal_precision: PrecisionArg,
+    #[arg(long, default_value_t = WriteOptions::default().normal_precision)]
+    pub normal_precision: Precision,
     /// Threads for reading and writing (default: one per core)
     #[arg(long)]
     pub threads: Option<usize>,
@@ -98,8 +98,8 @@ pub struct WriteArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Decimals of positions: 0 to 9, or `shortest` (round-trip exact)
-    #[arg(long, default_value = "6")]
-    pub precision: PrecisionArg,
+    #[arg(long, default_value_t = WriteOptions::default().precision)]
+    pub precision: Precision,
     /// Encoding threads (default: one per core)
     #[arg(long)]
     pub threads: Option<usize>,
@@ -169,25 +169,6 @@ impl Scene {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-pub struct PrecisionArg(pub Precision);
-
-impl FromStr for PrecisionArg {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, String> {
-        if text == "shortest" {
-            return Ok(PrecisionArg(Precision::Shortest));
-        }
-        match text.parse::<u8>() {
-            Ok(p) if p <= 9 => Ok(PrecisionArg(Precision::Fixed(p))),
-            _ => Err(format!(
-                "{text:?} is not a precision: use 0 to 9 or shortest"
-            )),
-        }
-    }
-}
-
 pub fn run(command: Command) -> oxport::Result<()> {
     match command {
         Command::Info(args) => info(&args),
@@ -199,7 +180,7 @@ pub fn run(command: Command) -> oxport::Result<()> {
                 library(materials).as_ref(),
                 &args.out,
                 WriteOptions {
-                    precision: args.precision.0,
+                    precision: args.precision,
                     threads: args.threads,
                     direct: args.direct,
                     header: vec!["oxport".into()],
@@ -216,9 +197,9 @@ pub fn run(command: Command) -> oxport::Result<()> {
 /// `oxport obj convert`: reads the file and the MTL files it names, writes both again.
 fn convert(args: &ConvertArgs) -> oxport::Result<()> {
     let options = WriteOptions {
-        precision: args.precision.0,
-        uv_precision: args.uv_precision.0,
-        normal_precision: args.normal_precision.0,
+        precision: args.precision,
+        uv_precision: args.uv_precision,
+        normal_precision: args.normal_precision,
         threads: args.threads,
         ..WriteOptions::default()
     };

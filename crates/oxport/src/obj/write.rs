@@ -22,6 +22,44 @@ pub enum Precision {
     Shortest,
 }
 
+/// What a precision may be, as every error about one says it.
+const PRECISIONS: &str = "a precision is 0 to 9 decimals, or shortest";
+
+impl Precision {
+    /// `Fixed(decimals)`, when `printf("%.Nf")` takes them here (0 to
+    /// [`MAX_PRECISION`]): the one check of a precision for every API.
+    pub fn fixed(decimals: i64) -> Result<Self> {
+        match u8::try_from(decimals) {
+            Ok(p) if usize::from(p) <= MAX_PRECISION => Ok(Precision::Fixed(p)),
+            _ => Err(Error::invalid(format!("{decimals}: {PRECISIONS}"))),
+        }
+    }
+}
+
+/// `6`, `shortest`: as the command line and Python take a precision.
+impl std::str::FromStr for Precision {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self> {
+        if text == "shortest" {
+            return Ok(Precision::Shortest);
+        }
+        match text.parse::<i64>() {
+            Ok(decimals) => Precision::fixed(decimals),
+            Err(_) => Err(Error::invalid(format!("{text:?}: {PRECISIONS}"))),
+        }
+    }
+}
+
+impl std::fmt::Display for Precision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Precision::Fixed(p) => write!(f, "{p}"),
+            Precision::Shortest => f.write_str("shortest"),
+        }
+    }
+}
+
 /// What to write and how. The defaults are Blender 3.4's.
 #[derive(Clone, Debug)]
 pub struct WriteOptions {
@@ -89,12 +127,9 @@ impl WriteOptions {
             ("normal_precision", self.normal_precision),
             ("color_precision", self.color_precision),
         ] {
-            if let Precision::Fixed(p) = precision
-                && usize::from(p) > MAX_PRECISION
-            {
-                return Err(Error::invalid(format!(
-                    "{name} is {p}; it must be 0 to {MAX_PRECISION} or shortest"
-                )));
+            if let Precision::Fixed(p) = precision {
+                Precision::fixed(p.into())
+                    .map_err(|_| Error::invalid(format!("{name} {p}: {PRECISIONS}")))?;
             }
         }
         if self.chunk_size == 0 {
