@@ -95,20 +95,20 @@ def test_options(options: dict, tmp_path: Path, version: str) -> None:
 COLLECTIONS = ROOT / "integrations" / "blender" / "tests" / "collections_scene.py"
 
 
+@pytest.mark.parametrize("version", ["4.5", "5.0"], ids=["blender45", "blender50"])
 @pytest.mark.parametrize("name", ["A", "B", "C"])
 def test_collection_exporters_export_the_collection(name: str, tmp_path: Path, version: str) -> None:
-    """Blender 4.2+'s `collection` option: the objects the collection holds,
-    directly or in its children, and the instances its instancers make, in
-    the scene's order; hidden and excluded objects left out."""
-    if version == "3.4":
-        pytest.skip("Blender 3.4's exporter has no collection option")
+    """Blender 4.2+'s `collection` option (3.4's exporter has none): the
+    objects the collection holds, directly or in its children, and the
+    instances its instancers make, in the scene's order; hidden and excluded
+    objects left out."""
     export_both(tmp_path, str(COLLECTIONS), ["1"], "collection.obj", {"collection": name}, version=version)
     assert_same_export(tmp_path, "collection.obj")
 
 
-def test_apply_transform_off_writes_objects_in_their_own_space(tmp_path: Path, version: str) -> None:
-    if version != "5.0":
-        pytest.skip(f"Blender {version}'s exporter has no apply_transform option")
+def test_apply_transform_off_writes_objects_in_their_own_space(tmp_path: Path) -> None:
+    """Blender 5.0's `apply_transform` option (3.4's and 4.5's exporters have none)."""
+    version = "5.0"
     options = {"apply_transform": False, "global_scale": 2.5, "forward_axis": "X", "up_axis": "Z"}
     export_both(tmp_path, "scene.py", ["60", "4"], "local.obj", options, version=version)
     assert_same_export(tmp_path, "local.obj")
