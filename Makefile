@@ -47,11 +47,13 @@ test-rust:
 	$(if $(ISAL),$(CARGO) test -p oxport --features isal codec)
 
 # Every fuzz target builds (with the stable toolchain, without coverage
-# instrumentation) and runs a few thousand inputs as a smoke test; real fuzzing
+# instrumentation), the seeds replay through the targets' checks (`cargo
+# test` in fuzz/), and each target runs a few thousand inputs; real fuzzing
 # is `cargo +nightly fuzz run TARGET` in fuzz/ (see fuzz/README.md).
 FUZZ_TARGETS := $(shell sed -n 's/^name = "\(.*\)"/\1/p' fuzz/Cargo.toml | grep -v oxport-fuzz)
 fuzz-build:
 	$(CARGO) build --manifest-path fuzz/Cargo.toml --release --bins $(if $(ISAL),--features isal)
+	$(CARGO) test --manifest-path fuzz/Cargo.toml --release $(if $(ISAL),--features isal)
 	for target in $(FUZZ_TARGETS); do \
 		mkdir -p fuzz/corpus/$$target; \
 		if [ -d fuzz/seeds/$$target ]; then cp fuzz/seeds/$$target/* fuzz/corpus/$$target/; fi; \

@@ -1,16 +1,6 @@
-//! Reads arbitrary bytes as MTL: never a panic; what is read can be written.
-//! `cargo +nightly fuzz run mtl_read` in this folder.
+//! The `mtl_read` fuzz target: `oxport_fuzz::mtl_read` (its checks are
+//! described there). `cargo +nightly fuzz run mtl_read` in `fuzz/`.
 
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    if let Ok(library) = oxport::obj::parse_mtl(data) {
-        let mut out = Vec::new();
-        // Names and values with line breaks cannot come out of a line-based
-        // parse; writing refuses only those.
-        oxport::obj::write_mtl_to(&mut out, &library.materials, &library.header)
-            .expect("what is read can be written");
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| oxport_fuzz::mtl_read::run(data));

@@ -1,0 +1,95 @@
+//! Reads arbitrary bytes as OBJ on one thread and on rayon's pool (one thread
+//! per core, started once): never a panic, the same
+//! result whatever the thread count, and every mesh read is valid (its indices
+//! in range), so that it can be written again, and built into consistent
+//! arrays by Blender's importers' rules. Built for fuzzing, the reader
+//! cuts its input into blocks of 256 bytes, so that objects, relative indices
+//! and errors cross block boundaries.
+//! `cargo +nightly fuzz run obj_read -- -detect_leaks=0` in `fuzz/` (the
+//! parsing threads' allocations outlive a run and would make every run scan for
+//! leaks).
+
+use oxport::obj::{ReadOptions, read_bytes};
+
+fn check(data: &[u8]) {
+    let read = |threads| {
+        read_bytes(
+            data,
+            &ReadOptions {
+                threads,
+                ..ReadOptions::default()
+            },
+        )
+    };
+    let (one, three) = (read(Some(1)), read(None));
+    match (&one, &three) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a, b);
+            for mesh in &a.meshes {
+                mesh.validate().expect("a mesh read must be valid");
+                blender_import(mesh);
+            }
+            let mut out = Vec::new();
+            oxport::obj::write_to(&mut out, &a.meshes, &oxport::obj::WriteOptions::default())
+                .expect("what is read can be written");
+        }
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        _ => panic!("1 thread and the pool disagree: {one:?} / {three:?}"),
+    }
+}
+
+/// The mesh Blender's importers would build of it: consistent arrays.
+fn blender_import(mesh: &oxport::Mesh) {
+    use oxport::blender::{Exporter, ImportOptions, encode_custom_normals, imported_mesh};
+    for importer in [Exporter::Blender34, Exporter::Blender45] {
+        let options = ImportOptions {
+            importer,
+            vertex_groups: true,
+        };
+        let m = imported_mesh(mesh, "fuzz", &options, true);
+        let (vertices, corners) = (m.positions.len(), m.corner_vertices.len());
+        assert!(m.corner_vertices.iter().all(|&v| (v as usize) < vertices));
+        assert!(
+            m.loose_edges
+                .iter()
+                .flatten()
+                .all(|&v| (v as usize) < vertices)
+        );
+        assert_eq!(
+            m.face_sizes.iter().map(|&n| n as usize).sum::<usize>(),
+            corners
+        );
+        assert_eq!(m.smooth_faces.len(), m.face_sizes.len());
+        assert_eq!(m.material_indices.len(), m.face_sizes.len());
+        assert!(m.corner_uvs.as_ref().is_none_or(|uvs| uvs.len() == corners));
+        assert!(m.corner_normals.as_ref().is_none_or(|n| n.len() == corners));
+        assert!(m.colors.as_ref().is_none_or(|c| c.len() == vertices));
+        for (_, members) in &m.vertex_groups {
+            assert!(members.iter().all(|&v| (v as usize) < vertices));
+        }
+        // Custom normals encoded against edges numbered in order of first use.
+        let mut edges: Vec<[u32; 2]> = Vec::new();
+        let mut corner_edges = Vec::with_capacity(corners);
+        for face in m.face_offsets.windows(2) {
+            let face = &m.corner_vertices[face[0] as usize..face[1] as usize];
+            for (i, &a) in face.iter().enumerate() {
+                let b = face[(i + 1) % face.len()];
+                let key = [a.min(b), a.max(b)];
+                let e = edges.iter().position(|&e| e == key).unwrap_or_else(|| {
+                    edges.push(key);
+                    edges.len() - 1
+                });
+                corner_edges.push(e as u32);
+            }
+        }
+        if let Ok(Some(normals)) = encode_custom_normals(&m, &corner_edges, edges.len()) {
+            assert_eq!(normals.encoded.len(), corners);
+            assert_eq!(normals.sharp_edges.len(), edges.len());
+        }
+    }
+}
+
+/// One input: the checks the module describes (a panic is a failure).
+pub fn run(data: &[u8]) {
+    check(data);
+}
