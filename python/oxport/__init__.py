@@ -19,6 +19,15 @@ Arrays are any array-like: buffers (numpy arrays, ``array.array``,
 buffers and lists of numbers are converted once; numpy is not needed to import
 oxport or to write. Meshes read from files (:func:`read_obj`) give read-only numpy arrays
 of oxport's own memory, without copies.
+
+Errors: what a file holds raises a subclass of :class:`Error` (:class:`ParseError`
+for text that does not parse, with the file and line; :class:`CorruptError` for
+damaged or truncated binary data, with the byte offset; :class:`UnsupportedError`
+for valid input oxport does not handle yet); a bad argument raises ``ValueError``
+or ``TypeError`` naming it; the system's refusals raise ``OSError`` (its subclass
+as for Python's own I/O, with the path) and ``MemoryError``. An output larger
+than the limit a caller set (``max_output_size``) raises ``oxport.zstd.ZstdError``
+or ``oxport.deflate.DeflateError``, both subclasses of :class:`Error`.
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def test_bad_input_is_an_error_not_a_crash() -> None:
     with pytest.raises(ValueError, match="edges: entry 1 is vertex 7 of 3"):
         oxport.blender.mesh(oxport.blender.Gathered("bad", IDENTITY4, Y_UP, [0.0] * 9, [0, 1, 2], [0],
                                                     edges=[[0, 7]]))
-    with pytest.raises(ValueError, match="threads must be at least 1"):
+    with pytest.raises(ValueError, match="threads is 0: give at least 1, or leave it unset for one per core"):
         oxport.blender.meshes([], threads=0)
 
 

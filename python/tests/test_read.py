@@ -93,7 +93,7 @@ def test_leniency_passwd_and_mtl_root(tmp_path: Path) -> None:
     assert [m.name for m in widened.materials] == ["red"]
     assert widened.mtl_files == [inner / "../above.mtl"]
     assert oxport.read_obj(path, materials=False).warnings == scene.warnings[:1]
-    with pytest.raises(ValueError, match="threads must be at least 1"):
+    with pytest.raises(ValueError, match="threads is 0: give at least 1, or leave it unset for one per core"):
         oxport.read_obj(path, threads=0)
 
 

@@ -52,6 +52,9 @@ pub(crate) fn to_py_err(error: oxport::Error) -> PyErr {
         error @ oxport::Error::Parse { .. } => ParseError::new_err(error.to_string()),
         error @ oxport::Error::Corrupt { .. } => CorruptError::new_err(error.to_string()),
         error @ oxport::Error::Unsupported(_) => UnsupportedError::new_err(error.to_string()),
+        // An output past the caller's limit: the base class here; the
+        // codecs' bindings raise their own (ZstdError, DeflateError).
+        error @ oxport::Error::TooLarge { .. } => Error::new_err(error.to_string()),
         // Internal errors (a bug) and any kind added later: the base class.
         error => Error::new_err(error.to_string()),
     }

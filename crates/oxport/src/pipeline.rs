@@ -29,7 +29,7 @@ use crate::{Error, Result};
 pub fn thread_count(threads: Option<usize>) -> Result<usize> {
     match threads {
         Some(0) => Err(Error::invalid(
-            "threads must be at least 1 (or None for one per core)",
+            "threads is 0: give at least 1, or leave it unset for one per core",
         )),
         Some(n) => Ok(n),
         None => Ok(cores()),

@@ -25,10 +25,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> oxport::Result<()> {
-    std::fs::create_dir_all(&args.out_dir).map_err(|e| oxport::Error::Io {
-        path: Some(args.out_dir.clone()),
-        source: e,
-    })?;
+    std::fs::create_dir_all(&args.out_dir).map_err(|e| oxport::Error::io_at(&args.out_dir, e))?;
     for (scene, name) in [
         (
             Scene::Sphere(args.level),

@@ -156,10 +156,7 @@ fn lab(args: &LabArgs) -> oxport::Result<()> {
     }
     print!("{table}");
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir).map_err(|e| oxport::Error::Io {
-            path: Some(dir.clone()),
-            source: e,
-        })?;
+        std::fs::create_dir_all(dir).map_err(|e| oxport::Error::io_at(dir, e))?;
         oxport::atomic::write_file(&dir.join("lab.md"), |file| {
             use std::io::Write;
             file.write_all(table.as_bytes())

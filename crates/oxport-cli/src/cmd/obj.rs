@@ -239,10 +239,7 @@ fn info(args: &InfoArgs) -> oxport::Result<()> {
     let scene = obj::read(&args.file, &args.reading.options(args.threads))?;
     let seconds = start.elapsed().as_secs_f64();
     let size = std::fs::metadata(&args.file)
-        .map_err(|e| oxport::Error::Io {
-            path: Some(args.file.clone()),
-            source: e,
-        })?
+        .map_err(|e| oxport::Error::io_at(&args.file, e))?
         .len();
     let sum = |f: fn(&Mesh) -> usize| scene.meshes.iter().map(f).sum::<usize>();
     let mut low = [f32::INFINITY; 3];

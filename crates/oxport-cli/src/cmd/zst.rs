@@ -199,7 +199,7 @@ fn pack_one(input: &Path, output: &Path, options: &WriteOptions) -> oxport::Resu
             seekable::pack(io::stdin().lock(), BufWriter::new(file), options, report)
         }),
         (false, true) => {
-            let file = File::open(input).map_err(|e| io_at(input, e))?;
+            let file = File::open(input).map_err(|e| oxport::Error::io_at(input, e))?;
             seekable::pack(file, stdout(), options, report)
         }
         (true, true) => seekable::pack(io::stdin().lock(), stdout(), options, report),
@@ -321,11 +321,4 @@ fn info(args: &InfoArgs) -> oxport::Result<()> {
 /// are sometimes much slower).
 fn stdout() -> BufWriter<io::StdoutLock<'static>> {
     BufWriter::with_capacity(512 << 10, io::stdout().lock())
-}
-
-fn io_at(path: &Path, source: io::Error) -> oxport::Error {
-    oxport::Error::Io {
-        path: Some(path.to_path_buf()),
-        source,
-    }
 }

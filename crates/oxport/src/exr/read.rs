@@ -354,16 +354,20 @@ impl<S: Source> Reader<S> {
     }
 
     /// Runs `work` on the spans of part `part`'s chunks as its table gives
-    /// them, and again on the spans found by walking the file when a table
-    /// entry turns out not to point at its chunk. I/O errors name the file.
+    /// them, and again on the spans found by walking the file when a chunk
+    /// read from the table's spans is corrupt (whatever the message: the
+    /// decision is the spans', not a text's). I/O errors name the file.
     pub(super) fn with_spans<T>(
         &self,
         part: usize,
         mut work: impl FnMut(&[Span]) -> Result<T>,
     ) -> Result<T> {
         let result = match &self.spans {
+            // Spans from the table are guesses (a writer may have left it
+            // wrong): a chunk that does not read where it says is looked
+            // for again by walking the file, and its error is the walk's.
             Some(spans) => match work(&spans[part]) {
-                Err(Error::Corrupt { what, .. }) if what == BROKEN => {
+                Err(Error::Corrupt { .. }) if spans[part].iter().any(|s| !s.exact) => {
                     self.walk().and_then(|spans| work(&spans[part]))
                 }
                 other => other,
@@ -469,8 +473,8 @@ fn describe_levels(part: &Part) -> String {
     }
 }
 
-/// What a table entry that does not point at its chunk reports, so that
-/// the reader rebuilds the table and decodes again.
+/// What a table entry that does not point at its chunk reports (the
+/// reader then walks the file: [`Reader::with_spans`]).
 pub(super) const BROKEN: &str = "an offset table entry does not point at its chunk";
 
 /// A chunk's data is at most its pixels' size (a writer stores a chunk raw

@@ -2,9 +2,7 @@
 //! file or many into a directory with the pixels unchanged, reports a bad
 //! file on its own line, converts the rest, and fails at the end.
 
-mod common;
-
-use common::oxport;
+use crate::common::oxport;
 
 use oxport::exr::{self, Channel, Compression, Header, PixelType, ReadOptions, WriteOptions};
 

@@ -1,8 +1,6 @@
 //! `oxport --version`: the version and what this build has.
 
-mod common;
-
-use common::oxport;
+use crate::common::oxport;
 
 #[test]
 fn version_lists_the_engines_of_this_build() {

@@ -2,9 +2,7 @@
 //! a range with `cat`, the description of `info`, and one-line errors for a
 //! damaged archive that leave no output behind.
 
-mod common;
-
-use common::oxport_with as oxport;
+use crate::common::oxport_with as oxport;
 
 #[test]
 fn pack_unpack_cat_and_info() {
@@ -89,6 +87,17 @@ fn pack_unpack_cat_and_info() {
         !ok && err.contains("a size is a number with K, M or G"),
         "{err}"
     );
+    // The threads rule's message speaks to the command line too (no `None`).
+    let (ok, _, err) = oxport(
+        &["zst", "pack", &path("in"), &path("x.zst"), "-T", "0"],
+        b"",
+    );
+    assert!(
+        !ok && err.contains("threads is 0: give at least 1, or leave it unset"),
+        "{err}"
+    );
+    assert!(!err.contains("None"), "{err}");
+    assert!(!dir.path().join("x.zst").exists());
 }
 
 #[test]

@@ -2,9 +2,7 @@
 //! names the file and the line. `oxport obj convert`: the same file again,
 //! or with other precisions, and its MTL beside it.
 
-mod common;
-
-use common::oxport;
+use crate::common::oxport;
 
 #[test]
 fn info_describes_a_file() {

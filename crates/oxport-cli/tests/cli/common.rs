@@ -1,6 +1,4 @@
-//! Running the `oxport` binary in the CLI tests. Each test file uses part
-//! of it.
-#![allow(dead_code)]
+//! Running the `oxport` binary: the one helper of the command line's tests.
 
 use std::io::Write;
 use std::process::{Command, Stdio};

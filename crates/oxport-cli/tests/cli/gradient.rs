@@ -1,9 +1,10 @@
-//! `oxport gradient`: strips from stops and presets as a PNG, one-line
-//! errors that name the bad stop, and no file left behind by a failure.
+//! `oxport gradient`: strips from stops and presets as the library draws
+//! them, one-line errors that name the bad stop, and no file left behind by
+//! a failure.
 
-mod common;
+use oxport::color::{self, GradientOptions, Panel};
 
-use common::oxport;
+use crate::common::oxport;
 
 #[test]
 fn stops_and_presets_draw_a_png_and_mistakes_say_what() {
@@ -26,8 +27,25 @@ fn stops_and_presets_draw_a_png_and_mistakes_say_what() {
     ]);
     assert!(ok, "{err}");
     assert!(err.contains("2 gradient(s) × 4 row(s)"), "{err}");
-    let png = std::fs::read(out).unwrap();
-    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // The PNG is the library's drawing of those stops, then the preset, in
+    // those four spaces with the longer hue path, 256 pixels wide.
+    let rows: Vec<GradientOptions> = ["srgb", "linear", "oklab", "oklch"]
+        .iter()
+        .map(|space| GradientOptions {
+            space: space.parse().unwrap(),
+            hue: "longer".parse().unwrap(),
+            ..GradientOptions::default()
+        })
+        .collect();
+    let mut panels = vec![Panel {
+        title: "#000, #ff0000 30%, #fff".into(),
+        stops: color::parse_stops("#000, #ff0000 30%, #fff").unwrap(),
+        rows: rows.clone(),
+    }];
+    panels.extend(Panel::presets("rainbow", &rows).unwrap());
+    let mut expected = Vec::new();
+    color::render_gradients(&panels, 256, &mut expected).unwrap();
+    assert_eq!(std::fs::read(out).unwrap(), expected);
 
     let bad = dir.path().join("bad.png");
     let bad = bad.to_str().unwrap();
