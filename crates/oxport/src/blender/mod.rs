@@ -14,7 +14,6 @@ mod custom_normals;
 mod exporter;
 mod import;
 mod material;
-mod merge;
 mod mesh;
 mod normals;
 mod nurbs;

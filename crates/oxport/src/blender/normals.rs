@@ -5,9 +5,9 @@ use rayon::prelude::*;
 
 use crate::{Error, Result};
 
-use super::merge::{Item, merge};
 use super::transform::{normalize, transform_normal};
 use super::{Exporter, Matrix3};
+use crate::merge::{Item, merge};
 
 /// Blender's `round_float_to_n_digits(f, 4)`: `ceilf(10000 f - 0.49999999f) / 10000`
 /// in float arithmetic (zero comes out as -0, printed `-0.0000`).

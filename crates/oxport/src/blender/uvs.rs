@@ -1,7 +1,7 @@
 //! UVs merged as Blender's exporters merge them: per vertex within a
 //! limit (3.4), or equal ones anywhere in the mesh (4.1+).
 
-use super::merge::{Item, merge};
+use crate::merge::{Item, merge};
 
 /// Blender's `STD_UV_CONNECT_LIMIT`.
 pub const UV_CONNECT_LIMIT: f32 = 0.0001;

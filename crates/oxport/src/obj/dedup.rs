@@ -3,8 +3,8 @@
 //! rounding them to four digits.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
+use crate::merge::Item;
 use crate::mesh::Mesh;
 use crate::pipeline::Pipeline;
 
@@ -53,44 +53,52 @@ pub(super) fn deduplicate<'m>(
     pipeline.install(run)
 }
 
-/// Values in order of first use by `indices`, keyed by their text (or their
-/// bits for shortest precision), and the indices into them.
+/// Values in order of first use by `indices`, merged when their text (or
+/// their bits, for shortest precision) is the same, and the indices into
+/// them: [`crate::merge::merge`], with equal texts numbered first (a sort,
+/// not a hash table).
 fn merge<const N: usize>(
     values: &[[f32; N]],
     indices: &[u32],
     precision: Precision,
 ) -> (Vec<[f32; N]>, Vec<u32>) {
-    let mut text = Vec::with_capacity(64);
-    let mut seen: HashMap<Box<[u8]>, u32> = HashMap::new();
-    // Old index to new, so that each distinct old value is formatted once.
-    let mut remap = vec![u32::MAX; values.len()];
-    let mut merged = Vec::new();
-    let new_indices = indices
-        .iter()
-        .map(|&old| {
-            let slot = &mut remap[old as usize];
-            if *slot == u32::MAX {
-                let value = values[old as usize];
-                text.clear();
-                for x in value {
-                    match precision {
-                        Precision::Fixed(p) => {
-                            crate::numfmt::write_fixed(&mut text, x, usize::from(p))
-                        }
-                        Precision::Shortest => text.extend_from_slice(&x.to_bits().to_le_bytes()),
-                    }
-                    text.push(b' ');
-                }
-                let next = merged.len() as u32;
-                *slot = *seen.entry(text.as_slice().into()).or_insert_with(|| {
-                    merged.push(value);
-                    next
-                });
+    // Each value's text, once, in one buffer.
+    let mut text = Vec::with_capacity(values.len() * N * 8);
+    let mut ends = Vec::with_capacity(values.len());
+    for value in values {
+        for &x in value {
+            match precision {
+                Precision::Fixed(p) => crate::numfmt::write_fixed(&mut text, x, usize::from(p)),
+                Precision::Shortest => text.extend_from_slice(&x.to_bits().to_le_bytes()),
             }
-            *slot
-        })
-        .collect();
-    (merged, new_indices)
+            text.push(b' ');
+        }
+        ends.push(text.len());
+    }
+    let text_of = |i: usize| &text[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
+    // Values of one text share an id: the first of them in a sort by text.
+    let mut order: Vec<u32> = (0..values.len() as u32).collect();
+    order.par_sort_unstable_by(|&a, &b| text_of(a as usize).cmp(text_of(b as usize)));
+    let mut id = vec![0u32; values.len()];
+    for group in order.chunk_by(|&a, &b| text_of(a as usize) == text_of(b as usize)) {
+        for &i in group {
+            id[i as usize] = group[0];
+        }
+    }
+    crate::merge::merge(
+        indices.len(),
+        |i| {
+            let old = indices[i] as usize;
+            Item {
+                slot: i,
+                vertex: old,
+                value: values[old],
+                key: Some(u64::from(id[old])),
+            }
+        },
+        values.len(),
+        indices.len(),
+    )
 }
 
 #[cfg(test)]
@@ -110,5 +118,49 @@ mod tests {
         assert_eq!(indices, vec![0, 1, 1, 0, 0]);
         let (merged, _) = merge(&values, &[0, 2], Precision::Shortest);
         assert_eq!(merged.len(), 2);
+    }
+
+    #[test]
+    fn equals_the_rule_spelled_out_on_many_values() {
+        // Values on a coarse grid (many equal texts, and -0.0 beside 0.0),
+        // used in a scattered order.
+        let mut state = 12345u32;
+        let mut next = || {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            state >> 8
+        };
+        let values: Vec<[f32; 2]> = (0..5000)
+            .map(|_| {
+                [
+                    (next() % 41) as f32 / 8.0 - 2.5,
+                    ((next() % 3) as f32 - 1.0) * 1e-5,
+                ]
+            })
+            .collect();
+        let indices: Vec<u32> = (0..20_000).map(|_| next() % 5000).collect();
+        let (merged, new_indices) = merge(&values, &indices, Precision::Fixed(4));
+        let text = |v: &[f32; 2]| {
+            let mut out = Vec::new();
+            for &x in v {
+                crate::numfmt::write_fixed(&mut out, x, 4);
+                out.push(b' ');
+            }
+            out
+        };
+        let mut seen = std::collections::HashMap::new();
+        let mut expected = Vec::new();
+        let expected_indices: Vec<u32> = indices
+            .iter()
+            .map(|&old| {
+                let value = values[old as usize];
+                *seen.entry(text(&value)).or_insert_with(|| {
+                    expected.push(value);
+                    expected.len() as u32 - 1
+                })
+            })
+            .collect();
+        assert_eq!(merged, expected);
+        assert_eq!(new_indices, expected_indices);
+        assert_eq!(merged.len(), 82); // 41 × ("-0.0000", "0.0000")
     }
 }

@@ -1,5 +1,6 @@
 //! Merging equal values in first-appearance order, the way Blender's
-//! exporters deduplicate normals and UVs.
+//! exporters deduplicate normals and UVs: the one merge under the Blender
+//! module's normals and UVs and the OBJ writer's `deduplicate_*` options.
 //!
 //! A hash table of millions of values misses the processor's cache (and its
 //! TLB) on nearly every lookup. Neighbouring items usually share their value
@@ -12,7 +13,7 @@ use rayon::prelude::*;
 
 /// One value to merge.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Item<T> {
+pub(crate) struct Item<T> {
     /// Where its index is stored (below `slots`).
     pub slot: usize,
     /// Its vertex, for the cache (ignored without one).
@@ -26,7 +27,7 @@ pub(super) struct Item<T> {
 /// returns the values in that order and, per slot, its item's index among
 /// them (0 for slots no item names). With `cache` vertices, each vertex
 /// remembers the value its last item got; the previous item's is kept too.
-pub(super) fn merge<T: Copy + Send + Sync>(
+pub(crate) fn merge<T: Copy + Send + Sync>(
     items: usize,
     item: impl Fn(usize) -> Item<T>,
     cache: usize,
