@@ -51,6 +51,7 @@ pub mod numfmt;
 pub mod obj;
 pub mod pipeline;
 pub mod raster;
+mod scratch;
 pub mod seekable;
 pub mod source;
 pub mod synth;

@@ -12,8 +12,8 @@ use super::compression::Compression;
 use super::offsets::Span;
 use super::part::{Band, ChunkRef};
 use super::read::{BROKEN, Plan, ReadOptions, Reader, Selection, at_chunk, band_lines, max_ratio};
-use super::scratch::with_buffer;
 use crate::pipeline::Pipeline;
+use crate::scratch::with_buffer;
 use crate::source::Source;
 use crate::{Error, Result};
 

@@ -46,7 +46,6 @@ mod offsets;
 mod part;
 mod read;
 mod reduce;
-mod scratch;
 mod tile;
 mod write;
 mod yca;

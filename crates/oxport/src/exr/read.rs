@@ -14,8 +14,8 @@ use super::compression::Compression;
 use super::header::{Header, Headers, Window};
 use super::offsets::{self, Found, Span};
 use super::part::{Band, ChunkRef, Part};
-use super::scratch::with_buffer;
 use crate::pipeline::Pipeline;
+use crate::scratch::with_buffer;
 use crate::source::Source;
 use crate::{Error, Result};
 

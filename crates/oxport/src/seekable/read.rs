@@ -2,7 +2,6 @@
 //! is none), random reads that decompress only the frames they cover, and
 //! whole-archive decompression on every core.
 
-use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -272,19 +271,15 @@ impl<S: Source> Reader<S> {
         })
     }
 
-    /// Runs `work` on the compressed bytes of `frame`, read into a buffer
-    /// each thread keeps.
+    /// Runs `work` on the compressed bytes of `frame`, read into a scratch
+    /// buffer (`crate::scratch`).
     fn read_compressed<R>(
         &self,
         frame: &Frame,
         work: impl FnOnce(&[u8]) -> Result<R>,
     ) -> Result<R> {
-        thread_local! {
-            static COMPRESSED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-        }
-        COMPRESSED.with_borrow_mut(|compressed| {
-            // The index checked the compressed size against the archive's.
-            compressed.resize(frame.compressed_size as usize, 0);
+        // The index checked the compressed size against the archive's.
+        crate::scratch::with_buffer(frame.compressed_size as usize, |compressed| {
             self.source
                 .read_exact_at(compressed, frame.compressed_offset)?;
             work(compressed)

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use crate::exr::attribute::PixelType;
 use crate::exr::chunk::Layout;
 use crate::exr::half;
-use crate::exr::scratch::with_buffer;
+use crate::scratch::with_buffer;
 use crate::{Error, Result};
 
 fn corrupt(what: &'static str) -> Error {

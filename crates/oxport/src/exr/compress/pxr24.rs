@@ -12,7 +12,7 @@ use crate::Result;
 use crate::codec::deflate::{self, Engine, Format};
 use crate::exr::attribute::PixelType;
 use crate::exr::chunk::Layout;
-use crate::exr::scratch::with_buffer;
+use crate::scratch::with_buffer;
 
 /// Bytes per sample in the planes.
 fn plane_count(pixel_type: PixelType) -> usize {

@@ -3,7 +3,7 @@
 //! Runs are 3 to 128 bytes; literal stretches up to 127.
 
 use crate::exr::filter::delta;
-use crate::exr::scratch::with_buffer;
+use crate::scratch::with_buffer;
 use crate::{Error, Result};
 
 const MIN_RUN: usize = 3;

@@ -4,7 +4,7 @@
 
 use crate::codec::deflate::{self, Engine, Format};
 use crate::exr::filter::delta;
-use crate::exr::scratch::with_buffer;
+use crate::scratch::with_buffer;
 use crate::{Error, Result};
 
 /// OpenEXR's default deflate level.

@@ -13,7 +13,7 @@
 use crate::codec::zstd::{self as codec, CompressParams, DecompressOptions};
 use crate::exr::chunk::Layout;
 use crate::exr::filter::{planes, words};
-use crate::exr::scratch::with_buffer;
+use crate::scratch::with_buffer;
 use crate::{Error, Result};
 
 /// OpenEXR 3.5's default zstd level.

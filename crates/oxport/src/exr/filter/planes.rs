@@ -4,7 +4,7 @@
 //! split ([`super::split`]): once for 2, twice for 4.
 
 use super::split::{interleave_from, split_into};
-use crate::exr::scratch::with_buffer;
+use crate::scratch::with_buffer;
 
 /// Writes the `width` byte planes of `src` into `dst` (the same length, a
 /// multiple of `width`).

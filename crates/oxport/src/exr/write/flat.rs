@@ -5,7 +5,7 @@
 use super::super::chunk::{self, Layout};
 use super::super::compress;
 use super::super::part::{ChunkRef, Part};
-use super::super::scratch::with_buffer;
+use crate::scratch::with_buffer;
 use crate::{Error, Result};
 
 /// Appends the chunk `chunk` of level `level` (whose planes are `planes`)
