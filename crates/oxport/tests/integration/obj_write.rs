@@ -98,7 +98,12 @@ fn invalid_options_are_refused_before_anything_is_written() {
     };
     let error = obj::write(&path, &[synth::sphere(2)], &options).unwrap_err();
     assert!(matches!(error, Error::InvalidArgument(_)), "{error}");
-    assert!(error.to_string().contains("precision is 10"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("precision 10: a precision is 0 to 9 decimals, or shortest"),
+        "{error}"
+    );
     assert!(!path.exists());
     assert_eq!(
         std::fs::read_dir(&dir).unwrap().count(),

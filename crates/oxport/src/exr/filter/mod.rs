@@ -1,12 +1,13 @@
 //! Byte filters applied before compression, each next to its inverse:
 //! OpenEXR's split into even and odd bytes ([`split`]) and byte delta
-//! ([`delta`]) under RLE and ZIP; the ZSTD method's byte planes
-//! ([`planes`]) and delta of 16- and 32-bit words ([`words`]); and, for
-//! the lab, the clamped-gradient predictor on 2D grids of words
-//! ([`predict`]).
+//! ([`delta`]) under RLE and ZIP; the ZSTD method's sorted byte planes
+//! ([`sorted`]: [`planes`] and the delta of 16- and 32-bit words,
+//! [`words`]), which the lab measures too; and, for the lab, the
+//! clamped-gradient predictor on 2D grids of words ([`predict`]).
 
-pub mod delta;
-pub mod planes;
-pub mod predict;
-pub mod split;
-pub mod words;
+pub(crate) mod delta;
+pub(crate) mod planes;
+pub(crate) mod predict;
+pub(crate) mod sorted;
+pub(crate) mod split;
+pub(crate) mod words;

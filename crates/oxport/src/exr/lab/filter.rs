@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::exr::chunk::Layout;
-use crate::exr::filter::{delta, planes, predict, words};
+use crate::exr::filter::{delta, planes, predict, sorted};
 
 /// A byte filter, with its inverse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -43,107 +43,105 @@ impl Filter {
         }
     }
 
-    /// The filtered bytes of `chunk` (in `layout`).
+    /// The filtered bytes of `chunk` (in `layout`): as long as the chunk,
+    /// and for the sorted planes 8 bytes more per part (their lengths, as
+    /// the ZSTD method stores them: the same function makes them).
     pub(crate) fn apply(self, chunk: &[u8], layout: &Layout) -> Vec<u8> {
-        let mut out = vec![0; chunk.len()];
         match self {
-            Filter::None => out.copy_from_slice(chunk),
-            Filter::SplitDelta => delta::split_delta_encode(chunk, &mut out),
-            Filter::Planes | Filter::PlanesDelta | Filter::ClampedGrad => {
-                let (rows, split) = self.rows(layout);
-                let mut sorted = Vec::with_capacity(chunk.len());
+            Filter::None => chunk.to_vec(),
+            Filter::SplitDelta => {
+                let mut out = vec![0; chunk.len()];
+                delta::split_delta_encode(chunk, &mut out);
+                out
+            }
+            Filter::Planes | Filter::PlanesDelta => {
+                let mut out = vec![0; sorted::encoded_len(layout)];
+                sorted::encode(chunk, layout, self == Filter::PlanesDelta, &mut out);
+                out
+            }
+            Filter::ClampedGrad => {
+                let (rows, split) = grid_rows(layout);
+                let mut grids = Vec::with_capacity(chunk.len());
                 for &(at, len, _) in &rows {
-                    sorted.extend_from_slice(&chunk[at..at + len]);
+                    grids.extend_from_slice(&chunk[at..at + len]);
                 }
-                self.predict(&mut sorted, layout, &rows, true);
-                planes_by_part(&sorted, split, &mut out, planes::split_planes);
+                predict_grids(&mut grids, layout, &rows, true);
+                let mut out = vec![0; chunk.len()];
+                planes_by_part(&grids, split, &mut out, planes::split_planes);
+                out
             }
         }
-        out
+    }
+
+    /// How many bytes [`Filter::apply`] makes of a chunk in `layout`.
+    pub(crate) fn filtered_len(self, layout: &Layout) -> usize {
+        match self {
+            Filter::Planes | Filter::PlanesDelta => sorted::encoded_len(layout),
+            Filter::None | Filter::SplitDelta | Filter::ClampedGrad => layout.bytes(),
+        }
     }
 
     /// The inverse of [`Filter::apply`].
     pub(crate) fn invert(self, filtered: &[u8], layout: &Layout) -> Vec<u8> {
-        let mut out = vec![0; filtered.len()];
+        let mut out = vec![0; layout.bytes()];
         match self {
             Filter::None => out.copy_from_slice(filtered),
             Filter::SplitDelta => delta::split_delta_decode(&mut filtered.to_vec(), &mut out),
-            Filter::Planes | Filter::PlanesDelta | Filter::ClampedGrad => {
-                let (rows, split) = self.rows(layout);
-                let mut sorted = vec![0; filtered.len()];
-                planes_by_part(filtered, split, &mut sorted, planes::join_planes);
-                self.predict(&mut sorted, layout, &rows, false);
+            Filter::Planes | Filter::PlanesDelta => {
+                sorted::decode(filtered, layout, self == Filter::PlanesDelta, &mut out)
+                    .expect("the lab's own encoding");
+            }
+            Filter::ClampedGrad => {
+                let (rows, split) = grid_rows(layout);
+                let mut grids = vec![0; filtered.len()];
+                planes_by_part(filtered, split, &mut grids, planes::join_planes);
+                predict_grids(&mut grids, layout, &rows, false);
                 let mut from = 0;
                 for (at, len, _) in rows {
-                    out[at..at + len].copy_from_slice(&sorted[from..from + len]);
+                    out[at..at + len].copy_from_slice(&grids[from..from + len]);
                     from += len;
                 }
             }
         }
         out
     }
+}
 
-    /// The rows in the order the filter works on them: OpenEXR's (line by
-    /// line) for the plane filters, channel by channel for the predictor
-    /// (each channel's rows one grid).
-    fn rows(self, layout: &Layout) -> (Vec<(usize, usize, usize)>, usize) {
-        if self != Filter::ClampedGrad {
-            return layout.rows_by_width();
-        }
-        let mut rows = Vec::new();
-        for width in [2, 4] {
-            let mut at = 0;
-            for &size in layout.sizes {
-                let len = layout.width * size;
-                if size == width {
-                    rows.extend(
-                        (0..layout.lines).map(|line| (line * layout.line_bytes() + at, len, width)),
-                    );
-                }
-                at += len;
+/// The rows in the order the predictor works on them: channel by channel
+/// (each channel's rows one grid), the 16-bit channels first; and the
+/// length of the 16-bit part.
+fn grid_rows(layout: &Layout) -> (Vec<(usize, usize, usize)>, usize) {
+    let mut rows = Vec::new();
+    for width in [2, 4] {
+        let mut at = 0;
+        for &size in layout.sizes {
+            let len = layout.width * size;
+            if size == width {
+                rows.extend(
+                    (0..layout.lines).map(|line| (line * layout.line_bytes() + at, len, width)),
+                );
             }
+            at += len;
         }
-        let split = rows.iter().filter(|r| r.2 == 2).map(|r| r.1).sum();
-        (rows, split)
     }
+    let split = rows.iter().filter(|r| r.2 == 2).map(|r| r.1).sum();
+    (rows, split)
+}
 
-    /// The filter's prediction on the sorted rows (`encode`) or its inverse.
-    fn predict(
-        self,
-        sorted: &mut [u8],
-        layout: &Layout,
-        rows: &[(usize, usize, usize)],
-        encode: bool,
-    ) {
-        match self {
-            Filter::PlanesDelta => {
-                let mut at = 0;
-                for &(_, len, width) in rows {
-                    let row = &mut sorted[at..at + len];
-                    if encode {
-                        words::delta_encode_words(row, width);
-                    } else {
-                        words::delta_decode_words(row, width);
-                    }
-                    at += len;
-                }
-            }
-            Filter::ClampedGrad => {
-                // One grid per channel: `lines` consecutive rows.
-                let mut at = 0;
-                for grid in rows.chunks(layout.lines.max(1)) {
-                    let (len, width) = (grid[0].1 * grid.len(), grid[0].2);
-                    let cells = &mut sorted[at..at + len];
-                    if encode {
-                        predict::predict_encode(cells, layout.width, width);
-                    } else {
-                        predict::predict_decode(cells, layout.width, width);
-                    }
-                    at += len;
-                }
-            }
-            _ => {}
+/// The clamped-gradient prediction on each channel's grid (`encode`), or
+/// its inverse.
+fn predict_grids(grids: &mut [u8], layout: &Layout, rows: &[(usize, usize, usize)], encode: bool) {
+    // One grid per channel: `lines` consecutive rows.
+    let mut at = 0;
+    for grid in rows.chunks(layout.lines.max(1)) {
+        let (len, width) = (grid[0].1 * grid.len(), grid[0].2);
+        let cells = &mut grids[at..at + len];
+        if encode {
+            predict::predict_encode(cells, layout.width, width);
+        } else {
+            predict::predict_decode(cells, layout.width, width);
         }
+        at += len;
     }
 }
 
@@ -174,8 +172,34 @@ mod tests {
             .collect();
         for filter in Filter::ALL {
             let filtered = filter.apply(&chunk, &layout);
-            assert_eq!(filtered.len(), chunk.len());
+            assert_eq!(filtered.len(), filter.filtered_len(&layout), "{filter}");
             assert_eq!(filter.invert(&filtered, &layout), chunk, "{filter}");
+        }
+    }
+
+    #[test]
+    fn planes_delta_is_what_the_zstd_method_compresses() {
+        use crate::codec::zstd;
+        for sizes in [&[2, 4, 2, 4, 4][..], &[2], &[4, 4]] {
+            let layout = Layout::new(sizes, 13, 4);
+            let chunk: Vec<u8> = (0..layout.bytes() as u32)
+                .map(|i| (i * 11 / 5 % 253) as u8)
+                .collect();
+            let mut packed = Vec::new();
+            crate::exr::compress::zstd::compress(&chunk, &layout, 5, &mut packed).unwrap();
+            // After the method's 24-byte prefix: one zstd frame of the stream.
+            let mut stream = Vec::new();
+            zstd::decompress(
+                &packed[24..],
+                &zstd::DecompressOptions::default(),
+                &mut stream,
+            )
+            .unwrap();
+            assert_eq!(
+                stream,
+                Filter::PlanesDelta.apply(&chunk, &layout),
+                "{sizes:?}"
+            );
         }
     }
 }

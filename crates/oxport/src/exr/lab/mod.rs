@@ -152,14 +152,14 @@ fn measure(prepared: &[Prepared], filter: Filter, codec: Codec, rounds: usize) -
 
         let start = Instant::now();
         let mut restored = Vec::with_capacity(compressed.len());
-        for ((layout, chunk), data) in layouts(prepared).zip(&compressed) {
-            let mut filtered = vec![0; chunk.len()];
+        for ((layout, _), data) in layouts(prepared).zip(&compressed) {
+            let mut filtered = vec![0; filter.filtered_len(&layout)];
             let n = codec.decompress(data, &layout, &mut filtered)?;
-            if n != chunk.len() {
+            if n != filtered.len() {
                 return Err(Error::Internal(
                     format!(
                         "{filter} + {codec}: a chunk came back {n} bytes, not {}",
-                        chunk.len()
+                        filtered.len()
                     )
                     .into(),
                 ));
