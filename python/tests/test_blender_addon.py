@@ -114,16 +114,18 @@ def test_apply_transform_off_writes_objects_in_their_own_space(tmp_path: Path) -
     assert_same_export(tmp_path, "local.obj")
 
 
-def test_a_missing_collection_is_an_error(tmp_path: Path) -> None:
-    """The add-on's own report, worded as Blender's, and no file."""
-    out = tmp_path / "m.obj"
+def refused_export(out: Path, options: str = "") -> str:
+    """Exports the default scene with the add-on in Blender 5.0 with
+    ``options`` (Python keyword arguments); its standard output, which must
+    report the operator's refusal (``REFUSED`` and the message)."""
     code = "\n".join([
         "import os, sys",
         f"sys.path[:0] = [{str(ROOT / 'python')!r}, {str(ROOT / 'integrations' / 'blender')!r}]",
         "import bpy, oxport_obj",
         "oxport_obj.register()",
         "try:",
-        f"    bpy.ops.export_scene.oxport_obj(filepath={str(out)!r}, collection='no such collection')",
+        f"    bpy.ops.export_scene.oxport_obj(filepath={str(out)!r}, {options})",
+        "    print('WRITTEN')",
         "except RuntimeError as error:",
         "    print('REFUSED', error)",
         "sys.stdout.flush()",
@@ -131,7 +133,14 @@ def test_a_missing_collection_is_an_error(tmp_path: Path) -> None:
     ])
     result = subprocess.run([*blender_python("5.0"), "-c", code], capture_output=True, text=True, timeout=900)
     assert "REFUSED" in result.stdout, result.stdout[-2000:] + result.stderr[-2000:]
-    assert "OBJ Export: Unable to find collection 'no such collection'" in result.stdout
+    return result.stdout
+
+
+def test_a_missing_collection_is_an_error(tmp_path: Path) -> None:
+    """The add-on's own report, worded as Blender's, and no file."""
+    out = tmp_path / "m.obj"
+    stdout = refused_export(out, "collection='no such collection'")
+    assert "OBJ Export: Unable to find collection 'no such collection'" in stdout
     assert not out.exists()
 
 
@@ -280,22 +289,7 @@ def test_an_mtl_file_that_cannot_be_written_leaves_no_obj_file(tmp_path: Path) -
     be (a directory holds its name), the OBJ file does not appear either."""
     out = tmp_path / "m.obj"
     (tmp_path / "m.mtl").mkdir()
-    code = "\n".join([
-        "import os, sys",
-        f"sys.path[:0] = [{str(ROOT / 'python')!r}, {str(ROOT / 'integrations' / 'blender')!r}]",
-        "import bpy, oxport_obj",
-        "oxport_obj.register()",
-        "try:",
-        f"    bpy.ops.export_scene.oxport_obj(filepath={str(out)!r})",
-        "    print('WRITTEN')",
-        "except RuntimeError as error:",
-        "    print('REFUSED', error)",
-        "sys.stdout.flush()",
-        "os._exit(0)",
-    ])
-    result = subprocess.run([*blender_python("5.0"), "-c", code], capture_output=True, text=True, timeout=900)
-    assert "REFUSED" in result.stdout, result.stdout[-2000:] + result.stderr[-2000:]
-    assert "m.mtl" in result.stdout
+    assert "m.mtl" in refused_export(out)
     assert not out.exists()
     assert list(tmp_path.iterdir()) == [tmp_path / "m.mtl"]
 

@@ -32,12 +32,12 @@
 
 mod attribute;
 mod chunk;
-pub mod compress;
+mod compress;
 mod compression;
 mod convert;
 mod cursor;
 mod deep;
-pub mod filter;
+mod filter;
 mod half;
 mod header;
 pub mod lab;
@@ -49,6 +49,13 @@ mod reduce;
 mod tile;
 mod write;
 mod yca;
+
+/// The chunk codecs, for the fuzz targets (`fuzz/`) only.
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use super::compress::{chunk_bytes, compress_chunk, decompress_chunk};
+}
 
 pub use attribute::{AttributeValue, Channel, LineOrder, PixelType};
 pub use compression::Compression;

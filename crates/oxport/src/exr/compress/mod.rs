@@ -2,27 +2,19 @@
 //! compressing does not make it smaller, and a reader takes a chunk whose
 //! size equals its uncompressed size as raw, as OpenEXR does.
 
-pub mod b44;
-pub mod dwa;
-pub mod piz;
-pub mod pxr24;
-pub mod rle;
-pub mod zip;
-pub mod zstd;
+pub(crate) mod b44;
+pub(crate) mod dwa;
+pub(crate) mod piz;
+pub(crate) mod pxr24;
+pub(crate) mod rle;
+pub(crate) mod zip;
+pub(crate) mod zstd;
 
+#[cfg(any(test, feature = "fuzzing"))]
 use super::attribute::Channel;
 use super::chunk::Layout;
 use super::compression::Compression;
 use crate::{Error, Result};
-
-/// The level a method uses when none is given: OpenEXR's defaults.
-pub fn default_level(method: Compression) -> Option<i32> {
-    match method {
-        Compression::Zip | Compression::Zips | Compression::Pxr24 => Some(zip::DEFAULT_LEVEL),
-        Compression::Zstd => Some(zstd::DEFAULT_LEVEL),
-        _ => None,
-    }
-}
 
 /// Appends the chunk `raw` (in `layout`) compressed with `method` at
 /// `level` (`None`: the method's default) to `out`. `tiled`: the chunk is
@@ -79,6 +71,7 @@ pub(crate) fn compress(
 /// The shape of one chunk of `width × lines` pixels whose first pixel is
 /// at `origin`, of a part with `channels`: what the public chunk functions
 /// build their [`Layout`] from.
+#[cfg(any(test, feature = "fuzzing"))]
 struct ChunkShape<'a> {
     channels: &'a [Channel],
     sizes: Vec<usize>,
@@ -88,6 +81,7 @@ struct ChunkShape<'a> {
     origin: (i32, i32),
 }
 
+#[cfg(any(test, feature = "fuzzing"))]
 impl<'a> ChunkShape<'a> {
     fn new(
         channels: &'a [Channel],
@@ -125,6 +119,7 @@ impl<'a> ChunkShape<'a> {
     }
 }
 
+#[cfg(any(test, feature = "fuzzing"))]
 /// Decompresses one chunk of `width × lines` pixels whose first pixel is
 /// at `origin`, of a part with `channels`, compressed with `method`: its
 /// bytes in the chunk layout (`docs/formats/exr.md`). For tools that handle
@@ -144,6 +139,7 @@ pub fn decompress_chunk(
     Ok(out)
 }
 
+#[cfg(feature = "fuzzing")]
 /// Compresses one chunk `raw` (its bytes in the chunk layout, as
 /// [`decompress_chunk`] gives them) of `width × lines` pixels from
 /// `origin`, of a part with `channels`, with `method` at OpenEXR's default
@@ -173,6 +169,7 @@ pub fn compress_chunk(
     Ok(out)
 }
 
+#[cfg(feature = "fuzzing")]
 /// The bytes of one chunk of `width × lines` pixels from `origin` of a part
 /// with `channels`, in the chunk layout (fewer than the pixels' for
 /// subsampled channels).
