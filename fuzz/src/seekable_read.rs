@@ -11,7 +11,7 @@ use oxport::seekable::{ReadOptions, Reader};
 /// One input: the checks the module describes (a panic is a failure).
 pub fn run(data: &[u8]) {
     let mut piped = Vec::new();
-    let piped = oxport::seekable::unpack_stream(data, &mut piped, |_| {}).map(|_| piped);
+    let piped = oxport::seekable::unpack_stream(data, &mut piped, |_, _| {}).map(|_| piped);
     let open = |threads| {
         Reader::new(
             data.to_vec(),
@@ -24,9 +24,9 @@ pub fn run(data: &[u8]) {
         return;
     };
     let mut whole = Vec::new();
-    let unpacked = one.unpack(&mut whole, |_| {});
+    let unpacked = one.unpack(&mut whole, |_, _| {});
     let mut again = Vec::new();
-    let unpacked_again = two.unpack(&mut again, |_| {});
+    let unpacked_again = two.unpack(&mut again, |_, _| {});
     assert_eq!(unpacked.is_ok(), unpacked_again.is_ok());
     let Ok(size) = unpacked else {
         return;

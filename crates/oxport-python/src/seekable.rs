@@ -255,7 +255,7 @@ pub fn seekable_pack(
     threads: Option<usize>,
 ) -> PyResult<(u64, u64, u64)> {
     let options = write_options(level, frame_size, checksums, threads);
-    py.detach(|| seekable::pack_file(&src, &dst, &options, |_| {}))
+    py.detach(|| seekable::pack_file(&src, &dst, &options, |_, _| {}))
         .map(|p| (p.frames, p.input_bytes, p.output_bytes))
         .map_err(to_py_err)
 }
@@ -269,6 +269,6 @@ pub fn seekable_unpack(
     dst: PathBuf,
     threads: Option<usize>,
 ) -> PyResult<u64> {
-    py.detach(|| seekable::unpack_file(&src, &dst, &ReadOptions { threads }, |_| {}))
+    py.detach(|| seekable::unpack_file(&src, &dst, &ReadOptions { threads }, |_, _| {}))
         .map_err(to_py_err)
 }

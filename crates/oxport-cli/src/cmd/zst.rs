@@ -174,7 +174,7 @@ fn pack(args: &PackArgs) -> oxport::Result<()> {
         ));
     }
     let totals = each_file(inputs, output, ".zst", "packing", |input, target, moved| {
-        let packed = seekable::pack_file(input, target, &options, moved)?;
+        let packed = seekable::pack_file(input, target, &options, |done, _| moved(done))?;
         Ok((packed.input_bytes, packed.output_bytes))
     })?;
     eprintln!(
@@ -192,7 +192,12 @@ fn pack_one(input: &Path, output: &Path, options: &WriteOptions) -> oxport::Resu
         progress.set_length(size);
     }
     let start = Instant::now();
-    let report = |done| progress.set_position(done);
+    let report = |done, total| {
+        if total > 0 {
+            progress.set_length(total);
+        }
+        progress.set_position(done);
+    };
     let packed = match (is_stdio(input), is_stdio(output)) {
         (false, false) => seekable::pack_file(input, output, options, report),
         (true, false) => oxport::atomic::write_file(output, |file| {
@@ -225,7 +230,12 @@ fn unpack(args: &UnpackArgs) -> oxport::Result<()> {
         threads: args.threads,
     };
     let progress = bar("unpacking");
-    let report = |done| progress.set_position(done);
+    let report = |done, total| {
+        if total > 0 {
+            progress.set_length(total);
+        }
+        progress.set_position(done);
+    };
     let start = Instant::now();
     let size = if is_stdio(&args.input) {
         let input = io::stdin().lock();
@@ -238,7 +248,6 @@ fn unpack(args: &UnpackArgs) -> oxport::Result<()> {
         }
     } else {
         let reader = Reader::open(&args.input, &options)?;
-        progress.set_length(reader.size().unwrap_or(0));
         if is_stdio(&args.output) {
             reader.unpack(stdout(), report)
         } else {

@@ -17,7 +17,7 @@
 //! let data: Vec<u8> = (0..100_000u32).flat_map(|i| (i / 7).to_le_bytes()).collect();
 //! let options = WriteOptions { frame_size: 64 * 1024, ..WriteOptions::default() };
 //! let mut archive = Vec::new();
-//! seekable::pack(&data[..], &mut archive, &options, |_| {})?;
+//! seekable::pack(&data[..], &mut archive, &options, |_, _| {})?;
 //!
 //! let reader = Reader::new(archive, &ReadOptions::default())?;
 //! let mut part = [0u8; 16];

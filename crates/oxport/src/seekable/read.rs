@@ -186,8 +186,15 @@ impl<S: Source> Reader<S> {
 
     /// Decompresses the whole archive into `output`, frames in parallel
     /// (streamed in order when the index has no sizes), calling
-    /// `progress(bytes)` as they are written. Returns the size.
-    pub fn unpack(&self, mut output: impl Write, mut progress: impl FnMut(u64)) -> Result<u64> {
+    /// `progress(done, total)` as they are written (`total` 0: the index
+    /// has no sizes). Returns the size.
+    pub fn unpack(
+        &self,
+        mut output: impl Write,
+        mut progress: impl FnMut(u64, u64),
+    ) -> Result<u64> {
+        let total = self.size().unwrap_or(0);
+        let mut progress = |done| progress(done, total);
         let mut buffer = Vec::new();
         if self.index == Index::None {
             buffer.resize(WRITE_PIECE, 0);
@@ -247,7 +254,7 @@ impl<S: Source> Reader<S> {
 
     /// [`Reader::unpack`] into the file `path`, which appears whole or not
     /// at all. Returns the size.
-    pub fn unpack_to_file(&self, path: &Path, progress: impl FnMut(u64)) -> Result<u64> {
+    pub fn unpack_to_file(&self, path: &Path, progress: impl FnMut(u64, u64)) -> Result<u64> {
         crate::atomic::write_file(path, |file| {
             // Written in order by the calling thread: buffered writes to one
             // file serialize in the kernel, so writing from every thread only
@@ -466,7 +473,7 @@ pub fn unpack_file(
     input: &Path,
     output: &Path,
     options: &ReadOptions,
-    progress: impl FnMut(u64),
+    progress: impl FnMut(u64, u64),
 ) -> Result<u64> {
     Reader::open(input, options)?.unpack_to_file(output, progress)
 }

@@ -211,10 +211,11 @@ impl Stream {
 /// stepped over) into `output` in one pass, for inputs that cannot be
 /// read at an offset (a pipe). The seek table, when there is one, is a
 /// skippable frame: its checksums are not verified on this path.
+/// `progress(done, 0)`: the size is not known ahead.
 pub fn unpack_stream(
     mut input: impl std::io::Read,
     mut output: impl std::io::Write,
-    mut progress: impl FnMut(u64),
+    mut progress: impl FnMut(u64, u64),
 ) -> Result<u64> {
     let mut context = DCtx::create();
     let mut compressed = vec![0u8; DCtx::in_size()];
@@ -249,7 +250,7 @@ pub fn unpack_stream(
             }
         }
         read += n as u64;
-        progress(done);
+        progress(done, 0);
     }
     if pending != 0 {
         return Err(Error::Corrupt {

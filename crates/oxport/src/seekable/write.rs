@@ -66,7 +66,8 @@ pub struct Packed {
 }
 
 /// Compresses everything `input` yields into a seekable archive on
-/// `output`, calling `progress(input_bytes)` after each frame is written.
+/// `output`, calling `progress(done, total)` (input bytes; `total` 0: a
+/// stream's size is not known) after each frame is written.
 ///
 /// The archive is the same whatever the thread count. Memory: at most
 /// [`Pipeline::in_flight`] frames (and their compressed forms) at once.
@@ -74,25 +75,27 @@ pub fn pack(
     input: impl Read,
     output: impl Write,
     options: &WriteOptions,
-    progress: impl FnMut(u64),
+    progress: impl FnMut(u64, u64),
 ) -> Result<Packed> {
-    pack_named(input, None, output, options, progress)
+    pack_named(input, None, 0, output, options, progress)
 }
 
 /// [`pack`] from the file `input` into the file `output`, which appears
-/// whole or not at all.
+/// whole or not at all; `progress`'s total is the file's size.
 pub fn pack_file(
     input: &Path,
     output: &Path,
     options: &WriteOptions,
-    progress: impl FnMut(u64),
+    progress: impl FnMut(u64, u64),
 ) -> Result<Packed> {
     options.check()?;
     let source = File::open(input).map_err(|e| Error::io_at(input, e))?;
+    let total = source.metadata().map_or(0, |m| m.len());
     crate::atomic::write_file(output, |file| {
         pack_named(
             source,
             Some(input),
+            total,
             io::BufWriter::with_capacity(super::WRITE_PIECE, file),
             options,
             progress,
@@ -100,13 +103,15 @@ pub fn pack_file(
     })
 }
 
-/// [`pack`], naming `path` in the errors of `input`.
+/// [`pack`], naming `path` in the errors of `input`, of `total` bytes (0:
+/// not known).
 fn pack_named(
     mut input: impl Read,
     path: Option<&Path>,
+    total: u64,
     output: impl Write,
     options: &WriteOptions,
-    progress: impl FnMut(u64),
+    mut progress: impl FnMut(u64, u64),
 ) -> Result<Packed> {
     options.check()?;
     let spare = RefCell::new(Vec::<Vec<u8>>::new());
@@ -128,9 +133,13 @@ fn pack_named(
             }
         }
     });
-    compress_frames(chunks, output, options, progress, |chunk| {
-        spare.borrow_mut().push(chunk)
-    })
+    compress_frames(
+        chunks,
+        output,
+        options,
+        |done| progress(done, total),
+        |chunk| spare.borrow_mut().push(chunk),
+    )
 }
 
 /// Reads up to `size` bytes into `chunk` (replacing its contents), fewer

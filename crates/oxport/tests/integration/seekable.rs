@@ -24,7 +24,7 @@ fn data(len: usize) -> Vec<u8> {
 
 fn pack(data: &[u8], options: &WriteOptions) -> Vec<u8> {
     let mut archive = Vec::new();
-    seekable::pack(data, &mut archive, options, |_| {}).unwrap();
+    seekable::pack(data, &mut archive, options, |_, _| {}).unwrap();
     archive
 }
 
@@ -70,7 +70,7 @@ fn reads_at_any_offset_equal_the_data() {
         }
         let mut whole = Vec::new();
         assert_eq!(
-            reader.unpack(&mut whole, |_| {}).unwrap(),
+            reader.unpack(&mut whole, |_, _| {}).unwrap(),
             input.len() as u64
         );
         assert_eq!(whole, input);
@@ -194,7 +194,7 @@ fn archives_without_a_seek_table_are_indexed_or_streamed() {
         }
         assert_eq!(reader.find_size().unwrap(), 700_000);
         let mut whole = Vec::new();
-        reader.unpack(&mut whole, |_| {}).unwrap();
+        reader.unpack(&mut whole, |_, _| {}).unwrap();
         assert!(whole == data);
     }
 }
@@ -205,7 +205,7 @@ fn error(archive: Vec<u8>) -> String {
         Err(e) => return e.to_string(),
     };
     let mut sink = Vec::new();
-    match reader.unpack(&mut sink, |_| {}) {
+    match reader.unpack(&mut sink, |_, _| {}) {
         Ok(_) => "no error".into(),
         Err(e) => e.to_string(),
     }
@@ -299,7 +299,7 @@ fn options_out_of_range_name_the_argument() {
             "threads",
         ),
     ] {
-        let message = seekable::pack(&b"x"[..], &mut sink, &options, |_| {})
+        let message = seekable::pack(&b"x"[..], &mut sink, &options, |_, _| {})
             .unwrap_err()
             .to_string();
         assert!(message.contains(name), "{message}");
@@ -328,17 +328,26 @@ fn files_are_packed_and_unpacked_whole() {
     let data = data(5_000_000);
     std::fs::write(&input, &data).unwrap();
     let mut seen = Vec::new();
-    let packed = seekable::pack_file(&input, &archive, &options(1 << 20, 2), |done| {
-        seen.push(done)
+    let packed = seekable::pack_file(&input, &archive, &options(1 << 20, 2), |done, total| {
+        seen.push((done, total))
     })
     .unwrap();
     assert_eq!(packed.frames, 5);
-    assert_eq!(seen.last(), Some(&5_000_000));
+    // progress(done, total): the file's size is the total.
+    assert_eq!(seen.len(), 5);
+    assert_eq!(seen.last(), Some(&(5_000_000, 5_000_000)));
+    let mut unpacked = Vec::new();
+    let reader = Reader::open(&archive, &ReadOptions::default()).unwrap();
+    reader
+        .unpack(Vec::new(), |done, total| unpacked.push((done, total)))
+        .unwrap();
+    assert_eq!(unpacked.last(), Some(&(5_000_000, 5_000_000)));
     assert_eq!(
         std::fs::metadata(&archive).unwrap().len(),
         packed.output_bytes
     );
-    let size = seekable::unpack_file(&archive, &output, &ReadOptions::default(), |_| {}).unwrap();
+    let size =
+        seekable::unpack_file(&archive, &output, &ReadOptions::default(), |_, _| {}).unwrap();
     assert_eq!(size, 5_000_000);
     assert!(std::fs::read(&output).unwrap() == data);
     // A missing input names itself, and leaves no output behind.
@@ -347,7 +356,7 @@ fn files_are_packed_and_unpacked_whole() {
         &missing,
         &folder.path().join("x.zst"),
         &WriteOptions::default(),
-        |_| {},
+        |_, _| {},
     )
     .unwrap_err()
     .to_string();
@@ -376,7 +385,7 @@ fn frames_too_large_to_hold_are_streamed() {
         assert_eq!(&buf[..n], &data[offset as usize..end], "offset {offset}");
     }
     let mut whole = Vec::new();
-    reader.unpack(&mut whole, |_| {}).unwrap();
+    reader.unpack(&mut whole, |_, _| {}).unwrap();
     assert!(whole == data);
 }
 
@@ -385,7 +394,7 @@ fn pipes_are_decompressed_in_one_pass() {
     let data = data(1_500_000);
     let archive = pack(&data, &options(100_000, 2));
     let mut out = Vec::new();
-    let size = seekable::unpack_stream(&archive[..], &mut out, |_| {}).unwrap();
+    let size = seekable::unpack_stream(&archive[..], &mut out, |_, _| {}).unwrap();
     assert_eq!(size, data.len() as u64);
     assert!(out == data);
     // Cut inside a frame: an error, not a short output taken for whole.
@@ -394,11 +403,11 @@ fn pipes_are_decompressed_in_one_pass() {
         .frames()
         .to_vec();
     let cut = &archive[..frames[7].compressed_offset as usize + 100];
-    let message = seekable::unpack_stream(cut, &mut Vec::new(), |_| {})
+    let message = seekable::unpack_stream(cut, &mut Vec::new(), |_, _| {})
         .unwrap_err()
         .to_string();
     assert!(message.contains("truncated"), "{message}");
-    let message = seekable::unpack_stream(&b"not zstd at all"[..], &mut Vec::new(), |_| {})
+    let message = seekable::unpack_stream(&b"not zstd at all"[..], &mut Vec::new(), |_, _| {})
         .unwrap_err()
         .to_string();
     assert!(message.contains("corrupt"), "{message}");
