@@ -24,9 +24,14 @@ fn parts(split: usize, total: usize) -> Vec<(usize, usize)> {
     }
 }
 
-/// The length of the encoding of a chunk of `raw` bytes in `layout`.
+/// The length of the encoding of a chunk in `layout`: its bytes and a
+/// length per part. Counted from the channels (on every chunk's path: no
+/// list of rows is built for it).
 pub(crate) fn encoded_len(layout: &Layout) -> usize {
-    let (_, split) = layout.rows_by_width();
+    let split = (0..layout.sizes.len())
+        .filter(|&c| layout.sizes[c] == 2)
+        .map(|c| layout.channel_width(c) * layout.channel_lines(c) * 2)
+        .sum();
     let raw = layout.bytes();
     raw + 8 * parts(split, raw).len()
 }
@@ -36,7 +41,7 @@ pub(crate) fn encoded_len(layout: &Layout) -> usize {
 pub(crate) fn encode(raw: &[u8], layout: &Layout, delta: bool, out: &mut [u8]) {
     let (rows, split) = layout.rows_by_width();
     let parts = parts(split, raw.len());
-    debug_assert_eq!(out.len(), raw.len() + 8 * parts.len());
+    debug_assert_eq!(out.len(), encoded_len(layout));
     with_buffer(raw.len(), |sorted| {
         let mut to = 0;
         for &(at, len, width) in &rows {
@@ -63,7 +68,7 @@ pub(crate) fn encode(raw: &[u8], layout: &Layout, delta: bool, out: &mut [u8]) {
 pub(crate) fn decode(encoded: &[u8], layout: &Layout, delta: bool, out: &mut [u8]) -> Result<()> {
     let (rows, split) = layout.rows_by_width();
     let parts = parts(split, out.len());
-    debug_assert_eq!(encoded.len(), out.len() + 8 * parts.len());
+    debug_assert_eq!(encoded.len(), encoded_len(layout));
     with_buffer(out.len(), |sorted| {
         let (mut at, mut to) = (0, 0);
         for &(len, width) in &parts {
@@ -98,8 +103,23 @@ mod tests {
 
     #[test]
     fn encode_is_inverted_with_and_without_delta() {
-        for sizes in [&[2, 4, 2, 4, 4][..], &[2, 2], &[4]] {
-            let layout = Layout::new(sizes, 11, 5);
+        // A 16-bit channel sampled every 2 × 2 pixels from an odd line: it
+        // has no row on some of the chunk's lines.
+        let sampling = [(1, 1), (2, 2), (1, 1)];
+        let subsampled = Layout {
+            sampling: &sampling,
+            origin: (0, 3),
+            ..Layout::new(&[4, 2, 2], 12, 5)
+        };
+        let layouts = [&[2, 4, 2, 4, 4][..], &[2, 2], &[4]]
+            .map(|sizes| Layout::new(sizes, 11, 5))
+            .into_iter()
+            .chain([subsampled]);
+        for layout in layouts {
+            assert_eq!(
+                encoded_len(&layout),
+                layout.bytes() + 8 * parts(layout.rows_by_width().1, layout.bytes()).len()
+            );
             let chunk: Vec<u8> = (0..layout.bytes() as u32)
                 .map(|i| (i * 7 / 3 % 251) as u8)
                 .collect();
