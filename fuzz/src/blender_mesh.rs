@@ -7,6 +7,7 @@
 use oxport::blender::{
     Exporter, Gathered, Matrix4, NormalSource, SmoothGroupInput, VertexGroupInput, mesh,
 };
+use oxport::pipeline::Pipeline;
 
 /// Numbers taken from the front of the input (zeros once it is used up).
 struct Input<'a>(&'a [u8]);
@@ -159,7 +160,8 @@ pub fn run(data: &[u8]) {
             Exporter::Blender34
         },
     };
-    if let Ok(mesh) = mesh(&gathered) {
+    let pipeline = Pipeline::new(Some(2)).expect("two threads");
+    if let Ok(mesh) = mesh(&gathered, &pipeline) {
         mesh.validate()
             .expect("a mesh blender::mesh returns must be valid");
         let mut out = Vec::new();

@@ -41,12 +41,13 @@ fn check(data: &[u8]) {
 /// The mesh Blender's importers would build of it: consistent arrays.
 fn blender_import(mesh: &oxport::Mesh) {
     use oxport::blender::{Exporter, ImportOptions, encode_custom_normals, imported_mesh};
+    let pipeline = oxport::pipeline::Pipeline::new(Some(2)).expect("two threads");
     for importer in [Exporter::Blender34, Exporter::Blender45] {
         let options = ImportOptions {
             importer,
             vertex_groups: true,
         };
-        let m = imported_mesh(mesh, "fuzz", &options, true);
+        let m = imported_mesh(mesh, "fuzz", &options, true, &pipeline);
         let (vertices, corners) = (m.positions.len(), m.corner_vertices.len());
         assert!(m.corner_vertices.iter().all(|&v| (v as usize) < vertices));
         assert!(
@@ -82,7 +83,8 @@ fn blender_import(mesh: &oxport::Mesh) {
                 corner_edges.push(e as u32);
             }
         }
-        if let Ok(Some(normals)) = encode_custom_normals(&m, &corner_edges, edges.len()) {
+        if let Ok(Some(normals)) = encode_custom_normals(&m, &corner_edges, edges.len(), &pipeline)
+        {
             assert_eq!(normals.encoded.len(), corners);
             assert_eq!(normals.sharp_edges.len(), edges.len());
         }

@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use oxport::blender::{self, Gathered, NormalSource};
+use oxport::pipeline::Pipeline;
 
 fn main() {
     let sphere = oxport::synth::sphere(10);
@@ -36,6 +37,7 @@ fn main() {
             sphere.smooth.as_deref(),
             sphere.positions.len(),
             &blender::normal_transform(&transform, blender::Exporter::Blender34),
+            &Pipeline::new(None).unwrap(),
         )
         .unwrap();
         let normals_s = t.elapsed().as_secs_f64();
@@ -46,6 +48,7 @@ fn main() {
             sphere.smooth.as_deref(),
             sphere.positions.len(),
             &blender::normal_transform(&transform, blender::Exporter::Blender34),
+            &Pipeline::new(None).unwrap(),
         )
         .unwrap();
         assert_eq!(n, n2);
@@ -59,18 +62,21 @@ fn main() {
         );
         let uvs_s = t.elapsed().as_secs_f64();
         let t = Instant::now();
-        let mesh = blender::mesh(&Gathered {
-            name: "sphere".into(),
-            transform: Some(transform),
-            scale: 1.0,
-            positions: &sphere.positions,
-            corner_vertices: &sphere.position_indices,
-            face_starts,
-            normals: Some(NormalSource::Corners(&corner_normals)),
-            corner_uvs: Some(&corner_uvs),
-            smooth: sphere.smooth.as_deref(),
-            ..Gathered::default()
-        })
+        let mesh = blender::mesh(
+            &Gathered {
+                name: "sphere".into(),
+                transform: Some(transform),
+                scale: 1.0,
+                positions: &sphere.positions,
+                corner_vertices: &sphere.position_indices,
+                face_starts,
+                normals: Some(NormalSource::Corners(&corner_normals)),
+                corner_uvs: Some(&corner_uvs),
+                smooth: sphere.smooth.as_deref(),
+                ..Gathered::default()
+            },
+            &Pipeline::new(None).unwrap(),
+        )
         .unwrap();
         let total = t.elapsed().as_secs_f64();
         println!(

@@ -9,7 +9,7 @@
 //! provisional one; the provisional values are then sorted by key, and each
 //! takes the index of the first one with its key.
 
-use rayon::prelude::*;
+use crate::pipeline::Pipeline;
 
 /// One value to merge.
 #[derive(Clone, Copy, Debug)]
@@ -32,6 +32,7 @@ pub(crate) fn merge<T: Copy + Send + Sync>(
     item: impl Fn(usize) -> Item<T>,
     cache: usize,
     slots: usize,
+    pipeline: &Pipeline,
 ) -> (Vec<T>, Vec<u32>) {
     // Provisional indices: equal values the caches miss get several.
     let (mut values, mut keys) = (Vec::new(), Vec::new());
@@ -72,7 +73,7 @@ pub(crate) fn merge<T: Copy + Send + Sync>(
         .enumerate()
         .filter_map(|(i, key)| key.map(|key| (key, i as u32)))
         .collect();
-    by_key.par_sort_unstable();
+    pipeline.sort_unstable_by(&mut by_key, size_of::<(u64, u32)>(), Ord::cmp);
     let mut first: Vec<u32> = (0..values.len() as u32).collect();
     for group in by_key.chunk_by(|a, b| a.0 == b.0) {
         for &(_, later) in &group[1..] {
@@ -90,10 +91,8 @@ pub(crate) fn merge<T: Copy + Send + Sync>(
             index[f as usize] // f < p: numbered already
         };
     }
-    let slot_indices = provisional
-        .par_iter()
-        .with_min_len(1 << 14)
-        .map(|&p| index.get(p as usize).copied().unwrap_or(0))
-        .collect();
+    let slot_indices = pipeline.map_indices(provisional.len(), 8, |slot| {
+        index.get(provisional[slot] as usize).copied().unwrap_or(0)
+    });
     (merged, slot_indices)
 }

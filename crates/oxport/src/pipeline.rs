@@ -14,8 +14,12 @@
 //! the first time it is asked for and kept for the life of the process, so a
 //! call costs no thread start-up and many calls share their threads.
 
+// The one place rayon is driven from (clippy.toml forbids it elsewhere).
+#![allow(clippy::disallowed_methods)]
+
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, mpsc};
@@ -70,9 +74,15 @@ fn shared_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
     Ok(pool)
 }
 
-/// The work one task is given at least, in bytes of input, when chunks are
-/// grouped ([`Pipeline::grouping`]).
+/// The most work one task is given, in bytes read or written: past it,
+/// bigger tasks save nothing and share out less evenly.
 pub const TASK_BYTES: usize = 256 << 10;
+
+/// The least work one task is given, in bytes read or written: handing work
+/// to another thread and its result back costs a few microseconds (two
+/// thread wake-ups), as much as a few kilobytes of work, so less than this
+/// runs on the thread that has it.
+pub const MIN_TASK_BYTES: usize = 64 << 10;
 
 /// A pool of threads and the bound on results in flight.
 #[derive(Clone, Debug)]
@@ -96,16 +106,143 @@ impl Pipeline {
         })
     }
 
+    /// The bytes of work one task is given when `total` bytes are shared
+    /// out: a quarter of each thread's share, so that a thread that finishes
+    /// early finds more, within [`MIN_TASK_BYTES`] and [`TASK_BYTES`]. The
+    /// one rule for the size of a task, under [`Pipeline::grouping`],
+    /// [`Pipeline::tasks`] and the data-parallel loops.
+    pub fn task_bytes(&self, total: usize) -> usize {
+        (total / (4 * self.threads())).clamp(MIN_TASK_BYTES, TASK_BYTES)
+    }
+
     /// The same pipeline handing each thread `count` chunks of `bytes`
-    /// bytes in tasks of about [`TASK_BYTES`], while keeping at least four
-    /// tasks per thread to share out. Handing a chunk to a thread and its
-    /// result back costs a few microseconds (two thread wake-ups): as much as
-    /// compressing a chunk of a few kilobytes, so small chunks go in groups.
+    /// bytes together, in tasks of [`Pipeline::task_bytes`].
     pub fn grouping(mut self, count: usize, bytes: usize) -> Self {
-        let by_size = TASK_BYTES.div_ceil(bytes.max(1));
-        let by_balance = count / (4 * self.threads());
-        self.batch = by_size.min(by_balance).max(1);
+        let bytes = bytes.max(1);
+        let per_task = self.task_bytes(count.saturating_mul(bytes)) / bytes;
+        self.batch = per_task.clamp(1, count.max(1));
         self
+    }
+
+    /// Consecutive items of `weights` (bytes of work each) grouped into
+    /// tasks of [`Pipeline::task_bytes`]: [`Pipeline::grouping`] for items of
+    /// uneven size. Every item is in one range, in order.
+    pub fn tasks(&self, weights: &[usize]) -> Vec<Range<usize>> {
+        let size = self.task_bytes(weights.iter().fold(0, |a, &w| a.saturating_add(w)));
+        let mut tasks = Vec::new();
+        let (mut start, mut weight) = (0, 0usize);
+        for (i, &w) in weights.iter().enumerate() {
+            weight = weight.saturating_add(w);
+            if weight >= size {
+                tasks.push(start..i + 1);
+                (start, weight) = (i + 1, 0);
+            }
+        }
+        if start < weights.len() {
+            tasks.push(start..weights.len());
+        }
+        tasks
+    }
+
+    /// Items per task when `len` items of `bytes` each are shared out, or
+    /// `None` when they make one task (or there is one thread): then the
+    /// calling thread does all the work.
+    fn piece(&self, len: usize, bytes: usize) -> Option<usize> {
+        let bytes = bytes.max(1);
+        let piece = (self.task_bytes(len.saturating_mul(bytes)) / bytes).max(1);
+        (self.threads() > 1 && len > piece).then_some(piece)
+    }
+
+    /// `work(i, unit)` on every unit of `unit` items of `items` (rows of
+    /// an image, or single colors; the last unit may be shorter), in place,
+    /// in parallel: tasks are worth [`Pipeline::task_bytes`] at `bytes` per
+    /// unit (the bytes a unit's work reads and writes).
+    pub fn for_each_mut<T: Send>(
+        &self,
+        items: &mut [T],
+        unit: usize,
+        bytes: usize,
+        work: impl Fn(usize, &mut [T]) + Sync,
+    ) {
+        let unit = unit.max(1);
+        match self.piece(items.len().div_ceil(unit), bytes) {
+            None => items
+                .chunks_mut(unit)
+                .enumerate()
+                .for_each(|(i, u)| work(i, u)),
+            Some(piece) => self.pool.install(|| {
+                items
+                    .par_chunks_mut(unit)
+                    .enumerate()
+                    .with_min_len(piece)
+                    .for_each(|(i, u)| work(i, u));
+            }),
+        }
+    }
+
+    /// `work(i)` for every `i` in `0..len`, in parallel, the results in
+    /// order; tasks are worth [`Pipeline::task_bytes`] at `bytes` per item.
+    pub fn map_indices<R: Send>(
+        &self,
+        len: usize,
+        bytes: usize,
+        work: impl Fn(usize) -> R + Sync,
+    ) -> Vec<R> {
+        match self.piece(len, bytes) {
+            None => (0..len).map(work).collect(),
+            Some(piece) => self.pool.install(|| {
+                (0..len)
+                    .into_par_iter()
+                    .with_min_len(piece)
+                    .map(&work)
+                    .collect()
+            }),
+        }
+    }
+
+    /// `work(range)` for consecutive ranges covering `0..len`, in parallel,
+    /// the results in order: for work that keeps state across the items of
+    /// a task. Ranges are worth [`Pipeline::task_bytes`] at `bytes` per item.
+    pub fn map_ranges<R: Send>(
+        &self,
+        len: usize,
+        bytes: usize,
+        work: impl Fn(Range<usize>) -> R + Sync,
+    ) -> Vec<R> {
+        match self.piece(len, bytes) {
+            None => vec![work(0..len)],
+            Some(piece) => self.pool.install(|| {
+                (0..len.div_ceil(piece))
+                    .into_par_iter()
+                    .map(|k| work(k * piece..len.min((k + 1) * piece)))
+                    .collect()
+            }),
+        }
+    }
+
+    /// Whether `test(i)` holds for every `i` in `0..len`, tested in
+    /// parallel (stopping at the first that fails) as [`Pipeline::map_indices`].
+    pub fn all(&self, len: usize, bytes: usize, test: impl Fn(usize) -> bool + Sync) -> bool {
+        match self.piece(len, bytes) {
+            None => (0..len).all(test),
+            Some(piece) => self
+                .pool
+                .install(|| (0..len).into_par_iter().with_min_len(piece).all(&test)),
+        }
+    }
+
+    /// Sorts `items` (not stable) by `compare`, in parallel when they are
+    /// worth more than one task at `bytes` per item.
+    pub fn sort_unstable_by<T: Send>(
+        &self,
+        items: &mut [T],
+        bytes: usize,
+        compare: impl Fn(&T, &T) -> std::cmp::Ordering + Sync,
+    ) {
+        match self.piece(items.len(), bytes) {
+            None => items.sort_unstable_by(compare),
+            Some(_) => self.pool.install(|| items.par_sort_unstable_by(&compare)),
+        }
     }
 
     /// The number of chunks in one task (1 unless [`Pipeline::grouping`] said otherwise).
@@ -122,12 +259,6 @@ impl Pipeline {
     /// [`Pipeline::run`]: tasks in flight times chunks per task.
     pub fn in_flight(&self) -> usize {
         self.tasks * self.batch
-    }
-
-    /// Runs `work` on the pipeline's threads: rayon's parallel iterators
-    /// inside it use them.
-    pub fn install<R: Send>(&self, work: impl FnOnce() -> R + Send) -> R {
-        self.pool.install(work)
     }
 
     /// `work` over every item, in parallel, the results in item order: for
@@ -341,12 +472,85 @@ mod tests {
     }
 
     #[test]
+    fn a_task_is_a_quarter_of_a_threads_share_within_its_bounds() {
+        let two = Pipeline::new(Some(2)).unwrap();
+        assert_eq!(two.task_bytes(0), MIN_TASK_BYTES);
+        assert_eq!(two.task_bytes(8 * MIN_TASK_BYTES), MIN_TASK_BYTES);
+        assert_eq!(two.task_bytes(8 * 100_000), 100_000);
+        assert_eq!(two.task_bytes(usize::MAX), TASK_BYTES);
+        // Uneven items: every one in one task, in order, each task (but the
+        // last) holding at least a task's bytes.
+        let weights: Vec<usize> = (0..5000).map(|i| (i * 7919) % 3000).collect();
+        let tasks = two.tasks(&weights);
+        let size = two.task_bytes(weights.iter().sum());
+        assert!(tasks.len() > 8);
+        assert_eq!(tasks.first().unwrap().start, 0);
+        assert_eq!(tasks.last().unwrap().end, weights.len());
+        for pair in tasks.windows(2) {
+            assert_eq!(pair[0].end, pair[1].start);
+            assert!(weights[pair[0].clone()].iter().sum::<usize>() >= size);
+        }
+        assert_eq!(two.tasks(&[1, 2, 3]), vec![0..3]);
+        assert_eq!(two.tasks(&[]), Vec::<Range<usize>>::new());
+    }
+
+    #[test]
+    fn data_parallel_loops_cover_every_item_in_order_whatever_the_thread_count() {
+        let len = 300_000;
+        let expected: Vec<u64> = (0..len as u64).map(|i| i * i % 1009).collect();
+        for threads in [1, 2, 3, 8] {
+            let pipeline = Pipeline::new(Some(threads)).unwrap();
+            // By index.
+            let mapped = pipeline.map_indices(len, 8, |i| (i as u64) * (i as u64) % 1009);
+            assert_eq!(mapped, expected, "{threads} threads");
+            // By range: consecutive, covering, and more than one on several threads.
+            let ranges = pipeline.map_ranges(len, 8, |r| r);
+            assert_eq!(ranges.first().unwrap().start, 0);
+            assert_eq!(ranges.last().unwrap().end, len);
+            assert!(ranges.windows(2).all(|w| w[0].end == w[1].start));
+            assert_eq!(ranges.len() > 1, threads > 1, "{threads} threads");
+            // In place, by units of 7 (the last one shorter), each told its index.
+            let mut items = vec![0u64; len];
+            pipeline.for_each_mut(&mut items, 7, 56, |unit, values| {
+                for (k, v) in values.iter_mut().enumerate() {
+                    let i = (unit * 7 + k) as u64;
+                    *v = i * i % 1009;
+                }
+            });
+            assert_eq!(items, expected, "{threads} threads");
+            // All, and one that fails near the end.
+            assert!(pipeline.all(len, 8, |i| mapped[i] < 1009));
+            assert!(!pipeline.all(len, 8, |i| i != len - 3));
+            // Sorted as the standard library sorts.
+            let mut sorted = expected.clone();
+            pipeline.sort_unstable_by(&mut sorted, 8, Ord::cmp);
+            let mut reference = expected.clone();
+            reference.sort_unstable();
+            assert_eq!(sorted, reference, "{threads} threads");
+        }
+        // Below a task's worth, the calling thread does the work.
+        let pipeline = Pipeline::new(Some(4)).unwrap();
+        let caller = std::thread::current().id();
+        let small = MIN_TASK_BYTES / 8;
+        assert!(
+            pipeline
+                .map_indices(small, 8, |_| std::thread::current().id())
+                .iter()
+                .all(|&id| id == caller)
+        );
+        let big = pipeline.map_indices(64 * small, 8, |_| std::thread::current().id());
+        assert!(big.iter().all(|&id| id != caller));
+    }
+
+    #[test]
     fn small_chunks_go_in_groups_and_keep_their_order() {
         let pipeline = Pipeline::new(Some(2)).unwrap();
         assert_eq!(pipeline.clone().grouping(1000, TASK_BYTES).batch(), 1);
         assert_eq!(pipeline.clone().grouping(1000, 1000).batch(), 125);
-        assert_eq!(pipeline.clone().grouping(24, 1000).batch(), 3);
-        assert_eq!(pipeline.clone().grouping(3, 1).batch(), 1);
+        // Less than the smallest task is one task.
+        assert_eq!(pipeline.clone().grouping(24, 1000).batch(), 24);
+        assert_eq!(pipeline.clone().grouping(3, 1).batch(), 3);
+        assert_eq!(pipeline.clone().grouping(0, 1).batch(), 1);
         for bytes in [1 << 20, 50_000, 1000, 1] {
             let grouped = pipeline.clone().grouping(1000, bytes);
             let mut out = Vec::new();
@@ -486,7 +690,7 @@ mod tests {
     #[test]
     fn a_nested_call_on_a_one_thread_pool_does_not_wait_on_itself() {
         let pipeline = Pipeline::new(Some(1)).unwrap();
-        let total = pipeline.install(|| {
+        let total = pipeline.pool.install(|| {
             let mut total = 0;
             pipeline
                 .stream(0..10u32, Ok, |v| {

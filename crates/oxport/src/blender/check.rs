@@ -153,6 +153,7 @@ fn indices(argument: &str, values: &[u32], count: usize, what: &str) -> Result<(
 mod tests {
     use super::*;
     use crate::blender::{SmoothGroupInput, VertexGroupInput, mesh};
+    use crate::pipeline::Pipeline;
 
     const TRIANGLE: [[f32; 3]; 3] = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
 
@@ -169,7 +170,7 @@ mod tests {
 
     /// The error of `g`, which must be one message naming `argument`.
     fn refused(g: Gathered, argument: &str) {
-        let error = mesh(&g).expect_err(argument);
+        let error = mesh(&g, &Pipeline::new(None).unwrap()).expect_err(argument);
         let text = error.to_string();
         assert!(
             text.contains(&format!("object \"t\": {argument}: ")),
@@ -180,7 +181,7 @@ mod tests {
 
     #[test]
     fn every_array_is_checked_and_named() {
-        assert!(mesh(&triangle()).is_ok());
+        assert!(mesh(&triangle(), &Pipeline::new(None).unwrap()).is_ok());
         refused(
             Gathered {
                 face_starts: &[],
@@ -337,7 +338,7 @@ mod tests {
             face_starts: &[],
             ..triangle()
         };
-        let m = mesh(&g).unwrap();
+        let m = mesh(&g, &Pipeline::new(None).unwrap()).unwrap();
         assert_eq!(m.face_count(), 0);
         assert_eq!(m.positions.len(), 3);
     }

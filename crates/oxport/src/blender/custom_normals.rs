@@ -17,8 +17,6 @@
 use std::f32::consts::FRAC_PI_2;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-use rayon::prelude::*;
-
 use super::ImportedMesh;
 use super::normals::face_normal;
 use super::transform::{add, cross, dot, normalize_dividing, scale, sub};
@@ -51,6 +49,7 @@ pub fn encode_custom_normals(
     mesh: &ImportedMesh,
     corner_edges: &[u32],
     edge_count: usize,
+    pipeline: &Pipeline,
 ) -> Result<Option<CustomNormals>> {
     let Some(normals) = mesh.corner_normals.as_deref() else {
         return Ok(None);
@@ -69,26 +68,22 @@ pub fn encode_custom_normals(
             corner_edges[c]
         )));
     }
-    let Some(vertex_faces) = VertexFaces::new(mesh) else {
+    let Some(vertex_faces) = VertexFaces::new(mesh, pipeline) else {
         return Ok(None);
     };
     let faces = mesh.face_offsets.len() - 1;
-    let face_normals: Vec<[f32; 3]> = (0..faces)
-        .into_par_iter()
-        .with_min_len(1024)
-        .map(|f| face_normal(&mesh.positions, &mesh.corner_vertices[range(mesh, f)]))
-        .collect();
+    // A face reads its corners' positions (four of 16 bytes, typically).
+    let face_normals = pipeline.map_indices(faces, 64, |f| {
+        face_normal(&mesh.positions, &mesh.corner_vertices[range(mesh, f)])
+    });
     let topology = Topology {
         mesh,
         corner_edges,
         face_normals: &face_normals,
         vertex_faces: &vertex_faces,
+        pipeline,
     };
-    let mut custom: Vec<[f32; 3]> = normals
-        .par_iter()
-        .with_min_len(4096)
-        .map(|&n| normalize(n))
-        .collect();
+    let mut custom = pipeline.map_indices(corners, 24, |c| normalize(normals[c]));
 
     // The fans as the edges are: zero normals take their fan's, the edges
     // across which a fan's normals part are marked sharp, and each fan's
@@ -170,12 +165,13 @@ pub fn encode_custom_normals_each(
     items: &[(&ImportedMesh, &[u32], usize)],
     threads: Option<usize>,
 ) -> Result<Vec<Option<CustomNormals>>> {
-    Pipeline::new(threads)?.install(|| {
-        items
-            .par_iter()
-            .map(|&(mesh, corner_edges, edges)| encode_custom_normals(mesh, corner_edges, edges))
-            .collect()
-    })
+    let pipeline = Pipeline::new(threads)?;
+    pipeline
+        .map(items.iter().collect(), |&(mesh, corner_edges, edges)| {
+            encode_custom_normals(mesh, corner_edges, edges, &pipeline)
+        })
+        .into_iter()
+        .collect()
 }
 
 /// A corner's given normal, or `fan_normal` where it has none (zero), as
@@ -200,7 +196,7 @@ struct VertexFaces {
 impl VertexFaces {
     /// None when a face has fewer than three corners or uses a vertex twice,
     /// or an index is out of range.
-    fn new(mesh: &ImportedMesh) -> Option<Self> {
+    fn new(mesh: &ImportedMesh, pipeline: &Pipeline) -> Option<Self> {
         let vertices = mesh.positions.len();
         let offsets = &mesh.face_offsets;
         if offsets.first() != Some(&0)
@@ -208,8 +204,10 @@ impl VertexFaces {
         {
             return None;
         }
-        let plain = offsets.par_windows(2).with_min_len(1024).all(|w| {
-            let Some(face) = mesh.corner_vertices.get(w[0] as usize..w[1] as usize) else {
+        // A face reads its offsets and corners (four of 4 bytes, typically).
+        let plain = pipeline.all(offsets.len() - 1, 24, |f| {
+            let (start, end) = (offsets[f] as usize, offsets[f + 1] as usize);
+            let Some(face) = mesh.corner_vertices.get(start..end) else {
                 return false;
             };
             face.iter().all(|&v| (v as usize) < vertices) && sorted_face(face).is_some()
@@ -248,6 +246,7 @@ struct Topology<'a> {
     corner_edges: &'a [u32],
     face_normals: &'a [[f32; 3]],
     vertex_faces: &'a VertexFaces,
+    pipeline: &'a Pipeline,
 }
 
 /// One face around a vertex (Blender's `VertCornerInfo`).
@@ -317,19 +316,19 @@ impl<'a> Topology<'a> {
         sharp_edges: &[bool],
         each: impl Fn(&Fans, &mut Vec<T>) -> Option<()> + Sync,
     ) -> Option<Vec<T>> {
-        let parts: Option<Vec<Vec<T>>> = vertices
-            .par_iter()
-            .with_min_len(64)
-            .fold(
-                || Some((Fans::default(), Vec::new())),
-                |state, &vertex| {
-                    let (mut fans, mut out) = state?;
+        // A vertex's fans read some hundreds of bytes (its corners, their
+        // faces and edges); one set of buffers serves a task's vertices.
+        let parts: Option<Vec<Vec<T>>> = self
+            .pipeline
+            .map_ranges(vertices.len(), 256, |range| {
+                let (mut fans, mut out) = (Fans::default(), Vec::new());
+                for &vertex in &vertices[range] {
                     fans.fill(self, vertex as usize, sharp_edges)?;
                     each(&fans, &mut out)?;
-                    Some((fans, out))
-                },
-            )
-            .map(|state| state.map(|(_, out)| out))
+                }
+                Some(out)
+            })
+            .into_iter()
             .collect();
         Some(parts?.into_iter().flatten().collect())
     }
@@ -721,6 +720,7 @@ fn normalize(v: [f32; 3]) -> [f32; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::Pipeline;
 
     /// A unit cube: 8 vertices, 6 quads wound outwards, its 12 edges numbered
     /// in order of first use.
@@ -770,9 +770,10 @@ mod tests {
     #[test]
     fn flat_normals_part_every_edge_and_encode_as_the_faces() {
         let (mesh, corner_edges, edges) = cube(|_, face| face);
-        let normals = encode_custom_normals(&mesh, &corner_edges, edges)
-            .unwrap()
-            .unwrap();
+        let normals =
+            encode_custom_normals(&mesh, &corner_edges, edges, &Pipeline::new(None).unwrap())
+                .unwrap()
+                .unwrap();
         assert_eq!(normals.sharp_edges, vec![true; 12]);
         // Each corner is then a fan of its own, whose normal is its face's.
         assert_eq!(normals.encoded, vec![[0, 0]; 24]);
@@ -781,9 +782,10 @@ mod tests {
     #[test]
     fn corners_without_normals_take_their_fans() {
         let (mesh, corner_edges, edges) = cube(|_, _| [0.0; 3]);
-        let normals = encode_custom_normals(&mesh, &corner_edges, edges)
-            .unwrap()
-            .unwrap();
+        let normals =
+            encode_custom_normals(&mesh, &corner_edges, edges, &Pipeline::new(None).unwrap())
+                .unwrap()
+                .unwrap();
         assert_eq!(normals.sharp_edges, vec![false; 12]);
         assert_eq!(normals.encoded, vec![[0, 0]; 24]);
     }
@@ -801,9 +803,10 @@ mod tests {
                 .map(|&v| positions[v as usize].map(|x| x - 0.5))
                 .collect(),
         );
-        let normals = encode_custom_normals(&mesh, &corner_edges, edges)
-            .unwrap()
-            .unwrap();
+        let normals =
+            encode_custom_normals(&mesh, &corner_edges, edges, &Pipeline::new(None).unwrap())
+                .unwrap()
+                .unwrap();
         assert_eq!(normals.sharp_edges, vec![false; 12]);
         for v in 0..8u32 {
             let codes: Vec<[i16; 2]> = (0..24)
@@ -822,12 +825,16 @@ mod tests {
         let (mut mesh, corner_edges, edges) = cube(|_, face| face);
         mesh.corner_vertices[1] = mesh.corner_vertices[0];
         assert_eq!(
-            encode_custom_normals(&mesh, &corner_edges, edges).unwrap(),
+            encode_custom_normals(&mesh, &corner_edges, edges, &Pipeline::new(None).unwrap())
+                .unwrap(),
             None
         );
         let (mesh, mut corner_edges, edges) = cube(|_, face| face);
         corner_edges[3] = 99;
-        assert!(encode_custom_normals(&mesh, &corner_edges, edges).is_err());
+        assert!(
+            encode_custom_normals(&mesh, &corner_edges, edges, &Pipeline::new(None).unwrap())
+                .is_err()
+        );
     }
 
     #[test]

@@ -17,8 +17,6 @@
 
 use std::path::Path;
 
-use rayon::prelude::*;
-
 use super::Exporter;
 use super::colors::srgb_to_linear_v3;
 use super::normals::newell;
@@ -114,19 +112,13 @@ pub fn import_obj(
         .any(|m| m.uvs.as_ref().is_some_and(|uvs| !uvs.is_empty()));
     // The meshes on the same threads (and each one's own work too).
     let pipeline = Pipeline::new(threads)?;
-    let meshes = pipeline.install(|| {
-        scene
-            .meshes
-            .par_iter()
-            .map(|mesh| {
-                let name = if mesh.name.is_empty() {
-                    stem.as_str()
-                } else {
-                    &mesh.name
-                };
-                imported_mesh(mesh, name, options, file_uvs)
-            })
-            .collect()
+    let meshes = pipeline.map(scene.meshes.iter().collect(), |mesh| {
+        let name = if mesh.name.is_empty() {
+            stem.as_str()
+        } else {
+            &mesh.name
+        };
+        imported_mesh(mesh, name, options, file_uvs, &pipeline)
     });
     let free_form = scene
         .warnings
@@ -148,6 +140,7 @@ pub fn imported_mesh(
     name: &str,
     options: &ImportOptions,
     file_uvs: bool,
+    pipeline: &Pipeline,
 ) -> ImportedMesh {
     let faces = mesh.face_offsets.len().saturating_sub(1);
     // The vertices used, in file order.
@@ -257,7 +250,7 @@ pub fn imported_mesh(
         vertex_groups,
         valid: false,
     };
-    imported.valid = super::validity::valid(&imported);
+    imported.valid = super::validity::valid(&imported, pipeline);
     imported
 }
 
@@ -290,6 +283,7 @@ fn face_area(positions: &[[f32; 3]], corners: &[u32]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::Pipeline;
     use std::borrow::Cow;
 
     fn mesh() -> Mesh<'static> {
@@ -324,7 +318,13 @@ mod tests {
             importer: Exporter::Blender34,
             vertex_groups: true,
         };
-        let m = imported_mesh(&mesh(), "quad", &options, false);
+        let m = imported_mesh(
+            &mesh(),
+            "quad",
+            &options,
+            false,
+            &Pipeline::new(None).unwrap(),
+        );
         assert_eq!(m.positions.len(), 5);
         assert_eq!(m.corner_vertices, [0, 1, 2, 3]);
         assert_eq!(m.loose_edges, [[3, 4]]);
@@ -348,20 +348,40 @@ mod tests {
         };
         let mut flat = mesh();
         flat.smooth = Some(vec![0].into());
-        let m = imported_mesh(&flat, "quad", &options, false);
+        let m = imported_mesh(
+            &flat,
+            "quad",
+            &options,
+            false,
+            &Pipeline::new(None).unwrap(),
+        );
         assert_eq!(m.smooth_faces, [true]);
         assert_eq!(m.face_sizes, [4]);
         assert!(m.vertex_groups.is_empty());
         let mut degenerate = mesh();
         degenerate.positions = vec![[0.0; 3]; 6].into();
         assert_eq!(
-            imported_mesh(&degenerate, "quad", &options, false).smooth_faces,
+            imported_mesh(
+                &degenerate,
+                "quad",
+                &options,
+                false,
+                &Pipeline::new(None).unwrap()
+            )
+            .smooth_faces,
             [false]
         );
         // Without normals, the file's shading.
         flat.normals = None;
         assert_eq!(
-            imported_mesh(&flat, "quad", &options, false).smooth_faces,
+            imported_mesh(
+                &flat,
+                "quad",
+                &options,
+                false,
+                &Pipeline::new(None).unwrap()
+            )
+            .smooth_faces,
             [false]
         );
     }

@@ -3,8 +3,6 @@
 
 use std::borrow::Cow;
 
-use rayon::prelude::*;
-
 use crate::mesh::Mesh;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
@@ -15,7 +13,7 @@ use super::{
     Exporter, Matrix3, Matrix4, NormalSource, SmoothGroupInput, VertexGroupInput,
     corner_colors_to_vertices, corner_normals, domain_normals, face_order, face_vertex_groups,
     linear_to_srgb, normal_transform, reorder_faces, scaled_transform, smooth_groups,
-    transform_positions, uv_exact_map, uv_vertex_map,
+    transform_position, uv_exact_map, uv_vertex_map,
 };
 
 /// One evaluated Blender mesh as its Python API gives it (`foreach_get`).
@@ -73,7 +71,7 @@ pub struct Gathered<'a> {
 /// The mesh Blender's exporter (`gathered.exporter`) writes for `gathered`:
 /// positions transformed, normals transformed, rounded and merged, UVs
 /// merged, faces in material order.
-pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
+pub fn mesh(gathered: &Gathered, pipeline: &Pipeline) -> Result<Mesh<'static>> {
     let g = gathered;
     let object = || format!("object {:?}", g.name);
     check(g).map_err(|e| e.within(&object()))?;
@@ -86,16 +84,9 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
         // 4.1+ folds the scale into the matrix; 3.4 scales the results.
         Some(m) if g.exporter >= Exporter::Blender45 => {
             let m = scaled_transform(m, g.scale);
-            g.positions
-                .par_chunks(4096)
-                .flat_map_iter(|c| transform_positions(c, &m, 1.0))
-                .collect()
+            transformed(g.positions, &m, 1.0, pipeline)
         }
-        Some(m) => g
-            .positions
-            .par_chunks(4096)
-            .flat_map_iter(|c| transform_positions(c, m, g.scale))
-            .collect(),
+        Some(m) => transformed(g.positions, m, g.scale, pipeline),
         None => g.positions.to_vec(),
     };
     let identity_normals: Matrix3 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
@@ -111,6 +102,7 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
                 &face_offsets,
                 g.positions.len(),
                 &normal_matrix,
+                pipeline,
             )
             .map_err(|e| e.within(&object()))?;
             (Some(values), Some(indices))
@@ -126,6 +118,7 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
                 &face_offsets,
                 smooth,
                 &normal_matrix,
+                pipeline,
             );
             (Some(values), Some(indices))
         }
@@ -136,6 +129,7 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
                 g.smooth,
                 g.positions.len(),
                 &normal_matrix,
+                pipeline,
             )
             .map_err(|e| e.within(&object()))?;
             (Some(values), Some(indices))
@@ -149,7 +143,7 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
                     uv_vertex_map(uv, g.corner_vertices, &face_offsets, g.positions.len())
                 }
                 Exporter::Blender45 | Exporter::Blender50 => {
-                    uv_exact_map(uv, g.corner_vertices, g.positions.len())
+                    uv_exact_map(uv, g.corner_vertices, g.positions.len(), pipeline)
                 }
             };
             (Some(values), Some(indices))
@@ -249,7 +243,23 @@ pub fn mesh(gathered: &Gathered) -> Result<Mesh<'static>> {
 /// one per core; the work inside each mesh runs on the same threads).
 pub fn meshes(gathered: &[Gathered], threads: Option<usize>) -> Result<Vec<Mesh<'static>>> {
     let pipeline = Pipeline::new(threads)?;
-    pipeline.install(|| gathered.par_iter().map(mesh).collect())
+    pipeline
+        .map(gathered.iter().collect(), |g| mesh(g, &pipeline))
+        .into_iter()
+        .collect()
+}
+
+/// `positions` transformed by `m` and scaled, in parallel.
+fn transformed(
+    positions: &[[f32; 3]],
+    m: &Matrix4,
+    scale: f32,
+    pipeline: &Pipeline,
+) -> Vec<[f32; 3]> {
+    // A position is read and written: 24 bytes.
+    pipeline.map_indices(positions.len(), 24, |i| {
+        transform_position(positions[i], m, scale)
+    })
 }
 
 /// How many of `edge_count` edges no corner uses (`loops[].edge_index`):
@@ -273,6 +283,7 @@ pub fn unused_edges(corner_edges: &[u32], edge_count: usize) -> Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::Pipeline;
 
     #[test]
     fn vertex_normals_on_smooth_faces_face_normals_on_flat_ones() {
@@ -294,7 +305,7 @@ mod tests {
             scale: 1.0,
             ..Default::default()
         };
-        let m = mesh(&gathered).unwrap();
+        let m = mesh(&gathered, &Pipeline::new(None).unwrap()).unwrap();
         let normals = m.normals.unwrap();
         assert_eq!(normals.as_ref(), &[[0.0, 0.6, 0.8], [-0.0, -0.0, 1.0]]);
         assert_eq!(m.normal_indices.unwrap().as_ref(), &[0, 0, 0, 1, 1, 1]);

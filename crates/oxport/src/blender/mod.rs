@@ -35,7 +35,7 @@ pub use nurbs::{NurbsSpline, nurbs_curves};
 pub use order::{face_order, reorder_faces};
 pub use smooth_groups::{SmoothGroupInput, smooth_groups};
 pub use transform::{
-    Matrix3, Matrix4, normal_transform, scaled_transform, transform_positions,
+    Matrix3, Matrix4, normal_transform, scaled_transform, transform_position, transform_positions,
     world_and_axes_transform,
 };
 pub use uvs::{UV_CONNECT_LIMIT, uv_exact_map, uv_vertex_map};

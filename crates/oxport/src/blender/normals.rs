@@ -1,13 +1,12 @@
 //! Normals as Blender 3.4's exporter writes them: transformed, normalized,
 //! rounded to four digits and merged; face normals by Newell's method.
 
-use rayon::prelude::*;
-
 use crate::{Error, Result};
 
 use super::transform::{normalize, transform_normal};
 use super::{Exporter, Matrix3};
 use crate::merge::{Item, merge};
+use crate::pipeline::Pipeline;
 
 /// Blender's `round_float_to_n_digits(f, 4)`: `ceilf(10000 f - 0.49999999f) / 10000`
 /// in float arithmetic (zero comes out as -0, printed `-0.0000`).
@@ -109,15 +108,13 @@ fn round_all(
     values: &[[f32; 3]],
     normal_matrix: &Matrix3,
     exporter: Exporter,
+    pipeline: &Pipeline,
 ) -> Vec<([f32; 3], u64)> {
-    values
-        .par_iter()
-        .with_min_len(4096)
-        .map(|&n| {
-            let n = transform_normal(normal_matrix, n, exporter).map(round_4_digits);
-            (n, normal_key(n))
-        })
-        .collect()
+    // A normal reads 12 bytes and writes 20.
+    pipeline.map_indices(values.len(), 32, |i| {
+        let n = transform_normal(normal_matrix, values[i], exporter).map(round_4_digits);
+        (n, normal_key(n))
+    })
 }
 
 /// Corner normals as the exporter writes them: each transformed by
@@ -130,6 +127,7 @@ pub fn corner_normals(
     smooth: Option<&[u32]>,
     vertex_count: usize,
     normal_matrix: &Matrix3,
+    pipeline: &Pipeline,
 ) -> Result<(Vec<[f32; 3]>, Vec<u32>)> {
     let rounded = match source {
         NormalSource::Corners(normals) => {
@@ -140,7 +138,12 @@ pub fn corner_normals(
                     corner_vertices.len()
                 )));
             }
-            Rounded::PerCorner(round_all(normals, normal_matrix, Exporter::Blender34))
+            Rounded::PerCorner(round_all(
+                normals,
+                normal_matrix,
+                Exporter::Blender34,
+                pipeline,
+            ))
         }
         NormalSource::Vertices(vertices) => {
             if vertices.len() != vertex_count {
@@ -154,7 +157,12 @@ pub fn corner_normals(
                     "vertex normals stand for corner normals only when every face is smooth",
                 ));
             }
-            Rounded::PerVertex(round_all(vertices, normal_matrix, Exporter::Blender34))
+            Rounded::PerVertex(round_all(
+                vertices,
+                normal_matrix,
+                Exporter::Blender34,
+                pipeline,
+            ))
         }
         NormalSource::Faces(_) => {
             return Err(Error::invalid(
@@ -162,7 +170,12 @@ pub fn corner_normals(
             ));
         }
     };
-    Ok(merge_normals(rounded, corner_vertices, vertex_count))
+    Ok(merge_normals(
+        rounded,
+        corner_vertices,
+        vertex_count,
+        pipeline,
+    ))
 }
 
 /// Normals as Blender 4.1+'s exporter writes them, from the mesh's normals
@@ -177,6 +190,7 @@ pub fn domain_normals(
     face_offsets: &[u32],
     vertex_count: usize,
     normal_matrix: &Matrix3,
+    pipeline: &Pipeline,
 ) -> Result<(Vec<[f32; 3]>, Vec<u32>)> {
     let count = |what: &str, got: usize, want: usize, of: &str| {
         if got == want {
@@ -190,7 +204,7 @@ pub fn domain_normals(
     // Merges `walk` (indices into `values`) in order; returns the normals and
     // each value's index (walked ones only).
     let merge = |values: &[[f32; 3]], walk: &[u32]| {
-        let rounded = round_all(values, normal_matrix, Exporter::Blender45);
+        let rounded = round_all(values, normal_matrix, Exporter::Blender45, pipeline);
         let item = |i: usize| {
             let at = walk[i] as usize;
             let (value, key) = rounded[at];
@@ -201,14 +215,23 @@ pub fn domain_normals(
                 key: Some(key),
             }
         };
-        merge(walk.len(), item, 0, values.len())
+        merge(walk.len(), item, 0, values.len(), pipeline)
     };
     match source {
         NormalSource::Corners(normals) => {
             count("corner", normals.len(), corner_vertices.len(), "corners")?;
-            let rounded =
-                Rounded::PerCorner(round_all(normals, normal_matrix, Exporter::Blender45));
-            Ok(merge_normals(rounded, corner_vertices, vertex_count))
+            let rounded = Rounded::PerCorner(round_all(
+                normals,
+                normal_matrix,
+                Exporter::Blender45,
+                pipeline,
+            ));
+            Ok(merge_normals(
+                rounded,
+                corner_vertices,
+                vertex_count,
+                pipeline,
+            ))
         }
         NormalSource::Faces(normals) => {
             let faces = face_offsets.len().saturating_sub(1);
@@ -251,21 +274,25 @@ pub(super) fn mixed_corner_normals(
     face_offsets: &[u32],
     smooth: &[u32],
     normal_matrix: &Matrix3,
+    pipeline: &Pipeline,
 ) -> (Vec<[f32; 3]>, Vec<u32>) {
     let vertex_count = vertex_normals.len();
     let flat: Vec<u32> = (0..smooth.len() as u32)
         .filter(|&f| smooth[f as usize] == 0)
         .collect();
-    let face_normals: Vec<[f32; 3]> = flat
-        .par_iter()
-        .with_min_len(1024)
-        .map(|&f| {
-            let range = face_offsets[f as usize] as usize..face_offsets[f as usize + 1] as usize;
-            face_normal(positions, &corner_vertices[range])
-        })
-        .collect();
-    let mut table = round_all(vertex_normals, normal_matrix, Exporter::Blender34);
-    table.extend(round_all(&face_normals, normal_matrix, Exporter::Blender34));
+    // A face reads its corners' positions (four of 16 bytes, typically).
+    let face_normals = pipeline.map_indices(flat.len(), 64, |i| {
+        let f = flat[i] as usize;
+        let range = face_offsets[f] as usize..face_offsets[f + 1] as usize;
+        face_normal(positions, &corner_vertices[range])
+    });
+    let mut table = round_all(vertex_normals, normal_matrix, Exporter::Blender34, pipeline);
+    table.extend(round_all(
+        &face_normals,
+        normal_matrix,
+        Exporter::Blender34,
+        pipeline,
+    ));
     // Corner c's entry: its vertex's, or (on a flat face) its face's after the vertices.
     let mut index = Vec::with_capacity(corner_vertices.len());
     let mut flat_faces = flat.iter().peekable();
@@ -285,6 +312,7 @@ pub(super) fn mixed_corner_normals(
         Rounded::Indexed { table, index },
         corner_vertices,
         vertex_count,
+        pipeline,
     )
 }
 
@@ -295,6 +323,7 @@ fn merge_normals(
     rounded: Rounded,
     corner_vertices: &[u32],
     vertex_count: usize,
+    pipeline: &Pipeline,
 ) -> (Vec<[f32; 3]>, Vec<u32>) {
     // Vertex normals are merged a vertex at a time; the others a corner at a time.
     let by_vertex = match &rounded {
@@ -344,13 +373,11 @@ fn merge_normals(
     };
     // A vertex's normal is merged once: no cache needed then.
     let cache = if by_vertex.is_some() { 0 } else { vertex_count };
-    let (normals, slot_indices) = merge(items, item, cache, slots);
+    let (normals, slot_indices) = merge(items, item, cache, slots, pipeline);
     let indices = match by_vertex {
-        Some(_) => corner_vertices
-            .par_iter()
-            .with_min_len(4096)
-            .map(|&v| slot_indices[v as usize])
-            .collect(),
+        Some(_) => pipeline.map_indices(corner_vertices.len(), 8, |c| {
+            slot_indices[corner_vertices[c] as usize]
+        }),
         None => slot_indices,
     };
     (normals, indices)
@@ -359,6 +386,7 @@ fn merge_normals(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::Pipeline;
 
     #[test]
     fn rounding_is_blenders() {
@@ -385,20 +413,15 @@ mod tests {
         let corner_vertices: Vec<u32> = (0..corners).map(|_| rng.below(3000)).collect();
         let identity: Matrix3 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
         let run = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool.install(|| {
-                corner_normals(
-                    NormalSource::Corners(&per_corner),
-                    &corner_vertices,
-                    None,
-                    3000,
-                    &identity,
-                )
-                .unwrap()
-            })
+            corner_normals(
+                NormalSource::Corners(&per_corner),
+                &corner_vertices,
+                None,
+                3000,
+                &identity,
+                &Pipeline::new(Some(threads)).unwrap(),
+            )
+            .unwrap()
         };
         let (normals, indices) = run(1);
         assert_eq!(normals.len(), 500);
@@ -429,6 +452,7 @@ mod tests {
             Some(&[1]),
             3,
             &identity,
+            &Pipeline::new(None).unwrap(),
         )
         .unwrap();
         assert_eq!(normals.len(), 3);
@@ -439,6 +463,7 @@ mod tests {
             Some(&[0]),
             3,
             &identity,
+            &Pipeline::new(None).unwrap(),
         );
         assert!(error.is_err());
     }
@@ -477,6 +502,7 @@ mod tests {
             &offsets,
             5,
             &identity,
+            &Pipeline::new(None).unwrap(),
         )
         .unwrap();
         assert_eq!(normals.len(), 2);
@@ -491,6 +517,7 @@ mod tests {
             &offsets,
             5,
             &identity,
+            &Pipeline::new(None).unwrap(),
         )
         .unwrap();
         assert_eq!(normals.len(), 2, "vertex 3 is not written");
@@ -504,6 +531,7 @@ mod tests {
             &offsets,
             5,
             &identity,
+            &Pipeline::new(None).unwrap(),
         )
         .unwrap();
         assert_eq!(indices, [0, 0, 1, 1, 0, 1]);
@@ -514,7 +542,8 @@ mod tests {
                 &corner_vertices,
                 &offsets,
                 5,
-                &identity
+                &identity,
+                &Pipeline::new(None).unwrap()
             )
             .is_err()
         );
@@ -524,7 +553,8 @@ mod tests {
                 &corner_vertices,
                 None,
                 5,
-                &identity
+                &identity,
+                &Pipeline::new(None).unwrap()
             )
             .is_err()
         );

@@ -128,14 +128,18 @@ fn determinant(m: &Matrix3) -> f32 {
 pub fn transform_positions(positions: &[[f32; 3]], m: &Matrix4, scale: f32) -> Vec<[f32; 3]> {
     positions
         .iter()
-        .map(|&[x, y, z]| {
-            [
-                (x * m[0][0] + y * m[1][0] + m[2][0] * z + m[3][0]) * scale,
-                (x * m[0][1] + y * m[1][1] + m[2][1] * z + m[3][1]) * scale,
-                (x * m[0][2] + y * m[1][2] + m[2][2] * z + m[3][2]) * scale,
-            ]
-        })
+        .map(|&p| transform_position(p, m, scale))
         .collect()
+}
+
+/// `mul_m4_v3` then `mul_v3_fl(scale)` on one position.
+#[inline]
+pub fn transform_position([x, y, z]: [f32; 3], m: &Matrix4, scale: f32) -> [f32; 3] {
+    [
+        (x * m[0][0] + y * m[1][0] + m[2][0] * z + m[3][0]) * scale,
+        (x * m[0][1] + y * m[1][1] + m[2][1] * z + m[3][1]) * scale,
+        (x * m[0][2] + y * m[1][2] + m[2][2] * z + m[3][2]) * scale,
+    ]
 }
 
 /// `mul_m3_v3` then `normalize_v3` (3.4), or `math::normalize`, which
@@ -203,6 +207,7 @@ pub(super) fn normalize(v: [f32; 3]) -> Option<[f32; 3]> {
 mod tests {
     use super::*;
     use crate::blender::{NormalSource, corner_normals};
+    use crate::pipeline::Pipeline;
 
     #[test]
     fn identity_transforms_keep_values() {
@@ -225,6 +230,7 @@ mod tests {
             None,
             2,
             &n,
+            &Pipeline::new(None).unwrap(),
         )
         .unwrap();
         assert_eq!(normals.len(), 2);

@@ -2,6 +2,7 @@
 //! limit (3.4), or equal ones anywhere in the mesh (4.1+).
 
 use crate::merge::{Item, merge};
+use crate::pipeline::Pipeline;
 
 /// Blender's `STD_UV_CONNECT_LIMIT`.
 pub const UV_CONNECT_LIMIT: f32 = 0.0001;
@@ -102,6 +103,7 @@ pub fn uv_exact_map(
     uvs: &[[f32; 2]],
     corner_vertices: &[u32],
     vertex_count: usize,
+    pipeline: &Pipeline,
 ) -> (Vec<[f32; 2]>, Vec<u32>) {
     let item = |i: usize| {
         let uv = uvs[i];
@@ -113,7 +115,7 @@ pub fn uv_exact_map(
             key: (!nan).then(|| u64::from(uv[0].to_bits()) | u64::from(uv[1].to_bits()) << 32),
         }
     };
-    merge(uvs.len(), item, vertex_count, uvs.len())
+    merge(uvs.len(), item, vertex_count, uvs.len(), pipeline)
 }
 
 #[cfg(test)]
@@ -158,7 +160,12 @@ mod tests {
             [f32::NAN, 0.0],
             [f32::NAN, 0.0], // a NaN never equals anything
         ];
-        let (merged, indices) = uv_exact_map(&uvs, &[0, 1, 0, 1, 2, 2, 3, 3], 4);
+        let (merged, indices) = uv_exact_map(
+            &uvs,
+            &[0, 1, 0, 1, 2, 2, 3, 3],
+            4,
+            &Pipeline::new(None).unwrap(),
+        );
         assert_eq!(indices, [0, 1, 0, 2, 3, 4, 5, 6]);
         assert_eq!(merged.len(), 7);
         assert_eq!(merged[2], [1.00005, 0.0]);
@@ -196,11 +203,8 @@ mod tests {
             }) as u32);
         }
         for threads in [1, 2, 3] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            let (values, indices) = pool.install(|| uv_exact_map(&uvs, &vertices, 5000));
+            let pipeline = Pipeline::new(Some(threads)).unwrap();
+            let (values, indices) = uv_exact_map(&uvs, &vertices, 5000, &pipeline);
             assert_eq!(indices, expected, "{threads} threads");
             assert_eq!(values.len(), merged.len());
         }

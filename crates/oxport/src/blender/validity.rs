@@ -9,40 +9,39 @@
 //! uses a vertex twice, two faces use the same vertices, or a loose edge
 //! joins a vertex to itself or repeats another.
 
-use rayon::prelude::*;
-
 use super::ImportedMesh;
+use crate::pipeline::Pipeline;
 
 /// True when Blender's `validate` would find nothing to fix in `mesh`.
-pub(super) fn valid(mesh: &ImportedMesh) -> bool {
-    finite(mesh) && faces_valid(mesh) && loose_edges_valid(&mesh.loose_edges)
+pub(super) fn valid(mesh: &ImportedMesh, pipeline: &Pipeline) -> bool {
+    finite(mesh, pipeline) && faces_valid(mesh, pipeline) && loose_edges_valid(&mesh.loose_edges)
 }
 
-fn finite(mesh: &ImportedMesh) -> bool {
-    mesh.positions
-        .par_iter()
-        .with_min_len(4096)
-        .all(|p| p.iter().all(|c| c.is_finite()))
+fn finite(mesh: &ImportedMesh, pipeline: &Pipeline) -> bool {
+    let positions = &mesh.positions;
+    pipeline.all(positions.len(), 12, |i| {
+        positions[i].iter().all(|c| c.is_finite())
+    })
 }
 
 /// Every face has three or more distinct vertices, and no two faces the
 /// same set: the faces are sorted by a hash of their sorted vertices, and
 /// faces of equal hashes compared.
-fn faces_valid(mesh: &ImportedMesh) -> bool {
+fn faces_valid(mesh: &ImportedMesh, pipeline: &Pipeline) -> bool {
     let offsets = &mesh.face_offsets;
     let face = |f: usize| &mesh.corner_vertices[offsets[f] as usize..offsets[f + 1] as usize];
-    let keys: Option<Vec<(u64, u32)>> = (0..offsets.len().saturating_sub(1))
-        .into_par_iter()
-        .with_min_len(1024)
-        .map(|f| {
+    // A face reads its corners (four of 4 bytes, typically) and writes a key.
+    let keys: Option<Vec<(u64, u32)>> = pipeline
+        .map_indices(offsets.len().saturating_sub(1), 32, |f| {
             let sorted = sorted_face(face(f))?;
             Some((hash(&sorted), f as u32))
         })
+        .into_iter()
         .collect();
     let Some(mut keys) = keys else {
         return false;
     };
-    keys.par_sort_unstable();
+    pipeline.sort_unstable_by(&mut keys, size_of::<(u64, u32)>(), Ord::cmp);
     keys.chunk_by(|a, b| a.0 == b.0)
         .filter(|run| run.len() > 1)
         .all(|run| {
@@ -91,6 +90,7 @@ fn hash(vertices: &[u32]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::Pipeline;
 
     fn mesh(positions: usize, faces: &[&[u32]], edges: &[[u32; 2]]) -> ImportedMesh {
         let mut offsets = vec![0u32];
@@ -110,21 +110,42 @@ mod tests {
 
     #[test]
     fn a_plain_mesh_is_valid() {
-        assert!(valid(&mesh(5, &[&[0, 1, 2], &[2, 1, 3, 4]], &[[0, 4]])));
+        assert!(valid(
+            &mesh(5, &[&[0, 1, 2], &[2, 1, 3, 4]], &[[0, 4]]),
+            &Pipeline::new(None).unwrap()
+        ));
         // The same vertices in another face, but not all of them.
-        assert!(valid(&mesh(4, &[&[0, 1, 2], &[0, 1, 2, 3]], &[])));
+        assert!(valid(
+            &mesh(4, &[&[0, 1, 2], &[0, 1, 2, 3]], &[]),
+            &Pipeline::new(None).unwrap()
+        ));
     }
 
     #[test]
     fn what_validate_would_fix_is_found() {
         // The same vertices in another order.
-        assert!(!valid(&mesh(3, &[&[0, 1, 2], &[2, 1, 0]], &[])));
-        assert!(!valid(&mesh(3, &[&[0, 1, 1]], &[])));
-        assert!(!valid(&mesh(3, &[&[0, 1]], &[])));
-        assert!(!valid(&mesh(3, &[&[0, 1, 2]], &[[1, 1]])));
-        assert!(!valid(&mesh(3, &[&[0, 1, 2]], &[[0, 2], [2, 0]])));
+        assert!(!valid(
+            &mesh(3, &[&[0, 1, 2], &[2, 1, 0]], &[]),
+            &Pipeline::new(None).unwrap()
+        ));
+        assert!(!valid(
+            &mesh(3, &[&[0, 1, 1]], &[]),
+            &Pipeline::new(None).unwrap()
+        ));
+        assert!(!valid(
+            &mesh(3, &[&[0, 1]], &[]),
+            &Pipeline::new(None).unwrap()
+        ));
+        assert!(!valid(
+            &mesh(3, &[&[0, 1, 2]], &[[1, 1]]),
+            &Pipeline::new(None).unwrap()
+        ));
+        assert!(!valid(
+            &mesh(3, &[&[0, 1, 2]], &[[0, 2], [2, 0]]),
+            &Pipeline::new(None).unwrap()
+        ));
         let mut nan = mesh(3, &[&[0, 1, 2]], &[]);
         nan.positions[1][2] = f32::NAN;
-        assert!(!valid(&nan));
+        assert!(!valid(&nan, &Pipeline::new(None).unwrap()));
     }
 }

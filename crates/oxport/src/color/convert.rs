@@ -2,8 +2,6 @@
 
 use std::str::FromStr;
 
-use rayon::prelude::*;
-
 use super::{oklab, oklch, srgb};
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
@@ -85,10 +83,6 @@ pub fn convert_one(c: [f64; 3], from: Space, to: Space) -> [f64; 3] {
     c
 }
 
-/// Colors per task when converting in parallel: enough work to outweigh
-/// handing it to a thread.
-const PER_TASK: usize = 16 << 10;
-
 /// Converts `colors` from `from` to `to` in place, in parallel on
 /// `threads` threads (`None`: one per core) when there are many.
 pub fn convert(
@@ -117,16 +111,7 @@ fn each<T: Send>(
     threads: Option<usize>,
     work: impl Fn(&mut T) + Sync,
 ) -> Result<()> {
-    let pipeline = Pipeline::new(threads)?;
-    if pipeline.threads() == 1 || items.len() <= PER_TASK {
-        items.iter_mut().for_each(work);
-    } else {
-        pipeline.install(|| {
-            items
-                .par_chunks_mut(PER_TASK)
-                .for_each(|chunk| chunk.iter_mut().for_each(&work));
-        });
-    }
+    Pipeline::new(threads)?.for_each_mut(items, 1, size_of::<T>(), |_, item| work(&mut item[0]));
     Ok(())
 }
 

@@ -13,8 +13,6 @@ use super::oklch::ACHROMATIC;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
 
-use rayon::prelude::*;
-
 /// How Oklch hues travel between two stops (CSS Color 4, §12.4).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Hue {
@@ -255,21 +253,9 @@ pub fn gradient(
         };
         sample(&pairs, &ends, t, options, polar)
     };
-    let pipeline = Pipeline::new(threads)?;
-    if pipeline.threads() == 1 || samples <= PER_TASK {
-        return Ok((0..samples).map(at).collect());
-    }
-    Ok(pipeline.install(|| {
-        (0..samples)
-            .into_par_iter()
-            .with_min_len(PER_TASK)
-            .map(at)
-            .collect()
-    }))
+    // A sample writes four f64s.
+    Ok(Pipeline::new(threads)?.map_indices(samples, 32, at))
 }
-
-/// Samples per parallel task: enough work to outweigh handing it over.
-const PER_TASK: usize = 4096;
 
 /// The color at `t`: the first segment that ends at or after it.
 fn sample(

@@ -10,8 +10,6 @@
 //! in the channel's type (HALF through `f32`, rounded to nearest even; UINT
 //! truncated) before the next pass reads it.
 
-use rayon::prelude::*;
-
 use super::attribute::{Channel, PixelType};
 use super::half;
 use super::tile::{LevelMode, Tiles};
@@ -170,11 +168,11 @@ pub fn make_levels(
                 Axis::X => extrapolate.0,
                 Axis::Y => extrapolate.1,
             };
-            pipeline.install(|| match channel.pixel_type {
-                PixelType::Half => reduce::<Half>(from, axis, w, h, ext),
-                PixelType::Float => reduce::<Float>(from, axis, w, h, ext),
-                PixelType::Uint => reduce::<Uint>(from, axis, w, h, ext),
-            })
+            match channel.pixel_type {
+                PixelType::Half => reduce::<Half>(from, axis, w, h, ext, &pipeline),
+                PixelType::Float => reduce::<Float>(from, axis, w, h, ext, &pipeline),
+                PixelType::Uint => reduce::<Uint>(from, axis, w, h, ext, &pipeline),
+            }
         };
         let first = Plane {
             width,
@@ -223,6 +221,7 @@ fn reduce<T: Sample>(
     width: usize,
     height: usize,
     ext: Extrapolation,
+    pipeline: &Pipeline,
 ) -> Plane {
     let (n0, n1) = match axis {
         Axis::X => (from.width, width),
@@ -245,38 +244,36 @@ fn reduce<T: Sample>(
     }
     let src = &from.bytes;
     let sample_at = |x: usize, y: usize| T::load(&src[(y * from.width + x) * T::SIZE..]);
-    bytes
-        .par_chunks_mut(row_bytes)
-        .enumerate()
-        .for_each(|(y, row)| {
-            for (x, out) in row.chunks_exact_mut(T::SIZE).enumerate() {
-                let (along, across) = match axis {
-                    Axis::X => (x, y),
-                    Axis::Y => (y, x),
+    // A row reads two source values per sample (of up to 4 bytes each).
+    pipeline.for_each_mut(&mut bytes, row_bytes, 3 * row_bytes, |y, row| {
+        for (x, out) in row.chunks_exact_mut(T::SIZE).enumerate() {
+            let (along, across) = match axis {
+                Axis::X => (x, y),
+                Axis::Y => (y, x),
+            };
+            // The source between two pixels, as exrmaketiled's sampleX/Y.
+            let sample = |p: f64| -> f64 {
+                let s_index = p.floor();
+                let t_index = s_index + 1.0;
+                let s = t_index - p;
+                let t = 1.0 - s;
+                let value = |i: f64| match ext.index(i as i64, n0) {
+                    None => 0.0,
+                    Some(i) => match axis {
+                        Axis::X => sample_at(i, across),
+                        Axis::Y => sample_at(across, i),
+                    },
                 };
-                // The source between two pixels, as exrmaketiled's sampleX/Y.
-                let sample = |p: f64| -> f64 {
-                    let s_index = p.floor();
-                    let t_index = s_index + 1.0;
-                    let s = t_index - p;
-                    let t = 1.0 - s;
-                    let value = |i: f64| match ext.index(i as i64, n0) {
-                        None => 0.0,
-                        Some(i) => match axis {
-                            Axis::X => sample_at(i, across),
-                            Axis::Y => sample_at(across, i),
-                        },
-                    };
-                    s * value(s_index) + t * value(t_index)
-                };
-                let centre = along as f64 * step;
-                let filtered = 0.125 * sample(centre - 1.0)
-                    + 0.375 * sample(centre)
-                    + 0.375 * sample(centre + 1.0)
-                    + 0.125 * sample(centre + 2.0);
-                T::store(filtered, out);
-            }
-        });
+                s * value(s_index) + t * value(t_index)
+            };
+            let centre = along as f64 * step;
+            let filtered = 0.125 * sample(centre - 1.0)
+                + 0.375 * sample(centre)
+                + 0.375 * sample(centre + 1.0)
+                + 0.125 * sample(centre + 2.0);
+            T::store(filtered, out);
+        }
+    });
     Plane {
         width,
         height,

@@ -9,7 +9,6 @@ use crate::mesh::Mesh;
 use crate::pipeline::Pipeline;
 
 use super::write::{Precision, WriteOptions};
-use rayon::prelude::*;
 
 /// Returns the meshes with normals and/or UVs merged as `options` asks.
 pub(super) fn deduplicate<'m>(
@@ -17,40 +16,35 @@ pub(super) fn deduplicate<'m>(
     options: &WriteOptions,
     pipeline: &Pipeline,
 ) -> Vec<Cow<'m, Mesh<'m>>> {
-    let run = || {
-        meshes
-            .par_iter()
-            .map(|mesh| {
-                let normals =
-                    options.deduplicate_normals && options.normals && mesh.normals.is_some();
-                let uvs = options.deduplicate_uvs && options.uvs && mesh.uvs.is_some();
-                if !normals && !uvs {
-                    return Cow::Borrowed(mesh);
-                }
-                let mut merged = mesh.clone();
-                if normals {
-                    let (values, indices) = merge(
-                        mesh.normals.as_deref().unwrap_or_default(),
-                        mesh.normal_indices.as_deref().unwrap_or_default(),
-                        options.normal_precision,
-                    );
-                    merged.normals = Some(values.into());
-                    merged.normal_indices = Some(indices.into());
-                }
-                if uvs {
-                    let (values, indices) = merge(
-                        mesh.uvs.as_deref().unwrap_or_default(),
-                        mesh.uv_indices.as_deref().unwrap_or_default(),
-                        options.uv_precision,
-                    );
-                    merged.uvs = Some(values.into());
-                    merged.uv_indices = Some(indices.into());
-                }
-                Cow::Owned(merged)
-            })
-            .collect()
-    };
-    pipeline.install(run)
+    pipeline.map(meshes.iter().collect(), |mesh| {
+        let normals = options.deduplicate_normals && options.normals && mesh.normals.is_some();
+        let uvs = options.deduplicate_uvs && options.uvs && mesh.uvs.is_some();
+        if !normals && !uvs {
+            return Cow::Borrowed(mesh);
+        }
+        let mut merged = mesh.clone();
+        if normals {
+            let (values, indices) = merge(
+                mesh.normals.as_deref().unwrap_or_default(),
+                mesh.normal_indices.as_deref().unwrap_or_default(),
+                options.normal_precision,
+                pipeline,
+            );
+            merged.normals = Some(values.into());
+            merged.normal_indices = Some(indices.into());
+        }
+        if uvs {
+            let (values, indices) = merge(
+                mesh.uvs.as_deref().unwrap_or_default(),
+                mesh.uv_indices.as_deref().unwrap_or_default(),
+                options.uv_precision,
+                pipeline,
+            );
+            merged.uvs = Some(values.into());
+            merged.uv_indices = Some(indices.into());
+        }
+        Cow::Owned(merged)
+    })
 }
 
 /// Values in order of first use by `indices`, merged when their text (or
@@ -61,6 +55,7 @@ fn merge<const N: usize>(
     values: &[[f32; N]],
     indices: &[u32],
     precision: Precision,
+    pipeline: &Pipeline,
 ) -> (Vec<[f32; N]>, Vec<u32>) {
     // Each value's text, once, in one buffer.
     let mut text = Vec::with_capacity(values.len() * N * 8);
@@ -78,7 +73,10 @@ fn merge<const N: usize>(
     let text_of = |i: usize| &text[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
     // Values of one text share an id: the first of them in a sort by text.
     let mut order: Vec<u32> = (0..values.len() as u32).collect();
-    order.par_sort_unstable_by(|&a, &b| text_of(a as usize).cmp(text_of(b as usize)));
+    // A comparison reads two texts (of about 8 bytes a number).
+    pipeline.sort_unstable_by(&mut order, 16 * N, |&a, &b| {
+        text_of(a as usize).cmp(text_of(b as usize))
+    });
     let mut id = vec![0u32; values.len()];
     for group in order.chunk_by(|&a, &b| text_of(a as usize) == text_of(b as usize)) {
         for &i in group {
@@ -98,12 +96,14 @@ fn merge<const N: usize>(
         },
         values.len(),
         indices.len(),
+        pipeline,
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::Pipeline;
 
     #[test]
     fn keeps_first_appearance_of_equal_text() {
@@ -113,10 +113,20 @@ mod tests {
             [0.000_01, 0.0, 1.0],
             [0.5, 0.5, 0.0],
         ];
-        let (merged, indices) = merge(&values, &[1, 0, 2, 3, 1], Precision::Fixed(4));
+        let (merged, indices) = merge(
+            &values,
+            &[1, 0, 2, 3, 1],
+            Precision::Fixed(4),
+            &Pipeline::new(None).unwrap(),
+        );
         assert_eq!(merged, vec![[0.5, 0.5, 0.0], [0.0, 0.0, 1.0]]);
         assert_eq!(indices, vec![0, 1, 1, 0, 0]);
-        let (merged, _) = merge(&values, &[0, 2], Precision::Shortest);
+        let (merged, _) = merge(
+            &values,
+            &[0, 2],
+            Precision::Shortest,
+            &Pipeline::new(None).unwrap(),
+        );
         assert_eq!(merged.len(), 2);
     }
 
@@ -138,7 +148,12 @@ mod tests {
             })
             .collect();
         let indices: Vec<u32> = (0..20_000).map(|_| next() % 5000).collect();
-        let (merged, new_indices) = merge(&values, &indices, Precision::Fixed(4));
+        let (merged, new_indices) = merge(
+            &values,
+            &indices,
+            Precision::Fixed(4),
+            &Pipeline::new(None).unwrap(),
+        );
         let text = |v: &[f32; 2]| {
             let mut out = Vec::new();
             for &x in v {

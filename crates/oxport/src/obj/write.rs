@@ -87,7 +87,8 @@ pub struct WriteOptions {
     pub mtllib: Option<String>,
     /// Encoding threads; `None` is one per core.
     pub threads: Option<usize>,
-    /// Elements (vertices, faces, edges) per chunk: Blender's 32k by default.
+    /// Elements (vertices, faces, edges) per chunk at most: Blender's 32k by
+    /// default. Chunks of small objects go to the threads together.
     pub chunk_size: usize,
     /// Write around the page cache (`O_DIRECT`, Linux) where the file system
     /// allows it: much faster for big files where the kernel is slow to hand
@@ -264,7 +265,10 @@ impl<W: Write> Writer<W> {
                 .map_or(0, |v| v.len()) as u64;
         }
         let chunks = plan(&meshes, options);
-        let jobs = group(&chunks, options.chunk_size);
+        // Thousands of small objects go to the threads in tasks as big as
+        // one large object's.
+        let weights: Vec<usize> = chunks.iter().map(|c| c.bytes()).collect();
+        let jobs = self.pipeline.tasks(&weights);
         let total: u64 = chunks.iter().map(|c| c.elements()).sum();
         let summary = &mut self.summary;
         summary.objects += meshes.len() as u64;
@@ -481,6 +485,26 @@ impl Chunk {
             Chunk::Lines { start, end, .. } => (end - start) as u64,
         }
     }
+
+    /// About the bytes it writes: the measure of its work when chunks are
+    /// shared out ([`Pipeline::tasks`]).
+    fn bytes(self) -> usize {
+        match self {
+            Chunk::Header | Chunk::Object { .. } => 32,
+            Chunk::Lines {
+                lines, start, end, ..
+            } => {
+                let line = match lines {
+                    Lines::Positions => 32,
+                    Lines::Normals => 24,
+                    Lines::Uvs => 20,
+                    Lines::Faces => 48,
+                    Lines::Edges => 16,
+                };
+                (end - start) * line
+            }
+        }
+    }
 }
 
 /// Global 1-based index bases of each mesh's positions, UVs and normals.
@@ -489,25 +513,6 @@ struct Offsets {
     position: u64,
     uv: u64,
     normal: u64,
-}
-
-/// Consecutive chunks grouped into jobs of at least `size` elements, so that
-/// thousands of small objects cost as little per element as one big one.
-fn group(chunks: &[Chunk], size: usize) -> Vec<std::ops::Range<usize>> {
-    let mut jobs = Vec::new();
-    let (mut start, mut weight) = (0, 0);
-    for (i, chunk) in chunks.iter().enumerate() {
-        // Statements without elements (`o`, the header) still cost a little.
-        weight += chunk.elements() as usize + 1;
-        if weight >= size {
-            jobs.push(start..i + 1);
-            (start, weight) = (i + 1, 0);
-        }
-    }
-    if start < chunks.len() {
-        jobs.push(start..chunks.len());
-    }
-    jobs
 }
 
 /// The chunks of the whole file, in output order.

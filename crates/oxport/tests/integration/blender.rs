@@ -1,6 +1,7 @@
 //! `blender::meshes`: the same meshes on any number of threads as one by one.
 
 use oxport::blender::{self, Gathered, NormalSource};
+use oxport::pipeline::Pipeline;
 use oxport::synth;
 
 #[test]
@@ -41,7 +42,10 @@ fn meshes_are_the_same_on_any_number_of_threads() {
             ..Gathered::default()
         })
         .collect();
-    let one_by_one: Vec<_> = gathered.iter().map(|g| blender::mesh(g).unwrap()).collect();
+    let one_by_one: Vec<_> = gathered
+        .iter()
+        .map(|g| blender::mesh(g, &Pipeline::new(None).unwrap()).unwrap())
+        .collect();
     for threads in [Some(1), Some(2), Some(8), None] {
         assert_eq!(
             blender::meshes(&gathered, threads).unwrap(),

@@ -15,10 +15,6 @@ use crate::codec::output::{Fixed, too_small};
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
 
-/// Below this output size, one thread decompresses every frame: starting
-/// work on other threads costs more than it saves.
-const PARALLEL_MIN: u64 = 1 << 20;
-
 /// How to decompress.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DecompressOptions<'a> {
@@ -94,13 +90,7 @@ pub fn decompress(
     if spare.len() < total {
         return Err(too_small(total, spare.len()));
     }
-    decompress_known(
-        data,
-        &frames.spans,
-        total as u64,
-        &mut spare[..total],
-        options,
-    )?;
+    decompress_known(data, &frames.spans, &mut spare[..total], options)?;
     // SAFETY: `decompress_known` wrote all `total` bytes (it checks every
     // frame's size).
     unsafe { out.commit(total) };
@@ -118,7 +108,6 @@ pub fn decompress_into(data: &[u8], options: &DecompressOptions, buf: &mut [u8])
 fn decompress_known(
     data: &[u8],
     spans: &[Span],
-    total: u64,
     mut out: &mut [MaybeUninit<u8>],
     options: &DecompressOptions,
 ) -> Result<()> {
@@ -129,21 +118,24 @@ fn decompress_known(
         pieces.push((span, piece));
         out = rest;
     }
-    let threads = crate::pipeline::thread_count(options.threads)?;
-    if pieces.len() < 2 || total < PARALLEL_MIN || threads == 1 {
-        return with_decompressor(|context| {
-            options.prepare(context)?;
-            for (span, piece) in pieces {
-                decompress_frame(context, data, span, piece, options)?;
-            }
-            Ok(())
-        });
-    }
-    Pipeline::new(Some(threads))?
-        .map(pieces, |(span, piece)| {
+    // Frames go to the threads in tasks of the pipeline's size (by the bytes
+    // they write); one task runs on this thread.
+    let pipeline = Pipeline::new(options.threads)?;
+    let sizes: Vec<usize> = pieces.iter().map(|(_, piece)| piece.len()).collect();
+    let mut pieces = pieces.into_iter();
+    let tasks: Vec<Vec<_>> = pipeline
+        .tasks(&sizes)
+        .into_iter()
+        .map(|task| pieces.by_ref().take(task.len()).collect())
+        .collect();
+    pipeline
+        .map(tasks, |task| {
             with_decompressor(|context| {
                 options.prepare(context)?;
-                decompress_frame(context, data, span, piece, options)
+                for (span, piece) in task {
+                    decompress_frame(context, data, span, piece, options)?;
+                }
+                Ok(())
             })
         })
         .into_iter()

@@ -27,10 +27,10 @@ pub(super) fn header(data: &[u8]) -> Vec<String> {
     lines
 }
 
-/// The smallest block: below it, starting threads costs more than they save.
-/// (Built for fuzzing, small inputs are cut into many blocks.)
+/// The smallest block: the pipeline's smallest task. (Built for fuzzing,
+/// small inputs are cut into many blocks.)
 #[cfg(not(fuzzing))]
-pub(super) const MIN_BLOCK: usize = 1 << 16;
+pub(super) const MIN_BLOCK: usize = crate::pipeline::MIN_TASK_BYTES;
 #[cfg(fuzzing)]
 pub(super) const MIN_BLOCK: usize = 256;
 
