@@ -13,11 +13,12 @@ CARGO ?= cargo
 have = $(shell command -v $(1) >/dev/null 2>&1 && echo yes)
 ISAL ?= $(if $(and $(call have,nasm),$(call have,autoreconf),$(call have,automake),$(call have,libtoolize)),isal)
 ZFP ?= $(if $(shell ldconfig -p 2>/dev/null | grep -q 'libclang\(-[0-9.]*\)\?\.so' && echo yes),zfp)
-# The command line tool takes both; the Python package has no use for ZFP (the lab is the CLI's).
+# The command line tool takes both; the Python package has no use for ZFP
+# (a codec of the filter lab, crates/oxport-lab, which only the CLI has).
 CLI_FEATURES := $(strip $(ISAL) $(ZFP))
 PY_FEATURES := $(strip $(ISAL))
 comma := ,
-LIB_FEATURES := $(subst $(eval) ,$(comma),$(addprefix oxport/,$(CLI_FEATURES)))
+LIB_FEATURES := $(subst $(eval) ,$(comma),$(strip $(if $(ISAL),oxport/isal) $(if $(ZFP),oxport-lab/zfp)))
 
 .PHONY: bpy-venvs wheel test-wheel test-default-deps bench-codecs bench-color bench-dask bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
@@ -41,10 +42,12 @@ test-default-deps:
 		fi; \
 	done
 
-# Every test on the default build, then the codec tests again with ISA-L.
+# Every test on the default build, then the codec tests again with ISA-L and
+# the lab's with ZFP.
 test-rust:
 	$(CARGO) test --workspace
 	$(if $(ISAL),$(CARGO) test -p oxport --features isal codec)
+	$(if $(ZFP),$(CARGO) test -p oxport-lab --features zfp)
 
 # Every fuzz target builds (with the stable toolchain, without coverage
 # instrumentation), the seeds replay through the targets' checks (`cargo

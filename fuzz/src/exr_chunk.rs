@@ -15,7 +15,7 @@
 use crate::chunk_layout;
 
 use oxport::exr::Compression;
-use oxport::exr::fuzzing::decompress_chunk;
+use oxport::exr::internals::decompress_chunk;
 
 /// One input: the checks the module describes (a panic is a failure).
 pub fn run(data: &[u8]) {

@@ -13,7 +13,7 @@
 use crate::chunk_layout;
 
 use oxport::exr::Compression;
-use oxport::exr::fuzzing::{chunk_bytes, compress_chunk, decompress_chunk};
+use oxport::exr::internals::{chunk_bytes, compress_chunk, decompress_chunk};
 
 /// One input: the checks the module describes (a panic is a failure).
 pub fn run(data: &[u8]) {

@@ -27,7 +27,7 @@ def test_build_info() -> None:
     info = oxport.build_info()
     assert info.version == oxport.__version__
     assert info.zstd_version.startswith("1.")
-    assert set(info.engines) == {"isal", "zfp", "direct"}
+    assert set(info.engines) == {"isal", "direct"}
     expected = os.environ.get("OXPORT_EXPECT_ENGINES")
     if expected is not None:
         assert {name for name, on in info.engines.items() if on and name != "direct"} == set(expected.split())

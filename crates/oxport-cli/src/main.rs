@@ -37,7 +37,7 @@ fn main() -> ExitCode {
     let long_version = format!(
         "{}\n{}",
         env!("CARGO_PKG_VERSION"),
-        oxport::build::summary()
+        oxport::build::summary(&[&oxport::build::ENGINES[..], &oxport_lab::ENGINES[..]].concat())
     );
     let long_version: &'static str = long_version.leak();
     let matches = Cli::command().long_version(long_version).get_matches();

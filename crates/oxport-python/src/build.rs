@@ -22,7 +22,7 @@ impl BuildInfo {
         oxport::build::zstd_version()
     }
 
-    /// Each optional engine (`isal`, `zfp`, `direct`) and whether it is
+    /// Each optional engine (`isal`, `direct`) and whether it is
     /// compiled in.
     #[getter]
     fn engines<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -38,7 +38,7 @@ impl BuildInfo {
         format!(
             "oxport {}\n{}",
             env!("CARGO_PKG_VERSION"),
-            oxport::build::summary()
+            oxport::build::summary(&oxport::build::ENGINES)
         )
     }
 
@@ -56,7 +56,7 @@ impl BuildInfo {
     }
 }
 
-/// What this build has: the optional engines compiled in (`isal`, `zfp`,
+/// What this build has: the optional engines compiled in (`isal`,
 /// `direct`) and libzstd's version.
 #[pyfunction]
 pub(crate) fn build_info() -> BuildInfo {

@@ -4,12 +4,13 @@
 //!
 //! The default build needs only Rust and a C compiler; the engines below
 //! need more tools to build (see `crates/oxport/Cargo.toml`) and change only
-//! speed or what the OpenEXR lab offers, never the bytes a reader returns.
+//! speed, never the bytes a reader returns. (The filter lab, `oxport-lab`,
+//! lists its own: ZFP.)
 
 /// An optional engine and whether this build has it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Engine {
-    /// Short name: `isal`, `zfp`, `direct`.
+    /// Short name: `isal`, `direct` (and the lab's `zfp`).
     pub name: &'static str,
     /// Whether it is compiled in.
     pub enabled: bool,
@@ -18,17 +19,12 @@ pub struct Engine {
 }
 
 /// The optional engines, each with whether this build has it.
-pub const ENGINES: [Engine; 3] = [
+pub const ENGINES: [Engine; 2] = [
     Engine {
         name: "isal",
         enabled: cfg!(feature = "isal"),
         changes: "ISA-L's igzip compresses deflate levels 1 to 3 (about 1.7x libdeflate's speed, \
                   about 5% larger output); without it libdeflate compresses every level",
-    },
-    Engine {
-        name: "zfp",
-        enabled: cfg!(feature = "zfp"),
-        changes: "ZFP's reversible mode is one of the OpenEXR lab's codecs",
     },
     Engine {
         name: "direct",
@@ -42,11 +38,12 @@ pub fn zstd_version() -> &'static str {
     zstd_safe::version_string()
 }
 
-/// One paragraph a person reads: the engines compiled in (`+`) and left
-/// out (`-`), and libzstd's version.
-pub fn summary() -> String {
+/// One paragraph a person reads: of `engines` (this crate's [`ENGINES`],
+/// and those of the crates a program adds), those compiled in (`+`) and
+/// left out (`-`), and libzstd's version.
+pub fn summary(engines: &[Engine]) -> String {
     let mut text = String::new();
-    for engine in ENGINES {
+    for engine in engines {
         let mark = if engine.enabled { "+" } else { "-" };
         text.push_str(&format!("{mark}{}: {}\n", engine.name, engine.changes));
     }
@@ -66,7 +63,7 @@ mod tests {
             crate::codec::deflate::Engine::Fastest.uses_isal(1),
             isal.enabled
         );
-        let summary = summary();
+        let summary = summary(&ENGINES);
         assert!(summary.contains(&format!("libzstd {}", zstd_version())));
         assert!(zstd_version().starts_with("1."));
     }

@@ -79,7 +79,7 @@ impl Error {
     }
 
     /// A caller error with a message.
-    pub(crate) fn invalid(reason: impl Into<Cow<'static, str>>) -> Self {
+    pub fn invalid(reason: impl Into<Cow<'static, str>>) -> Self {
         Error::InvalidArgument(reason.into())
     }
 

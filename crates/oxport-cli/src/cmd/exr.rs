@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 use oxport::exr::{self, Compression, ConvertOptions, Reader};
 
 use crate::cmd::batch::{each_file, finish, located, on_cluster};
-use crate::progress::{bar, megabytes};
+use crate::progress::bar;
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -126,34 +126,18 @@ fn lab(args: &LabArgs) -> oxport::Result<()> {
         .iter()
         .map(|path| exr::read(path, &exr::ReadOptions::default()))
         .collect::<oxport::Result<Vec<_>>>()?;
-    let options = exr::lab::LabOptions {
+    let options = oxport_lab::LabOptions {
         rounds: args.rounds,
         ..Default::default()
     };
     let progress = bar("measuring");
-    let measures = exr::lab::run(&images, &options, |done, total| {
+    let measures = oxport_lab::run(&images, &options, |done, total| {
         progress.set_length(total as u64);
         progress.set_position(done as u64);
     });
     progress.finish_and_clear();
     let measures = measures?;
-    let raw = measures.first().map_or(0, |m| m.raw);
-    let mut table = format!(
-        "{} images, {:.1} MB of pixels, chunks of 16 lines, one core\n\n\
-         | filter | codec | ratio | compress MB/s | decompress MB/s |\n| --- | --- | --- | --- | --- |\n",
-        images.len(),
-        megabytes(raw)
-    );
-    for m in &measures {
-        table += &format!(
-            "| {} | {} | {:.3} | {:.0} | {:.0} |\n",
-            m.filter,
-            m.codec,
-            m.ratio(),
-            m.compress_mb_s(),
-            m.decompress_mb_s()
-        );
-    }
+    let table = oxport_lab::table(images.len(), &measures);
     print!("{table}");
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).map_err(|e| oxport::Error::io_at(dir, e))?;
@@ -163,12 +147,11 @@ fn lab(args: &LabArgs) -> oxport::Result<()> {
                 .map_err(oxport::Error::from)
         })?;
         let title = format!(
-            "ratio against speed, {} images, {:.1} MB",
-            images.len(),
-            megabytes(raw)
+            "ratio against speed, {}",
+            oxport_lab::describe(images.len(), &measures)
         );
         oxport::atomic::write_file(&dir.join("lab.png"), |file| {
-            exr::lab::chart::draw(&measures, &title, std::io::BufWriter::new(file))
+            oxport_lab::chart::draw(&measures, &title, std::io::BufWriter::new(file))
         })?;
         eprintln!(
             "wrote {} and {}",

@@ -176,3 +176,36 @@ fn convert_keeps_levels_or_stores_parts_otherwise() {
     let (ok, _, err) = oxport(&["exr", "convert", a, "x.exr", "--levels", "mipmap"]);
     assert!(!ok && err.contains("--tiles"), "{err}");
 }
+
+#[test]
+fn the_lab_measures_every_filter_and_codec_and_writes_its_table_and_chart() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("a.exr");
+    sample(&input, Compression::Zip);
+    let out = dir.path().join("lab");
+    let (ok, table, err) = oxport(&[
+        "exr",
+        "lab",
+        input.to_str().unwrap(),
+        "--rounds",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    // One row per filter with each byte codec, and ZFP (no filter) when built with it.
+    let rows = table
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| filter") && !l.starts_with("| ---"))
+        .count();
+    let zfp = usize::from(cfg!(feature = "zfp"));
+    assert_eq!(rows, 5 * 9 + zfp, "{table}");
+    assert!(
+        table.starts_with("1 image, 0.0 MB of pixels, chunks of 16 lines"),
+        "{table}"
+    );
+    assert!(table.contains("| planes+delta | zstd 5 |"), "{table}");
+    assert_eq!(std::fs::read_to_string(out.join("lab.md")).unwrap(), table);
+    let png = std::fs::read(out.join("lab.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+}

@@ -11,7 +11,7 @@ fn version_lists_the_engines_of_this_build() {
         lines.next(),
         Some(concat!("oxport ", env!("CARGO_PKG_VERSION")))
     );
-    // The features this test binary's oxport was built with.
+    // The features this test binary's oxport was built with (zfp: the lab's).
     for (name, enabled) in [
         ("isal", cfg!(feature = "isal")),
         ("zfp", cfg!(feature = "zfp")),

@@ -8,7 +8,7 @@ use super::attribute::Channel;
 /// The shape of one chunk: a rectangle of pixels (a run of scan lines, a
 /// tile) and the channels stored in it.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Layout<'a> {
+pub struct Layout<'a> {
     /// Bytes per sample of each channel, in channel order.
     pub sizes: &'a [usize],
     /// The channels, in channel order, for the methods that code by type
@@ -29,7 +29,7 @@ pub(crate) struct Layout<'a> {
 
 /// One channel's row in a chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Row {
+pub struct Row {
     /// The line of the chunk it is on.
     pub line: usize,
     pub channel: usize,
@@ -39,7 +39,7 @@ pub(crate) struct Row {
 }
 
 /// The rows of a chunk in order: [`Layout::rows`].
-pub(crate) struct Rows<'l, 'a> {
+pub struct Rows<'l, 'a> {
     layout: &'l Layout<'a>,
     line: usize,
     channel: usize,
@@ -178,7 +178,7 @@ impl<'a> Layout<'a> {
 /// is `level_min` and which is `level_width` pixels wide: row after row of
 /// the channel's samples (every pixel's, or every (sx, sy) pixels' for a
 /// subsampled channel).
-pub(crate) fn pack(
+pub fn pack(
     planes: &[&[u8]],
     level_min: (i32, i32),
     level_width: usize,

@@ -40,7 +40,6 @@ mod deep;
 mod filter;
 mod half;
 mod header;
-pub mod lab;
 mod new_part;
 mod offsets;
 mod part;
@@ -50,11 +49,16 @@ mod tile;
 mod write;
 mod yca;
 
-/// The chunk codecs, for the fuzz targets (`fuzz/`) only.
-#[cfg(feature = "fuzzing")]
+/// The chunk codecs, the chunk layout and the byte filters under them, for
+/// the crates beside this one that measure or attack them (the filter lab,
+/// `crates/oxport-lab`, and the fuzz targets, `fuzz/`) and for nothing else:
+/// no stable interface, off in every other build.
+#[cfg(feature = "internals")]
 #[doc(hidden)]
-pub mod fuzzing {
+pub mod internals {
+    pub use super::chunk::{Layout, Row, Rows, pack};
     pub use super::compress::{chunk_bytes, compress_chunk, decompress_chunk};
+    pub use super::filter::{delta, planes, sorted};
 }
 
 pub use attribute::{AttributeValue, Channel, LineOrder, PixelType};

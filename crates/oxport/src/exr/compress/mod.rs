@@ -10,7 +10,7 @@ pub(crate) mod rle;
 pub(crate) mod zip;
 pub(crate) mod zstd;
 
-#[cfg(any(test, feature = "fuzzing"))]
+#[cfg(any(test, feature = "internals"))]
 use super::attribute::Channel;
 use super::chunk::Layout;
 use super::compression::Compression;
@@ -71,7 +71,7 @@ pub(crate) fn compress(
 /// The shape of one chunk of `width × lines` pixels whose first pixel is
 /// at `origin`, of a part with `channels`: what the public chunk functions
 /// build their [`Layout`] from.
-#[cfg(any(test, feature = "fuzzing"))]
+#[cfg(any(test, feature = "internals"))]
 struct ChunkShape<'a> {
     channels: &'a [Channel],
     sizes: Vec<usize>,
@@ -81,7 +81,7 @@ struct ChunkShape<'a> {
     origin: (i32, i32),
 }
 
-#[cfg(any(test, feature = "fuzzing"))]
+#[cfg(any(test, feature = "internals"))]
 impl<'a> ChunkShape<'a> {
     fn new(
         channels: &'a [Channel],
@@ -119,7 +119,7 @@ impl<'a> ChunkShape<'a> {
     }
 }
 
-#[cfg(any(test, feature = "fuzzing"))]
+#[cfg(any(test, feature = "internals"))]
 /// Decompresses one chunk of `width × lines` pixels whose first pixel is
 /// at `origin`, of a part with `channels`, compressed with `method`: its
 /// bytes in the chunk layout (`docs/formats/exr.md`). For tools that handle
@@ -139,7 +139,7 @@ pub fn decompress_chunk(
     Ok(out)
 }
 
-#[cfg(feature = "fuzzing")]
+#[cfg(feature = "internals")]
 /// Compresses one chunk `raw` (its bytes in the chunk layout, as
 /// [`decompress_chunk`] gives them) of `width × lines` pixels from
 /// `origin`, of a part with `channels`, with `method` at OpenEXR's default
@@ -169,7 +169,7 @@ pub fn compress_chunk(
     Ok(out)
 }
 
-#[cfg(feature = "fuzzing")]
+#[cfg(feature = "internals")]
 /// The bytes of one chunk of `width × lines` pixels from `origin` of a part
 /// with `channels`, in the chunk layout (fewer than the pixels' for
 /// subsampled channels).

@@ -5,9 +5,8 @@
 //! [`words`]), which the lab measures too; and, for the lab, the
 //! clamped-gradient predictor on 2D grids of words ([`predict`]).
 
-pub(crate) mod delta;
-pub(crate) mod planes;
-pub(crate) mod predict;
-pub(crate) mod sorted;
-pub(crate) mod split;
-pub(crate) mod words;
+pub mod delta;
+pub mod planes;
+pub mod sorted;
+pub mod split;
+pub mod words;

@@ -27,7 +27,7 @@ fn parts(split: usize, total: usize) -> Vec<(usize, usize)> {
 /// The length of the encoding of a chunk in `layout`: its bytes and a
 /// length per part. Counted from the channels (on every chunk's path: no
 /// list of rows is built for it).
-pub(crate) fn encoded_len(layout: &Layout) -> usize {
+pub fn encoded_len(layout: &Layout) -> usize {
     let split = (0..layout.sizes.len())
         .filter(|&c| layout.sizes[c] == 2)
         .map(|c| layout.channel_width(c) * layout.channel_lines(c) * 2)
@@ -38,7 +38,7 @@ pub(crate) fn encoded_len(layout: &Layout) -> usize {
 
 /// Writes the transform of `raw` (a chunk in `layout`) into `out`
 /// ([`encoded_len`] bytes), with the word delta when `delta`.
-pub(crate) fn encode(raw: &[u8], layout: &Layout, delta: bool, out: &mut [u8]) {
+pub fn encode(raw: &[u8], layout: &Layout, delta: bool, out: &mut [u8]) {
     let (rows, split) = layout.rows_by_width();
     let parts = parts(split, raw.len());
     debug_assert_eq!(out.len(), encoded_len(layout));
@@ -65,7 +65,7 @@ pub(crate) fn encode(raw: &[u8], layout: &Layout, delta: bool, out: &mut [u8]) {
 /// The inverse of [`encode`]: `encoded` ([`encoded_len`] bytes) back into
 /// the chunk `out` (`layout.bytes()`); an error when a part's recorded
 /// length is not its channels'.
-pub(crate) fn decode(encoded: &[u8], layout: &Layout, delta: bool, out: &mut [u8]) -> Result<()> {
+pub fn decode(encoded: &[u8], layout: &Layout, delta: bool, out: &mut [u8]) -> Result<()> {
     let (rows, split) = layout.rows_by_width();
     let parts = parts(split, out.len());
     debug_assert_eq!(encoded.len(), encoded_len(layout));

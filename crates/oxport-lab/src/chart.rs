@@ -6,8 +6,8 @@
 use std::io::Write;
 
 use super::{Codec, Filter, Measure};
-use crate::raster::{Canvas, Rgb};
-use crate::{Error, Result};
+use oxport::raster::{Canvas, Rgb};
+use oxport::{Error, Result};
 
 const WIDTH: usize = 1100;
 const HEIGHT: usize = 700;

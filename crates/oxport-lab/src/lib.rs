@@ -8,6 +8,7 @@
 pub mod chart;
 mod codec;
 mod filter;
+mod predict;
 #[cfg(feature = "zfp")]
 mod zfp;
 
@@ -16,9 +17,18 @@ use std::time::Instant;
 pub use codec::Codec;
 pub use filter::Filter;
 
-use super::Image;
-use super::chunk::{self, Layout};
-use crate::{Error, Result};
+use oxport::build::Engine;
+use oxport::exr::Image;
+use oxport::exr::internals::{Layout, pack};
+use oxport::{Error, Result};
+
+/// The lab's optional engine, for `oxport --version` beside the library's
+/// ([`oxport::build::ENGINES`]).
+pub const ENGINES: [Engine; 1] = [Engine {
+    name: "zfp",
+    enabled: cfg!(feature = "zfp"),
+    changes: "ZFP's reversible mode is one of the filter lab's codecs",
+}];
 
 /// What the lab does.
 #[derive(Clone, Debug)]
@@ -69,6 +79,34 @@ impl Measure {
     }
 }
 
+/// What `measures` of `images` images cover: `2 images, 12.6 MB of pixels`.
+pub fn describe(images: usize, measures: &[Measure]) -> String {
+    let raw = measures.first().map_or(0, |m| m.raw);
+    let plural = if images == 1 { "" } else { "s" };
+    format!("{images} image{plural}, {:.1} MB of pixels", raw as f64 / 1e6)
+}
+
+/// The measures as a Markdown table, under a line saying what they cover.
+pub fn table(images: usize, measures: &[Measure]) -> String {
+    let mut table = format!(
+        "{}, chunks of {LINES} lines, one core\n\n\
+         | filter | codec | ratio | compress MB/s | decompress MB/s |\n\
+         | --- | --- | --- | --- | --- |\n",
+        describe(images, measures)
+    );
+    for m in measures {
+        table += &format!(
+            "| {} | {} | {:.3} | {:.0} | {:.0} |\n",
+            m.filter,
+            m.codec,
+            m.ratio(),
+            m.compress_mb_s(),
+            m.decompress_mb_s()
+        );
+    }
+    table
+}
+
 const LINES: usize = 16;
 
 /// An image cut into chunks: each channel's sample size, the width, the
@@ -93,7 +131,7 @@ fn chunks(image: &Image) -> Result<Prepared> {
             ..Layout::new(&sizes, width, LINES.min(height - first))
         };
         let mut chunk = vec![0; layout.bytes()];
-        chunk::pack(&planes, (0, 0), width, &layout, &mut chunk);
+        pack(&planes, (0, 0), width, &layout, &mut chunk);
         out.push(chunk);
     }
     Ok((sizes, width, out))

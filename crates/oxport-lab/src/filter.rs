@@ -2,8 +2,9 @@
 
 use std::fmt;
 
-use crate::exr::chunk::Layout;
-use crate::exr::filter::{delta, planes, predict, sorted};
+use crate::predict;
+use oxport::exr::internals::Layout;
+use oxport::exr::internals::{delta, planes, sorted};
 
 /// A byte filter, with its inverse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,7 +47,7 @@ impl Filter {
     /// The filtered bytes of `chunk` (in `layout`): as long as the chunk,
     /// and for the sorted planes 8 bytes more per part (their lengths, as
     /// the ZSTD method stores them: the same function makes them).
-    pub(crate) fn apply(self, chunk: &[u8], layout: &Layout) -> Vec<u8> {
+    pub fn apply(self, chunk: &[u8], layout: &Layout) -> Vec<u8> {
         match self {
             Filter::None => chunk.to_vec(),
             Filter::SplitDelta => {
@@ -74,7 +75,7 @@ impl Filter {
     }
 
     /// How many bytes [`Filter::apply`] makes of a chunk in `layout`.
-    pub(crate) fn filtered_len(self, layout: &Layout) -> usize {
+    pub fn filtered_len(self, layout: &Layout) -> usize {
         match self {
             Filter::Planes | Filter::PlanesDelta => sorted::encoded_len(layout),
             Filter::None | Filter::SplitDelta | Filter::ClampedGrad => layout.bytes(),
@@ -82,7 +83,7 @@ impl Filter {
     }
 
     /// The inverse of [`Filter::apply`].
-    pub(crate) fn invert(self, filtered: &[u8], layout: &Layout) -> Vec<u8> {
+    pub fn invert(self, filtered: &[u8], layout: &Layout) -> Vec<u8> {
         let mut out = vec![0; layout.bytes()];
         match self {
             Filter::None => out.copy_from_slice(filtered),
@@ -179,14 +180,28 @@ mod tests {
 
     #[test]
     fn planes_delta_is_what_the_zstd_method_compresses() {
-        use crate::codec::zstd;
+        use oxport::codec::zstd;
+        use oxport::exr::internals::compress_chunk;
+        use oxport::exr::{Channel, Compression, PixelType};
         for sizes in [&[2, 4, 2, 4, 4][..], &[2], &[4, 4]] {
+            let channels: Vec<Channel> = sizes
+                .iter()
+                .enumerate()
+                .map(|(i, &size)| {
+                    let pixel_type = if size == 2 {
+                        PixelType::Half
+                    } else {
+                        PixelType::Float
+                    };
+                    Channel::new(format!("c{i}"), pixel_type)
+                })
+                .collect();
             let layout = Layout::new(sizes, 13, 4);
             let chunk: Vec<u8> = (0..layout.bytes() as u32)
                 .map(|i| (i * 11 / 5 % 253) as u8)
                 .collect();
-            let mut packed = Vec::new();
-            crate::exr::compress::zstd::compress(&chunk, &layout, 5, &mut packed).unwrap();
+            let packed =
+                compress_chunk(Compression::Zstd, &chunk, &channels, 13, 4, (0, 0), false).unwrap();
             // After the method's 24-byte prefix: one zstd frame of the stream.
             let mut stream = Vec::new();
             zstd::decompress(

@@ -4,10 +4,10 @@
 
 use std::fmt;
 
-use crate::Result;
-use crate::codec::deflate::{self, Engine, Format};
-use crate::codec::zstd::{self, CompressParams, DecompressOptions};
-use crate::exr::chunk::Layout;
+use oxport::Result;
+use oxport::codec::deflate::{self, Engine, Format};
+use oxport::codec::zstd::{self, CompressParams, DecompressOptions};
+use oxport::exr::internals::Layout;
 
 /// A codec and its level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,7 +54,7 @@ impl Codec {
     }
 
     /// Compresses the (filtered) chunk `data`, whose layout is `layout`.
-    pub(crate) fn compress(self, data: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Result<()> {
+    pub fn compress(self, data: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Result<()> {
         let _ = layout;
         match self {
             Codec::Deflate(level) => {
@@ -64,11 +64,11 @@ impl Codec {
                 zstd::compress(data, &CompressParams::with_level(level)?, None, out)
             }
             #[cfg(feature = "zfp")]
-            Codec::Zfp => super::zfp::compress(data, layout, out),
+            Codec::Zfp => crate::zfp::compress(data, layout, out),
         }
     }
 
-    pub(crate) fn decompress(self, data: &[u8], layout: &Layout, out: &mut [u8]) -> Result<usize> {
+    pub fn decompress(self, data: &[u8], layout: &Layout, out: &mut [u8]) -> Result<usize> {
         let _ = layout;
         match self {
             Codec::Deflate(_) => deflate::decompress_into(data, Format::Zlib, out),
@@ -80,7 +80,7 @@ impl Codec {
                 zstd::decompress_into(data, &options, out)
             }
             #[cfg(feature = "zfp")]
-            Codec::Zfp => super::zfp::decompress(data, layout, out),
+            Codec::Zfp => crate::zfp::decompress(data, layout, out),
         }
     }
 }

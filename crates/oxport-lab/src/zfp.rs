@@ -7,8 +7,8 @@ use std::ffi::c_void;
 
 use zfp_sys_cc as zfp;
 
-use crate::exr::chunk::Layout;
-use crate::{Error, Result};
+use oxport::exr::internals::Layout;
+use oxport::{Error, Result};
 
 /// A half's bits as the `f32` of the same value (NaN payloads kept).
 fn half_to_f32(h: u16) -> f32 {
@@ -145,7 +145,7 @@ fn bound(grid: &mut Grid, width: usize, lines: usize) -> usize {
     })
 }
 
-pub(crate) fn compress(chunk: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Result<()> {
+pub fn compress(chunk: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Result<()> {
     for c in 0..layout.sizes.len() {
         let mut grid = gather(chunk, layout, c);
         let mut buffer = vec![0u8; bound(&mut grid, layout.width, layout.lines)];
@@ -156,7 +156,7 @@ pub(crate) fn compress(chunk: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Resu
     Ok(())
 }
 
-pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Result<usize> {
+pub fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Result<usize> {
     let mut at = 0;
     let mut offset = 0;
     for &size in layout.sizes {
