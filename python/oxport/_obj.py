@@ -221,6 +221,14 @@ def write_mtl(
     _native.write_mtl(path, materials, header=header)
 
 
+def mtl_path(obj_path: Union[str, os.PathLike[str]]) -> str:
+    """The MTL file oxport writes beside the OBJ file ``obj_path`` when no
+    ``mtllib`` names another: its name with the extension ``.mtl``
+    (``scene.obj``: ``scene.mtl``). The one rule of the writers, the batches
+    (``oxport.dask``, the command line) and the Blender add-on."""
+    return str(_native.mtl_path(obj_path))
+
+
 @dataclass(frozen=True)
 class ReadWarning:
     """Something a read passed over: where it first happened, what, and how

@@ -51,7 +51,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - the extra is not inst
     raise ModuleNotFoundError(f"oxport.dask needs Dask: pip install 'oxport[dask]' ({error})") from error
 
 from . import _native, exr, seekable
-from ._obj import Scene, WriteArgs, convert_obj, read_obj
+from ._obj import Scene, WriteArgs, convert_obj, mtl_path, read_obj
 
 if TYPE_CHECKING:
     import numpy as np
@@ -327,7 +327,7 @@ def _targets(sources: list[str], output_dir: str, kind: str) -> list[str]:
 
 def _written(kind: str, target: str) -> list[str]:
     """The files a conversion writes for ``target``."""
-    return [target, str(Path(target).with_suffix(".mtl"))] if kind == "obj" else [target]
+    return [target, mtl_path(target)] if kind == "obj" else [target]
 
 
 def _threads() -> Optional[int]:

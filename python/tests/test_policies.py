@@ -52,3 +52,21 @@ def test_a_precision_is_checked_by_one_rule(value: Any, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"^uv_precision: .*: a precision is 0 to 9 decimals, or shortest$"):
         oxport.write_obj(tmp_path / "x.obj", [mesh], uv_precision=value)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["scene.obj", "a.b.OBJ", "noext", ".obj"])
+def test_the_mtl_file_beside_an_obj_file_is_named_by_one_rule(name: str, tmp_path: Path) -> None:
+    import oxport
+    from oxport.dask import _targets, _written
+
+    expected = str(tmp_path / (Path(name).stem + ".mtl")) if name != ".obj" else str(tmp_path / ".obj.mtl")
+    assert oxport.mtl_path(tmp_path / name) == expected
+    # The writer writes it there and names it in the OBJ file.
+    mesh = oxport.Mesh("m", np.eye(3, dtype=np.float32), [0, 3], [0, 1, 2],
+                       materials=["red"], material_indices=[0])
+    oxport.write_obj(tmp_path / name, [mesh], mtl_materials=[oxport.Material("red")])
+    assert Path(expected).is_file()
+    assert f"mtllib {Path(expected).name}\n" in (tmp_path / name).read_text()
+    # A batch claims it, and a Dask task cleans it up.
+    [target] = _targets([str(tmp_path / "in" / name)], str(tmp_path / "out"), "obj")
+    assert _written("obj", target) == [target, oxport.mtl_path(target)]

@@ -83,7 +83,10 @@ impl Measure {
 pub fn describe(images: usize, measures: &[Measure]) -> String {
     let raw = measures.first().map_or(0, |m| m.raw);
     let plural = if images == 1 { "" } else { "s" };
-    format!("{images} image{plural}, {:.1} MB of pixels", raw as f64 / 1e6)
+    format!(
+        "{images} image{plural}, {:.1} MB of pixels",
+        raw as f64 / 1e6
+    )
 }
 
 /// The measures as a Markdown table, under a line saying what they cover.

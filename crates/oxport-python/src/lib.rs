@@ -30,6 +30,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<obj::ObjWriter>()?;
     m.add_function(wrap_pyfunction!(obj::write_obj, m)?)?;
     m.add_function(wrap_pyfunction!(obj::write_mtl, m)?)?;
+    m.add_function(wrap_pyfunction!(obj::mtl_path, m)?)?;
     m.add_function(wrap_pyfunction!(obj::read_obj, m)?)?;
     m.add_function(wrap_pyfunction!(obj::read_mtl, m)?)?;
     m.add_function(wrap_pyfunction!(obj::convert_obj, m)?)?;

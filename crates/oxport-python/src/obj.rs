@@ -317,6 +317,13 @@ pub(crate) fn write_mtl(
         .map_err(to_py_err)
 }
 
+/// The MTL file written beside the OBJ file `path` when no `mtllib` names
+/// another (`oxport::obj::mtl_path`).
+#[pyfunction]
+pub(crate) fn mtl_path(path: PathBuf) -> PathBuf {
+    obj::mtl_path(&path)
+}
+
 fn materials_of(materials: &[Bound<'_, PyAny>]) -> PyResult<Vec<oxport::Material>> {
     materials
         .iter()

@@ -24,7 +24,7 @@ pub fn targets(inputs: &[PathBuf], dir: &Path, suffix: &str, mtl: bool) -> Resul
         name.push(suffix);
         let target = dir.join(name);
         if mtl {
-            claimed.push((target.with_extension("mtl"), i));
+            claimed.push((crate::obj::mtl_path(&target), i));
         }
         claimed.push((target.clone(), i));
         targets.push(target);

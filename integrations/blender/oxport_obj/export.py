@@ -60,7 +60,7 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
                            to_up=axis(options.get("up_axis", "Y")))
     version = bpy.app.version_string
     write_materials = options.get("export_materials", True)
-    mtl_path = os.path.splitext(filepath)[0] + ".mtl"
+    mtl_path = oxport.mtl_path(filepath)
     # Meshes are written as soon as they are built, while later ones are gathered.
     writer = oxport.ObjWriter(
         filepath,

@@ -130,7 +130,9 @@ impl<'a> Layout<'a> {
         ys == 1 || (i64::from(self.origin.1) + line as i64).rem_euclid(i64::from(ys)) == 0
     }
 
-    /// Bytes of one line when every channel has a row on it.
+    /// Bytes of one line when every channel has a row on it (the lab's
+    /// chunks, which are never subsampled).
+    #[cfg(feature = "internals")]
     pub fn line_bytes(&self) -> usize {
         (0..self.sizes.len())
             .map(|c| self.channel_width(c) * self.sizes[c])

@@ -11,6 +11,14 @@ use super::{
     FileWriter, MaterialLibrary, ReadOptions, ReadWarning, WriteOptions, WriteSummary, read,
 };
 
+/// The MTL file written beside the OBJ file `obj` when no `mtllib` names
+/// another: its name with the extension `.mtl` (`scene.obj`: `scene.mtl`).
+/// The one rule of [`write_with_mtl`], the batches' outputs
+/// ([`crate::batch::targets`]), `oxport.dask` and the Blender add-on.
+pub fn mtl_path(obj: &Path) -> PathBuf {
+    obj.with_extension("mtl")
+}
+
 /// Writes `meshes` to the OBJ file `path` and, with `library`, its materials
 /// to an MTL file beside it, each file atomically, calling `progress(done,
 /// total)` (in elements) as the OBJ file is written.
@@ -30,8 +38,8 @@ pub fn write_with_mtl(
     meshes.iter().try_for_each(Mesh::validate)?;
     let mut options = options.clone();
     if library.is_some() && options.mtllib.is_none() {
-        let stem = path.file_stem().unwrap_or_default().to_string_lossy();
-        options.mtllib = Some(format!("{stem}.mtl"));
+        let mtl = mtl_path(path);
+        options.mtllib = Some(mtl.file_name().unwrap_or_default().to_string_lossy().into());
     }
     let mut writer = FileWriter::create(path, options)?;
     writer.write_valid(meshes, progress)?;
