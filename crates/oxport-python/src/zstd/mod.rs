@@ -195,7 +195,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(zstd_parameter_bounds, m)?)?;
     m.add_function(wrap_pyfunction!(dict::zstd_train_dict, m)?)?;
     m.add_function(wrap_pyfunction!(dict::zstd_finalize_dict, m)?)?;
-    let levels = zstd::levels();
+    let levels = oxport::codec::Levels::Zstd.range();
     m.add("ZSTD_MIN_LEVEL", *levels.start())?;
     m.add("ZSTD_MAX_LEVEL", *levels.end())?;
     m.add("ZSTD_DEFAULT_LEVEL", zstd::DEFAULT_LEVEL)?;

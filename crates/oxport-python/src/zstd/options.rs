@@ -139,7 +139,7 @@ pub fn compress_params(
             if !level.is_instance_of::<PyInt>() {
                 return Err(PyTypeError::new_err("invalid type for level, expected int"));
             }
-            let levels = oxport::codec::zstd::levels();
+            let levels = oxport::codec::Levels::Zstd.range();
             let value = level
                 .extract::<i64>()
                 .ok()

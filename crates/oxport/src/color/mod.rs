@@ -16,6 +16,7 @@ mod convert;
 mod gamut;
 mod gradient;
 mod hex;
+mod lanes;
 pub mod oklab;
 pub mod oklch;
 mod presets;

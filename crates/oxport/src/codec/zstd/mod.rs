@@ -32,7 +32,6 @@ pub use dict::{DictUse, Dictionary, finalize, train};
 pub use frames::{FrameInfo, frame_info, frame_size};
 pub use params::{
     CompressParams, CompressionParameter, DEFAULT_LEVEL, DecompressParams, DecompressionParameter,
-    levels,
 };
 
 use crate::Error;

@@ -6,15 +6,11 @@ use std::ops::RangeInclusive;
 use zstd_safe::zstd_sys::{self as sys, ZSTD_cParameter as C, ZSTD_dParameter as D};
 
 use super::context::{CCtx, DCtx, with_compressor, with_decompressor};
+use crate::codec::Levels;
 use crate::{Error, Result};
 
 /// zstd's default level.
 pub const DEFAULT_LEVEL: i32 = 3;
-
-/// The levels zstd accepts (the negative ones are the fastest).
-pub fn levels() -> RangeInclusive<i32> {
-    crate::codec::Levels::Zstd.range()
-}
 
 macro_rules! parameters {
     ($(#[$doc:meta])* $name:ident, $sys:ident, $bounds:ident, $(($variant:ident, $code:literal, $text:literal, $c:ident)),+ $(,)?) => {
@@ -111,7 +107,7 @@ fn illegal(kind: &str, name: &str, value: i32, bounds: RangeInclusive<i32>) -> E
 }
 
 fn illegal_level(level: i32) -> Error {
-    let levels = levels();
+    let levels = Levels::Zstd.range();
     Error::invalid(format!(
         "illegal compression level {level}; the valid range is [{}, {}]",
         levels.start(),
@@ -136,9 +132,11 @@ impl CompressParams {
     }
 
     /// Sets `parameter` to `value`, checked as zstd checks it (zstd
-    /// clamps levels silently; a level outside [`levels`] is refused here).
+    /// clamps levels silently; a level outside [`Levels::Zstd`] is refused here).
     pub fn set(&mut self, parameter: CompressionParameter, value: i32) -> Result<()> {
-        if parameter == CompressionParameter::CompressionLevel && !levels().contains(&value) {
+        if parameter == CompressionParameter::CompressionLevel
+            && !Levels::Zstd.range().contains(&value)
+        {
             return Err(illegal_level(value));
         }
         with_compressor(|context| {
