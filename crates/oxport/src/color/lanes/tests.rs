@@ -20,18 +20,26 @@ fn random_colors(space: Space, count: usize, seed: u64) -> Vec<[f64; 3]> {
         .collect()
 }
 
-/// Whether `got` is within 1e-12 of `want` (relative past 1); in Oklch,
-/// hues compared around the circle, and not at all for achromatic colors,
-/// whose hue is the angle of rounding noise on either path.
+/// Whether `got` is within 1e-12 of `want`, relative to the color's
+/// largest component past 1 (Oklab's a and b, and a gray's sRGB channels'
+/// differences, are differences of values of that size: their rounding is
+/// its). In Oklch the hue counts by the distance it moves the color on the
+/// a–b plane (angle times chroma): a low-chroma color's hue is an angle
+/// between tiny a and b, as uncertain as their last bits.
 fn agree(got: [f64; 3], want: [f64; 3], to: Space) -> bool {
+    let scale = want.iter().take(2).fold(1f64, |m, v| m.max(v.abs()));
+    let scale = if to == Space::Oklch { scale } else { scale.max(want[2].abs()) };
     let near = |g: f64, w: f64| {
-        g == w || (g.is_nan() && w.is_nan()) || (g - w).abs() <= 1e-12 * w.abs().max(1.0)
+        g == w || (g.is_nan() && w.is_nan()) || (g - w).abs() <= 1e-12 * scale
     };
     if to != Space::Oklch {
         return (0..3).all(|i| near(got[i], want[i]));
     }
-    let turn = (got[2] - want[2]).abs();
-    let hue = near(got[2], want[2]) || (turn - 360.0).abs() <= 1e-9 || want[1] <= oklch::ACHROMATIC;
+    let turn = (got[2] - want[2]).abs() % 360.0;
+    let turn = turn.min(360.0 - turn).to_radians();
+    let hue = got[2] == want[2]
+        || (got[2].is_nan() && want[2].is_nan())
+        || turn * want[1].abs() <= 1e-12 * scale;
     near(got[0], want[0]) && near(got[1], want[1]) && hue
 }
 
