@@ -28,10 +28,13 @@ fn random_colors(space: Space, count: usize, seed: u64) -> Vec<[f64; 3]> {
 /// between tiny a and b, as uncertain as their last bits.
 fn agree(got: [f64; 3], want: [f64; 3], to: Space) -> bool {
     let scale = want.iter().take(2).fold(1f64, |m, v| m.max(v.abs()));
-    let scale = if to == Space::Oklch { scale } else { scale.max(want[2].abs()) };
-    let near = |g: f64, w: f64| {
-        g == w || (g.is_nan() && w.is_nan()) || (g - w).abs() <= 1e-12 * scale
+    let scale = if to == Space::Oklch {
+        scale
+    } else {
+        scale.max(want[2].abs())
     };
+    let near =
+        |g: f64, w: f64| g == w || (g.is_nan() && w.is_nan()) || (g - w).abs() <= 1e-12 * scale;
     if to != Space::Oklch {
         return (0..3).all(|i| near(got[i], want[i]));
     }
