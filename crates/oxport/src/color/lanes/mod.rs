@@ -9,9 +9,11 @@
 //! where the processor has them (`multiversion`), and once for the target's
 //! baseline (SSE2 on x86-64; NEON on AArch64), the portable fallback.
 //!
-//! The polar step (Oklab ↔ Oklch) runs the scalar path per lane.
+//! The polar step (Oklab ↔ Oklch) is [`polar`]'s, but for hues past
+//! ±1e9 degrees (and NaN), which take the scalar path.
 
 mod math;
+mod polar;
 mod wide;
 
 use multiversion::multiversion;
@@ -97,7 +99,16 @@ impl Step {
                 each!(lms, |v: Wide<WIDTH>| v * v * v);
                 *c = apply(&LMS_TO_SRGB, &lms);
             }
-            Step::OklabToOklch | Step::OklchToOklab => {
+            Step::OklabToOklch => {
+                let (chroma, hue) = polar::from_oklab::<F, LANES>(Wide(c[1]), Wide(c[2]));
+                (c[1], c[2]) = (chroma.0, hue.0);
+            }
+            Step::OklchToOklab if c[2].iter().all(|h| h.abs() <= polar::HUE_LIMIT) => {
+                let (a, b) = polar::to_oklab::<F, LANES>(Wide(c[1]), Wide(c[2]));
+                (c[1], c[2]) = (a.0, b.0);
+            }
+            // Hues past the limit (and NaN): the scalar path, lane by lane.
+            Step::OklchToOklab => {
                 let [x, y, z] = c;
                 for ((x, y), z) in x.iter_mut().zip(y.iter_mut()).zip(z.iter_mut()) {
                     [*x, *y, *z] = self.scalar([*x, *y, *z]);

@@ -96,6 +96,11 @@ impl<const L: usize> Wide<L> {
     }
 
     #[inline(always)]
+    pub fn max(self, other: Self) -> Self {
+        self.zip(other, |a, b| a.max(b))
+    }
+
+    #[inline(always)]
     pub fn copysign(self, sign: Self) -> Self {
         self.zip(sign, |a, b| a.copysign(b))
     }
