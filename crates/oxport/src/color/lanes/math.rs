@@ -22,7 +22,7 @@ pub(super) fn fma<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
 
 /// Horner's rule over `coefficients`, the highest power first.
 #[inline(always)]
-fn horner<const F: bool, const L: usize, const N: usize>(
+pub(super) fn horner<const F: bool, const L: usize, const N: usize>(
     x: Wide<L>,
     coefficients: &[f64; N],
 ) -> Wide<L> {
@@ -53,7 +53,7 @@ const EXP: [f64; 9] = [
 /// 2^52: an integer below it, added to this, sits in the low mantissa bits.
 const TWO_52: f64 = 4503599627370496.0;
 /// 1.5·2^52: added to |y| < 2^51, rounds y to an integer in the low bits.
-const ROUND: f64 = 6755399441055744.0;
+pub(super) const ROUND: f64 = 6755399441055744.0;
 /// 2^600, to lift small values well into the normal range.
 const TWO_600: f64 = f64::from_bits((1023 + 600) << 52);
 

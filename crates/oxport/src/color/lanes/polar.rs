@@ -6,6 +6,7 @@
 
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, PI};
 
+use super::math::{ROUND, horner};
 use super::wide::Wide;
 
 /// (−1)^k/(2k + 1) for k = 19 down to 0: atan(x) = x·Σ (−1)^k x^2k/(2k + 1),
@@ -48,21 +49,13 @@ const COS: [f64; 10] = {
     c
 };
 
-/// 1.5·2^52: added to |y| < 2^51, rounds y to an integer in the low bits.
-const ROUND: f64 = 6755399441055744.0;
+/// 2^500 and 2^−500: past them, a square would overflow or underflow.
+const HUGE: f64 = f64::from_bits((1023 + 500) << 52);
+const TINY: f64 = f64::from_bits((1023 - 500) << 52);
 
 /// Hues past this many degrees are left to the scalar path: the reduction
 /// by quarter turns is exact only well inside f64's integers.
 pub(super) const HUE_LIMIT: f64 = 1e9;
-
-#[inline(always)]
-fn horner<const F: bool, const L: usize, const N: usize>(x: Wide<L>, c: &[f64; N]) -> Wide<L> {
-    let mut sum = Wide::splat(c[0]);
-    for &k in &c[1..] {
-        sum = sum.mul_add::<F>(x, Wide::splat(k));
-    }
-    sum
-}
 
 /// Chroma and hue (degrees in [0, 360)) of a and b, as
 /// [`crate::color::oklch::from_oklab`]: `hypot` and `atan2`.
@@ -75,9 +68,7 @@ pub(super) fn from_oklab<const F: bool, const L: usize>(
     let (small, large) = (x.min(y), y.max(x));
     // hypot without overflow or underflow: scaled by a power of two near
     // the larger magnitude's inverse when it is far from 1.
-    let far = large
-        .gt(Wide::splat(2f64.powi(500)))
-        .or(large.lt(Wide::splat(2f64.powi(-500))));
+    let far = large.gt(Wide::splat(HUGE)).or(large.lt(Wide::splat(TINY)));
     let scale = far.select(
         large.bits(|v| (2046u64 << 52).wrapping_sub(v & (0x7FF << 52))),
         Wide::splat(1.0),
