@@ -3,14 +3,16 @@
 //! computed), so that a loop over a block of lanes compiles to vector
 //! instructions.
 //!
-//! Each root starts from 2^(log2(x) / n), taken to about 1e-9 by short
-//! series (`log2` sums 2·atanh((m − 1)/(m + 1)) for a mantissa m in
-//! [√½, √2), `exp2` the series of e^x on [−½, ½]·ln 2), and one Newton step
-//! squares that error: the results are within 2e-15 (relative) of the C
-//! library's (the tests measure it). `F` says whether `mul_add` is
-//! a fused instruction here (where it is not, it is a slow call).
+//! Each root reduces its argument to x = y·2^(N·q), y in [1, 2^N), with
+//! y = m·2^r for the mantissa m in [1, 2) and r in 0..N. The estimate of
+//! y^(−1/N) is a polynomial for m^(−1/N) (to about 1e-6) times a short
+//! series for 2^(−r/N); one step of third order on y·s^N = 1, which needs
+//! no division, then cubes that error away: the results are within 2e-15
+//! (relative) of the C library's (the tests measure it). `F` says whether
+//! `mul_add` is a fused instruction here (where it is not, it is a slow
+//! call).
 
-use std::f64::consts::{LN_2, LOG2_E, SQRT_2};
+use std::f64::consts::LN_2;
 
 use super::wide::Wide;
 
@@ -33,14 +35,40 @@ pub(super) fn horner<const F: bool, const L: usize, const N: usize>(
     sum
 }
 
-/// 1/(2k + 1) for k = 4 down to 0: 2·atanh(s) = 2s·Σ s^2k/(2k + 1), for
-/// |s| ≤ 3 − 2√2, to 2e-9.
-const ATANH: [f64; 5] = [1.0 / 9.0, 1.0 / 7.0, 1.0 / 5.0, 1.0 / 3.0, 1.0];
+// `tools/root_coefficients.py` prints these three.
 
-/// 1/k! for k = 8 down to 0: e^g for |g| ≤ ln2/2, to 2e-10.
-const EXP: [f64; 9] = [
-    1.0 / 40320.0,
-    1.0 / 5040.0,
+/// m^(−1/3)·2^(−2/6) on [1, 2] in powers of 2m − 3, to 1.1e-06.
+const INVERSE_ROOT_3: [f64; 7] = [
+    0.00012484312323936462,
+    -0.0004192268690602471,
+    0.0012229089452269195,
+    -0.004405845149855395,
+    0.017121298637566968,
+    -0.07704427579776699,
+    0.6933612743506349,
+];
+/// m^(−1/5)·2^(−4/10) on [1, 2] in powers of 2m − 3, to 5.1e-07.
+const INVERSE_ROOT_5: [f64; 7] = [
+    5.7736006271775455e-05,
+    -0.00019867502570912267,
+    0.0006029167371116427,
+    -0.0022628466306721896,
+    0.009318258885457897,
+    -0.04659034757510081,
+    0.698827118771579,
+];
+/// m^(−1/12)·2^(−11/24) on [1, 2] in powers of 2m − 3, to 1.7e-07.
+const INVERSE_ROOT_12: [f64; 7] = [
+    1.8856169982634746e-05,
+    -6.632608910311128e-05,
+    0.00020849481332379277,
+    -0.0008121667008143936,
+    0.00352926203568295,
+    -0.01954629683990116,
+    0.7036450665680529,
+];
+/// 1/k! for k = 6 down to 0: e^g for |g| ≤ ln2·11/24, to 1.4e-7.
+const EXP: [f64; 7] = [
     1.0 / 720.0,
     1.0 / 120.0,
     1.0 / 24.0,
@@ -50,39 +78,14 @@ const EXP: [f64; 9] = [
     1.0,
 ];
 
-/// 2^52: an integer below it, added to this, sits in the low mantissa bits.
-const TWO_52: f64 = 4503599627370496.0;
 /// 1.5·2^52: added to |y| < 2^51, rounds y to an integer in the low bits.
 pub(super) const ROUND: f64 = 6755399441055744.0;
-/// 2^600, to lift small values well into the normal range.
+/// 2^52: an integer below it, added to this, sits in the low mantissa bits.
+const TWO_52: f64 = 4503599627370496.0;
+/// 2^600, to lift subnormal values into the normal range.
 const TWO_600: f64 = f64::from_bits((1023 + 600) << 52);
-
-/// log2 of normal `x` > 0, to about 1e-9 (absolute).
-#[inline(always)]
-fn log2<const F: bool, const L: usize>(x: Wide<L>) -> Wide<L> {
-    // The exponent field as a float (it is below 2^12) without an integer
-    // conversion, which AVX2 does not have for 64-bit lanes.
-    let field = x.bits(|b| TWO_52.to_bits() | (b >> 52)) - TWO_52;
-    let m = x.bits(|b| (b & 0x000F_FFFF_FFFF_FFFF) | 1f64.to_bits());
-    let big = m.gt(Wide::splat(SQRT_2));
-    let m = big.select(m * 0.5, m);
-    let e = field - big.select(Wide::splat(1022.0), Wide::splat(1023.0));
-    let s = (m - 1.0) / (m + 1.0);
-    let ln_m = s * 2.0 * horner::<F, L, 5>(s * s, &ATANH);
-    ln_m.mul_add::<F>(Wide::splat(LOG2_E), e)
-}
-
-/// 2^`y` for `y` in [−1021, 1023], to about 2e-10 (relative).
-#[inline(always)]
-fn exp2<const F: bool, const L: usize>(y: Wide<L>) -> Wide<L> {
-    let rounded = y + ROUND;
-    let n = rounded - ROUND;
-    let p = horner::<F, L, 9>((y - n) * LN_2, &EXP);
-    // 2^n: n added to the exponent field (n is in the low bits of `rounded`).
-    p.bits2(rounded, |p, r| {
-        p.wrapping_add(r.wrapping_sub(ROUND.to_bits()) << 52)
-    })
-}
+/// The mantissa field.
+const MANTISSA: u64 = (1 << 52) - 1;
 
 /// `y`^`n` by multiplications (`powi` promises no precision); `n` is a
 /// constant where it is inlined.
@@ -94,42 +97,98 @@ fn power<const L: usize>(y: Wide<L>, n: i32) -> Wide<L> {
         3 => y2 * y,
         4 => y2 * y2,
         5 => y2 * y2 * y,
+        11 => {
+            let y4 = y2 * y2;
+            y4 * y4 * y2 * y
+        }
         12 => {
             let y4 = y2 * y2;
             y4 * y4 * y4
         }
-        _ => unreachable!("the powers taken are 2 to 5 and 12"),
+        _ => unreachable!("the powers taken are 2 to 5, 11 and 12"),
     }
 }
 
-/// x^(−1/`N`) for `x` ≥ 0 (∞ for 0, 0 for ∞, NaN for NaN): the series'
-/// estimate, then one Newton step on x·r^N = 1, which has no division.
-/// `N` divides 600: below 2^−600 `x` is scaled up by 2^600 first, so that
-/// x·r^N stays a normal number.
-#[inline(always)]
-fn inverse_root<const F: bool, const L: usize, const N: i32>(x: Wide<L>) -> Wide<L> {
-    let tiny = x.lt(Wide::splat(f64::from_bits((1023 - 600) << 52)));
-    let scaled = tiny.select(x * TWO_600, x).min(Wide::splat(f64::MAX));
-    let r = exp2::<F, L>(log2::<F, L>(scaled) * (-1.0 / f64::from(N)));
-    let error = (-scaled).mul_add::<F>(power(r, N), Wide::splat(1.0));
-    let r = (r * error).mul_add::<F>(Wide::splat(1.0 / f64::from(N)), r);
-    let unscale = f64::from_bits(((1023 + 600 / N) as u64) << 52);
-    let r = r * tiny.select(Wide::splat(unscale), Wide::splat(1.0));
-    let zero = x.eq(Wide::splat(0.0));
-    let infinite = x.eq(Wide::splat(f64::INFINITY));
-    let r = zero.select(
-        Wide::splat(f64::INFINITY),
-        infinite.select(Wide::splat(0.0), r),
-    );
-    x.is_nan().select(x, r)
+/// A positive finite `x` as y·2^(N·q), and y^(−1/N).
+struct Reduced<const L: usize> {
+    /// x / 2^(N·q), in [1, 2^N).
+    y: Wide<L>,
+    /// y^(−1/N), to rounding.
+    s: Wide<L>,
+    /// q + [`ROUND`]: q in the low bits.
+    q: Wide<L>,
 }
 
-/// The `N`th root of `x` ≥ 0 (0 for 0, ∞ for ∞, NaN for NaN): x·x^(−1/N)^(N−1).
+/// `x` (positive, finite) reduced, and the root of its reduction.
+#[inline(always)]
+fn reduce<const F: bool, const L: usize, const N: i32>(x: Wide<L>) -> Reduced<L> {
+    let n = f64::from(N);
+    let subnormal = x.lt(Wide::splat(f64::MIN_POSITIVE));
+    let x = subnormal.select(x * TWO_600, x);
+    // The exponent as a float (it is below 2^12) without an integer
+    // conversion, which AVX2 does not have for 64-bit lanes.
+    let field = x.bits(|b| TWO_52.to_bits() | (b >> 52)) - TWO_52;
+    let e = field - subnormal.select(Wide::splat(1623.0), Wide::splat(1023.0));
+    let m = x.bits(|b| (b & MANTISSA) | 1f64.to_bits());
+    // q = ⌊e/N⌋: (e − (N−1)/2)/N is within (N−1)/2N < ½ of it.
+    let q = (e - (n - 1.0) / 2.0).mul_add::<F>(Wide::splat(1.0 / n), Wide::splat(ROUND));
+    let r = (q - ROUND).mul_add::<F>(Wide::splat(-n), e);
+    let y = m.bits2(r + ROUND, |m, r| {
+        m.wrapping_add(r.wrapping_sub(ROUND.to_bits()) << 52)
+    });
+    let coefficients = match N {
+        3 => &INVERSE_ROOT_3,
+        5 => &INVERSE_ROOT_5,
+        12 => &INVERSE_ROOT_12,
+        _ => unreachable!("the roots taken are the 3rd, 5th and 12th"),
+    };
+    let estimate = horner::<F, L, 7>(
+        m.mul_add::<F>(Wide::splat(2.0), Wide::splat(-3.0)),
+        coefficients,
+    );
+    // 2^(−r/N) = 2^(−(N−1)/2N) · e^g, |g| ≤ ln2·(N−1)/2N; the polynomial
+    // has the first factor.
+    let middle = (n - 1.0) / (2.0 * n);
+    let g = r.mul_add::<F>(Wide::splat(-LN_2 / n), Wide::splat(middle * LN_2));
+    let s = estimate * horner::<F, L, 7>(g, &EXP);
+    // s·(1 − e)^(−1/N) to second order in e = 1 − y·s^N.
+    let e = (-y).mul_add::<F>(power(s, N), Wide::splat(1.0));
+    let step = e * e.mul_add::<F>(Wide::splat((n + 1.0) / (2.0 * n * n)), Wide::splat(1.0 / n));
+    Reduced {
+        y,
+        s: s.mul_add::<F>(step, s),
+        q,
+    }
+}
+
+/// `v` times 2^`sign`·q, for q in the low bits of `q` and `v` and the
+/// result normal: the exponent field moved.
+#[inline(always)]
+fn scale<const L: usize>(v: Wide<L>, q: Wide<L>, negative: bool) -> Wide<L> {
+    v.bits2(q, |v, q| {
+        let shift = q.wrapping_sub(ROUND.to_bits()) << 52;
+        if negative {
+            v.wrapping_sub(shift)
+        } else {
+            v.wrapping_add(shift)
+        }
+    })
+}
+
+/// Lanes where `x` is positive and finite, and `x` with 1 in the others.
+#[inline(always)]
+fn ordinary<const L: usize>(x: Wide<L>) -> (super::wide::Mask<L>, Wide<L>) {
+    let ordinary = x.gt(Wide::splat(0.0)).and(x.lt(Wide::splat(f64::INFINITY)));
+    (ordinary, ordinary.select(x, Wide::splat(1.0)))
+}
+
+/// The `N`th root of `x` ≥ 0 (0, ∞ and NaN are their own root):
+/// y·s^(N−1)·2^q.
 #[inline(always)]
 fn root<const F: bool, const L: usize, const N: i32>(x: Wide<L>) -> Wide<L> {
-    let r = inverse_root::<F, L, N>(x);
-    let edge = x.eq(Wide::splat(0.0)).or(x.eq(Wide::splat(f64::INFINITY)));
-    edge.select(x, x * power(r, N - 1))
+    let (ordinary, safe) = ordinary(x);
+    let Reduced { y, s, q } = reduce::<F, L, N>(safe);
+    ordinary.select(scale(y * power(s, N - 1), q, false), x)
 }
 
 /// `t`^2.4 for `t` ≥ 0 (the sRGB curve's power): t² · (t²)^⅕, one root
@@ -144,14 +203,15 @@ pub(super) fn pow_12_5<const F: bool, const L: usize>(t: Wide<L>) -> Wide<L> {
 /// the square root exact.
 #[inline(always)]
 pub(super) fn pow_5_12<const F: bool, const L: usize>(x: Wide<L>) -> Wide<L> {
-    let edge = x.eq(Wide::splat(0.0)).or(x.eq(Wide::splat(f64::INFINITY)));
-    edge.select(x, x.sqrt() * inverse_root::<F, L, 12>(x))
+    let (ordinary, safe) = ordinary(x);
+    let Reduced { s, q, .. } = reduce::<F, L, 12>(safe);
+    ordinary.select(safe.sqrt() * scale(s, q, true), x)
 }
 
 /// The cube root, keeping the sign (as `f64::cbrt`).
 #[inline(always)]
 pub(super) fn cbrt<const F: bool, const L: usize>(x: Wide<L>) -> Wide<L> {
-    x.is_nan().select(x, root::<F, L, 3>(x.abs()).copysign(x))
+    root::<F, L, 3>(x.abs()).copysign(x)
 }
 
 #[cfg(test)]
@@ -266,6 +326,5 @@ mod tests {
             one::<false>(cbrt::<false, 1>, f64::NEG_INFINITY),
             f64::NEG_INFINITY
         );
-        assert_eq!(exp2::<false, 1>(Wide([-1.0])).0[0], 0.5);
     }
 }
