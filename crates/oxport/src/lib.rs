@@ -45,6 +45,7 @@ pub mod color;
 mod direct;
 mod error;
 pub mod exr;
+mod half;
 mod merge;
 pub mod mesh;
 pub mod numfmt;

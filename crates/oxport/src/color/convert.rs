@@ -2,8 +2,8 @@
 
 use std::str::FromStr;
 
-use super::lanes::{self, Step};
-use crate::pipeline::Pipeline;
+use super::image::SamplesMut;
+use super::lanes;
 use crate::{Error, Result};
 
 /// A color space.
@@ -62,41 +62,21 @@ pub fn convert_one(c: [f64; 3], from: Space, to: Space) -> [f64; 3] {
     lanes::path(from, to).fold(c, |c, step| step.scalar(c))
 }
 
-/// Colors per task, at least: a few hundred blocks of lanes.
-const UNIT: usize = 1024;
-
 /// Converts `colors` from `from` to `to` in place, eight at a time in SIMD
 /// lanes, in parallel on `threads` threads (`None`: one per core) when there
 /// are many. In gamut, within 1e-12 of [`convert_one`] (relative to the
 /// color's largest component past 1); out of gamut each step is, but where
 /// the LMS matrix cancels near 0 a last-bit difference in a linear value can
-/// move the Oklab result by up to about 1e-11 on any path.
+/// move the Oklab result by up to about 1e-11 on any path. Images of other
+/// sample types, and with alpha: [`super::convert_pixels`].
 pub fn convert(
     colors: &mut [[f64; 3]],
     from: Space,
     to: Space,
     threads: Option<usize>,
 ) -> Result<()> {
-    let steps: Vec<Step> = lanes::path(from, to).collect();
-    Pipeline::new(threads)?.for_each_mut(colors, UNIT, UNIT * 24, |_, piece| {
-        lanes::convert_f64(piece, &steps);
-    });
-    Ok(())
-}
-
-/// [`convert`] for `f32` colors (computed in `f64`: within one unit in the
-/// last place of [`convert_one`]'s result rounded).
-pub fn convert_f32(
-    colors: &mut [[f32; 3]],
-    from: Space,
-    to: Space,
-    threads: Option<usize>,
-) -> Result<()> {
-    let steps: Vec<Step> = lanes::path(from, to).collect();
-    Pipeline::new(threads)?.for_each_mut(colors, UNIT, UNIT * 12, |_, piece| {
-        lanes::convert_f32(piece, &steps);
-    });
-    Ok(())
+    let samples = SamplesMut::F64(colors.as_flattened_mut());
+    super::convert_pixels_in_place(samples, 3, from, to, threads)
 }
 
 #[cfg(test)]
@@ -156,8 +136,5 @@ mod tests {
             assert!((got - want).abs() <= 1e-12 * want.abs().max(1.0), "{one:?}");
         }
         assert!(convert(&mut two, Space::Srgb, Space::Oklab, Some(0)).is_err());
-        let mut small = [[1.0f32, 0.0, 0.0]];
-        convert_f32(&mut small, Space::Srgb, Space::Oklab, None).unwrap();
-        assert!((small[0][0] - 0.627_955).abs() < 1e-6);
     }
 }

@@ -38,7 +38,6 @@ mod convert;
 mod cursor;
 mod deep;
 mod filter;
-mod half;
 mod header;
 mod new_part;
 mod offsets;

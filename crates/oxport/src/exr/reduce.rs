@@ -11,8 +11,8 @@
 //! truncated) before the next pass reads it.
 
 use super::attribute::{Channel, PixelType};
-use super::half;
 use super::tile::{LevelMode, Tiles};
+use crate::half;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
 

@@ -10,7 +10,7 @@
 //! neighbours desaturated. Every step stores halves, as OpenEXR's does,
 //! and the edges are padded as its line buffers pad them.
 
-use super::half;
+use crate::half;
 use crate::{Error, Result};
 
 /// Taps on each side of a filter's centre.

@@ -27,7 +27,7 @@ use wide::Wide;
 /// Colors per block.
 pub(super) const LANES: usize = 8;
 
-type Lanes = [f64; LANES];
+pub(super) type Lanes = [f64; LANES];
 
 /// Values a function of [`math`] takes at once: two or three vectors, as
 /// many independent chains as stay in registers.
@@ -103,15 +103,19 @@ impl Step {
                 let (chroma, hue) = polar::from_oklab::<F, LANES>(Wide(c[1]), Wide(c[2]));
                 (c[1], c[2]) = (chroma.0, hue.0);
             }
-            Step::OklchToOklab if c[2].iter().all(|h| h.abs() <= polar::HUE_LIMIT) => {
-                let (a, b) = polar::to_oklab::<F, LANES>(Wide(c[1]), Wide(c[2]));
-                (c[1], c[2]) = (a.0, b.0);
-            }
-            // Hues past the limit (and NaN): the scalar path, lane by lane.
+            // Hues past the limit (and NaN) take the scalar path, lane by
+            // lane, so that no color's result depends on its neighbours'.
             Step::OklchToOklab => {
-                let [x, y, z] = c;
-                for ((x, y), z) in x.iter_mut().zip(y.iter_mut()).zip(z.iter_mut()) {
-                    [*x, *y, *z] = self.scalar([*x, *y, *z]);
+                let (a, b) = polar::to_oklab::<F, LANES>(Wide(c[1]), Wide(c[2]));
+                let [l, chroma, hue] = c;
+                let lanes = l.iter().zip(chroma.iter_mut()).zip(hue.iter_mut());
+                for (i, ((&l, chroma), hue)) in lanes.enumerate() {
+                    (*chroma, *hue) = if hue.abs() <= polar::HUE_LIMIT {
+                        (a.0[i], b.0[i])
+                    } else {
+                        let [_, a, b] = self.scalar([l, *chroma, *hue]);
+                        (a, b)
+                    };
                 }
             }
         }
@@ -146,51 +150,20 @@ fn from_linear<const F: bool>(c: Wide<WIDTH>) -> Wide<WIDTH> {
     abs.gt(Wide::splat(0.0031308)).select(curve, c * 12.92)
 }
 
-/// Every block of `colors` through `steps`, with `load` and `store` between
-/// the stored type and the lanes'. The last block is filled out with zeros,
-/// so that every color is converted by the same instructions.
-#[inline(always)]
-fn blocks<const F: bool, T: Copy>(
-    colors: &mut [[T; 3]],
-    steps: &[Step],
-    load: impl Fn(T) -> f64,
-    store: impl Fn(f64) -> T,
-) {
-    for block in colors.chunks_mut(LANES) {
-        let mut c = [[0.0; LANES]; 3];
-        for (i, color) in block.iter().enumerate() {
-            for (channel, &v) in c.iter_mut().zip(color) {
-                channel[i] = load(v);
-            }
-        }
+/// A block of colors, each channel in its own array.
+pub(super) type Block = [Lanes; 3];
+
+/// Every block through `steps`, in place.
+#[multiversion(targets("x86_64+avx2+fma"))]
+pub(super) fn convert_blocks(blocks: &mut [Block], steps: &[Step]) {
+    for block in blocks {
         for &step in steps {
-            step.lanes::<F>(&mut c);
-        }
-        for (i, color) in block.iter_mut().enumerate() {
-            for (v, channel) in color.iter_mut().zip(&c) {
-                *v = store(channel[i]);
+            if target_cfg_f!(target_feature = "fma") {
+                step.lanes::<true>(block);
+            } else {
+                step.lanes::<false>(block);
             }
         }
-    }
-}
-
-/// `colors` through `steps` in place, in lanes.
-#[multiversion(targets("x86_64+avx2+fma"))]
-pub(super) fn convert_f64(colors: &mut [[f64; 3]], steps: &[Step]) {
-    if target_cfg_f!(target_feature = "fma") {
-        blocks::<true, f64>(colors, steps, |v| v, |v| v);
-    } else {
-        blocks::<false, f64>(colors, steps, |v| v, |v| v);
-    }
-}
-
-/// [`convert_f64`] for `f32` colors, computed in `f64`.
-#[multiversion(targets("x86_64+avx2+fma"))]
-pub(super) fn convert_f32(colors: &mut [[f32; 3]], steps: &[Step]) {
-    if target_cfg_f!(target_feature = "fma") {
-        blocks::<true, f32>(colors, steps, f64::from, |v| v as f32);
-    } else {
-        blocks::<false, f32>(colors, steps, f64::from, |v| v as f32);
     }
 }
 

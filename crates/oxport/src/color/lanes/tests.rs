@@ -4,6 +4,36 @@
 //! `f32` channel value the transfer curve takes.
 
 use super::*;
+use crate::color::image::convert_steps;
+
+/// `colors` through `steps` on the lanes, in place.
+fn convert_f64(colors: &mut [[f64; 3]], steps: &[Step]) {
+    convert_steps(colors.as_flattened_mut(), 3, steps);
+}
+
+/// `colors` through `step` on the lanes, fused multiply-adds where `F`
+/// (compiled for this target's baseline, where they are calls).
+fn step_on_lanes<const F: bool>(colors: &mut [[f64; 3]], step: Step) {
+    for piece in colors.chunks_mut(LANES) {
+        let mut block: Block = [[0.0; LANES]; 3];
+        for (i, color) in piece.iter().enumerate() {
+            for (channel, &v) in block.iter_mut().zip(color) {
+                channel[i] = v;
+            }
+        }
+        step.lanes::<F>(&mut block);
+        for (i, color) in piece.iter_mut().enumerate() {
+            for (v, channel) in color.iter_mut().zip(&block) {
+                *v = channel[i];
+            }
+        }
+    }
+}
+
+/// [`convert_f64`] for `f32` colors.
+fn convert_f32(colors: &mut [[f32; 3]], steps: &[Step]) {
+    convert_steps(colors.as_flattened_mut(), 3, steps);
+}
 use crate::pipeline::Pipeline;
 use crate::synth::Rng;
 
@@ -82,9 +112,9 @@ fn check(from: Space, to: Space, count: usize) {
             for &step in &steps {
                 let before = lanes.clone();
                 if fma {
-                    blocks::<true, f64>(&mut lanes, &[step], |v| v, |v| v);
+                    step_on_lanes::<true>(&mut lanes, step);
                 } else {
-                    blocks::<false, f64>(&mut lanes, &[step], |v| v, |v| v);
+                    step_on_lanes::<false>(&mut lanes, step);
                 }
                 for (got, c) in lanes.iter().zip(&before) {
                     let want = step.scalar(*c);

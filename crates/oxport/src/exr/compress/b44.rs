@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use crate::exr::attribute::PixelType;
 use crate::exr::chunk::Layout;
-use crate::exr::half;
+use crate::half;
 use crate::scratch::with_buffer;
 use crate::{Error, Result};
 

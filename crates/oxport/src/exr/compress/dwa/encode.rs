@@ -20,7 +20,7 @@ use crate::codec::deflate::{self, Engine, Format};
 use crate::exr::attribute::PixelType;
 use crate::exr::chunk::Layout;
 use crate::exr::compress::{piz, rle, zip};
-use crate::exr::half;
+use crate::half;
 
 /// OpenEXR's default quality (`dwaCompressionLevel`), which scales the
 /// quantization tolerances.

@@ -8,7 +8,7 @@
 use std::sync::OnceLock;
 
 use super::idct::{self, Order};
-use crate::exr::half;
+use crate::half;
 use crate::{Error, Result};
 
 fn corrupt(what: &'static str) -> Error {

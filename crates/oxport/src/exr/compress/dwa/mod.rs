@@ -33,7 +33,7 @@ use crate::exr::attribute::PixelType;
 use crate::exr::chunk::Layout;
 use crate::exr::compress::{piz, rle, zip};
 use crate::exr::filter::delta;
-use crate::exr::half;
+use crate::half;
 use crate::{Error, Result};
 
 fn corrupt(what: &'static str) -> Error {

@@ -5,7 +5,7 @@
 //! Huffman coder sees fewer distinct values. The candidates and the order
 //! they are tried in are OpenEXR's, which decide ties.
 
-use crate::exr::half;
+use crate::half;
 
 fn float(h: u32) -> f32 {
     half::to_f32(h as u16)

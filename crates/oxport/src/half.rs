@@ -1,7 +1,9 @@
 //! HALF ⇄ f32 as OpenEXR converts them (Imath's rules): f32 to half rounds
 //! to nearest, ties to even; values past the largest half become
 //! infinities; NaNs stay NaNs. Lossy methods (B44's log table, DWA) decide
-//! pixels through these, so they must be OpenEXR's exactly.
+//! pixels through these, so they must be OpenEXR's exactly. Images of
+//! colors (`color::convert_pixels`) store f64 results by [`from_f64`],
+//! rounded once.
 
 /// The f32 a half's bits stand for (exact). Normal halves, nearly all of
 /// them, take a few integer operations and no memory: faster than the
@@ -129,9 +131,54 @@ pub(crate) fn from_f32(f: f32) -> u16 {
     h
 }
 
+/// The half nearest `v` (ties to even), rounded once: `v` is first rounded
+/// to an f32 by rounding to odd (toward zero, then the last bit set if
+/// anything was lost), which keeps enough of what was cut for the second
+/// rounding, 13 bits shorter, to be the one a direct rounding makes.
+pub(crate) fn from_f64(v: f64) -> u16 {
+    let f = v as f32;
+    let toward_zero = if f64::from(f).abs() > v.abs() {
+        f32::from_bits(f.to_bits() - 1)
+    } else {
+        f
+    };
+    let odd = if f64::from(toward_zero) != v && !v.is_nan() {
+        f32::from_bits(toward_zero.to_bits() | 1)
+    } else {
+        toward_zero
+    };
+    from_f32(odd)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn f64_rounds_to_the_nearest_half_once() {
+        // Halfway between two halves, then a hair either side: a rounding
+        // through the nearest f32 would land on the tie and round to even.
+        let mut rng = crate::synth::Rng::new(3);
+        for h in 0..0x7bffu16 {
+            let (lo, hi) = (f64::from(to_f32(h)), f64::from(to_f32(h + 1)));
+            let middle = (lo + hi) / 2.0;
+            let even = if h % 2 == 0 { h } else { h + 1 };
+            assert_eq!(from_f64(middle), even, "{middle:e}");
+            let hair = (hi - lo) * 1e-12;
+            assert_eq!(from_f64(middle + hair), h + 1, "{middle:e} + {hair:e}");
+            assert_eq!(from_f64(middle - hair), h, "{middle:e} - {hair:e}");
+            assert_eq!(from_f64(-(middle + hair)), (h + 1) | 0x8000);
+            let inside = lo + (hi - lo) * f64::from(rng.range(0.0, 0.4));
+            assert_eq!(from_f64(inside), h, "{inside:e}");
+            assert_eq!(from_f32(inside as f32), from_f64(inside));
+        }
+        assert_eq!(from_f64(f64::INFINITY), 0x7c00);
+        assert_eq!(from_f64(1e300), 0x7c00);
+        assert_eq!(from_f64(-1e-300), 0x8000);
+        assert_eq!(from_f64(65519.99), 0x7bff);
+        assert_eq!(from_f64(65520.0), 0x7c00);
+        assert!(to_f32(from_f64(f64::NAN)).is_nan());
+    }
 
     #[test]
     fn every_half_goes_to_f32_and_back() {
