@@ -29,29 +29,53 @@ if TYPE_CHECKING:
 Space = Literal["srgb", "linear", "srgb-linear", "oklab", "oklch"]
 
 
+#: The sample types :func:`convert` reads and writes without a copy.
+Dtype = Literal["uint8", "float16", "float32", "float64"]
+_DTYPES = ("uint8", "float16", "float32", "float64")
+
+
 def convert(colors: npt.ArrayLike, src: Space, dst: Space, *,
+            dtype: Optional[npt.DTypeLike] = None, out: Optional[np.ndarray] = None,
             threads: Optional[int] = None) -> np.ndarray:
-    """``colors`` (an array of shape ``(..., 3)``) converted from ``src`` to
-    ``dst``, as a new array of the same shape: float32 stays float32, other
-    floats and integers become float64; uint8 is 8-bit sRGB (``src`` must be
-    ``"srgb"``), read as ``value / 255``. ``threads``: ``None`` is one per
-    core (large arrays are cut in parallel pieces)."""
+    """``colors`` converted from ``src`` to ``dst``: an array of shape
+    ``(..., 3)``, or ``(..., 4)`` with alpha last (passed through).
+
+    Samples are uint8 (8-bit sRGB: value / 255, only where the space is
+    ``"srgb"``), float16, float32 or float64; other numbers are read as
+    float64. Each result is computed in float64 and rounded once into the
+    output's type (uint8: clamped to [0, 1], nearest of 0..255).
+
+    The result is a new array of ``dtype`` (by default the input's float
+    type; float64 for integers), or ``out``: a C-contiguous array of the
+    same shape and any of the four types, which may be ``colors`` itself
+    to convert in place. ``threads``: ``None`` is one per core (large arrays
+    are cut in parallel pieces)."""
     import numpy as np
 
+    if out is not None and out is colors:
+        # In place: the array itself, whose dtype and layout must do.
+        if dtype is not None and np.dtype(dtype) != out.dtype:
+            raise ValueError(f"dtype: {np.dtype(dtype)} disagrees with out's {out.dtype}")
+        _native.color_convert(out, out, src, dst, threads=threads)
+        return out
     array = np.asarray(colors)
-    if array.ndim == 0 or array.shape[-1] != 3:
-        raise ValueError(f"colors: expected an array of shape (..., 3), got {array.shape}")
-    if array.dtype == np.uint8:
-        if src != "srgb":
-            raise ValueError(f"colors: uint8 colors are 8-bit sRGB, but src is {src!r}")
-        out = array.astype(np.float64) / 255.0
-    elif array.dtype == np.float32:
-        out = np.array(array, dtype=np.float32, order="C", copy=True)
-    elif array.dtype.kind in "fiub":
-        out = np.array(array, dtype=np.float64, order="C", copy=True)
-    else:
-        raise TypeError(f"colors: expected numbers, got {array.dtype}")
-    _native.color_convert(out.reshape(-1), src, dst, threads=threads)
+    if array.ndim == 0 or array.shape[-1] not in (3, 4):
+        raise ValueError(f"colors: expected an array of shape (..., 3) or (..., 4), "
+                         f"got {array.shape}")
+    if array.dtype.name not in _DTYPES:
+        if array.dtype.kind not in "fiub":
+            raise TypeError(f"colors: expected numbers, got {array.dtype}")
+        array = array.astype(np.float64)
+    array = np.ascontiguousarray(array)
+    if out is None:
+        if dtype is None:
+            dtype = np.float64 if array.dtype == np.uint8 else array.dtype
+        if np.dtype(dtype).name not in _DTYPES:
+            raise TypeError(f"dtype: expected one of {', '.join(_DTYPES)}, got {np.dtype(dtype)}")
+        out = np.empty(array.shape, dtype=dtype)
+    elif dtype is not None and np.dtype(dtype) != out.dtype:
+        raise ValueError(f"dtype: {np.dtype(dtype)} disagrees with out's {out.dtype}")
+    _native.color_convert(array, out, src, dst, threads=threads)
     return out
 
 

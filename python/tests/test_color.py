@@ -88,15 +88,94 @@ def test_dtypes_shapes_threads_and_errors() -> None:
     assert np.array_equal(copy, many)
     with pytest.raises(ValueError, match="src"):
         color.convert(many, "hsl", "oklab")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"shape \(\.\.\., 3\)"):
-        color.convert(np.zeros((3, 4)), "srgb", "oklab")
-    with pytest.raises(ValueError, match="uint8"):
+    with pytest.raises(ValueError, match=r"shape \(\.\.\., 3\) or \(\.\.\., 4\)"):
+        color.convert(np.zeros((3, 5)), "srgb", "oklab")
+    with pytest.raises(ValueError, match="8-bit samples hold sRGB only, but the input is linear"):
         color.convert(eight, "linear", "oklab")
     with pytest.raises(ValueError, match="threads"):
         color.convert(many, "srgb", "oklab", threads=0)
     with pytest.raises(TypeError):
         color.convert(np.array([["a", "b", "c"]]), "srgb", "oklab")
     assert math.isnan(color.convert([math.nan, 0.0, 0.0], "srgb", "oklab")[0])
+
+
+DTYPES = [np.uint8, np.float16, np.float32, np.float64]
+
+
+def rounded(values: np.ndarray, dtype: type) -> np.ndarray:
+    """float64 values rounded into ``dtype`` as numpy rounds them (8-bit:
+    clamped, nearest of 0..255)."""
+    if dtype is np.uint8:
+        return np.rint(np.clip(values, 0.0, 1.0) * 255.0).astype(np.uint8)
+    return values.astype(dtype)
+
+
+@pytest.mark.parametrize("channels", [3, 4])
+@pytest.mark.parametrize("src_dtype", DTYPES)
+@pytest.mark.parametrize("dst_dtype", DTYPES)
+def test_images_of_every_dtype_into_every_other(channels: int, src_dtype: type,
+                                                dst_dtype: type) -> None:
+    # A small image of sRGB pixels (alpha last): each result is the float64
+    # conversion of the input's values rounded once into the output's type.
+    rng = np.random.default_rng(channels)
+    image = rounded(rng.uniform(0.0, 1.0, size=(37, 23, channels)), src_dtype)
+    values = image / 255.0 if src_dtype is np.uint8 else image.astype(np.float64)
+    for dst in ("srgb", "linear", "oklab", "oklch"):
+        if dst_dtype is np.uint8 and dst != "srgb":
+            with pytest.raises(ValueError, match=f"but the output is {dst}"):
+                color.convert(image, "srgb", dst, dtype=dst_dtype)  # type: ignore[arg-type]
+            continue
+        ours = color.convert(image, "srgb", dst, dtype=dst_dtype)  # type: ignore[arg-type]
+        assert ours.dtype == dst_dtype and ours.shape == image.shape
+        exact = values.copy()
+        exact[..., :3] = color.convert(values[..., :3], "srgb", dst)  # type: ignore[arg-type]
+        want = rounded(exact, dst_dtype)
+        if dst_dtype is np.float64:
+            assert np.all(np.abs(ours - want) <= 1e-12 * np.maximum(np.abs(want), 1.0))
+        else:
+            # The float64 results straddle a rounding at most rarely.
+            assert np.mean(ours != want) < 1e-3, (dst, np.mean(ours != want))
+            step = 1 if dst_dtype is np.uint8 else np.spacing(np.abs(want).astype(dst_dtype))
+            assert np.all(np.abs(ours.astype(np.float64) - want.astype(np.float64)) <= step)
+        if channels == 4:
+            # Alpha passed through, rounded into the output's type.
+            assert np.array_equal(ours[..., 3], rounded(values[..., 3], dst_dtype))
+        # In place, where the dtype allows: the same samples.
+        if dst_dtype is src_dtype:
+            again = image.copy()
+            assert color.convert(again, "srgb", dst, out=again) is again  # type: ignore[arg-type]
+            assert np.array_equal(again, ours)
+        # Into an array given.
+        given = np.full(image.shape, 7, dst_dtype)
+        assert color.convert(image, "srgb", dst, out=given) is given  # type: ignore[arg-type]
+        assert np.array_equal(given, ours)
+
+
+def test_out_arrays_that_cannot_be_written_are_refused() -> None:
+    image = np.random.default_rng(1).uniform(0.0, 1.0, size=(8, 8, 4))
+    with pytest.raises(ValueError, match=r"out: has shape \[8, 8, 3\], colors \[8, 8, 4\]"):
+        color.convert(image, "srgb", "oklab", out=np.empty((8, 8, 3)))
+    with pytest.raises(ValueError, match="out: expected a C-contiguous array"):
+        color.convert(image, "srgb", "oklab", out=np.empty((8, 8, 8))[..., ::2])
+    with pytest.raises(ValueError, match="out: expected a numpy array of uint8, float16"):
+        color.convert(image, "srgb", "oklab", out=np.empty((8, 8, 4), np.int32))
+    frozen = np.empty((8, 8, 4))
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="out: cannot be written"):
+        color.convert(image, "srgb", "oklab", out=frozen)
+    # A view of the input is not the input: refused, not half overwritten.
+    with pytest.raises(ValueError, match="overlaps the input"):
+        color.convert(image, "srgb", "oklab", out=image.view())
+    with pytest.raises(ValueError, match="dtype: float32 disagrees with out's float64"):
+        color.convert(image, "srgb", "oklab", dtype=np.float32, out=np.empty((8, 8, 4)))
+    with pytest.raises(TypeError, match="dtype: expected one of"):
+        color.convert(image, "srgb", "oklab", dtype=np.int16)
+    strided = np.zeros((8, 8, 8))[..., ::2]
+    with pytest.raises(ValueError, match="colors: expected a C-contiguous array"):
+        color.convert(strided, "srgb", "oklab", out=strided)
+    # A strided input (not converted in place) is read through a copy.
+    assert np.array_equal(color.convert(image[::2], "srgb", "oklab"),
+                          color.convert(image, "srgb", "oklab")[::2])
 
 
 HUES = ["shorter", "longer", "increasing", "decreasing"]

@@ -1,11 +1,17 @@
 //! `oxport.color`: conversions between sRGB, linear sRGB, Oklab and Oklch
-//! on numpy arrays of colors, in place (the facade hands over its own
-//! copy), with the GIL released.
+//! on numpy arrays of pixels (uint8, float16, float32 or float64 samples,
+//! 3 or 4 channels) from one array into another or in place, with the GIL
+//! released; gradients and their pictures.
 
 use std::path::PathBuf;
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1};
-use oxport::color::{self, Space};
+use half::f16;
+use half::slice::HalfFloatSliceExt;
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArrayDyn, PyReadwriteArrayDyn, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use oxport::color::{self, Samples, SamplesMut, Space};
 use pyo3::prelude::*;
 
 use crate::errors::{invalid, invalid_argument, to_py_err};
@@ -15,44 +21,169 @@ fn parse<T: std::str::FromStr<Err = oxport::Error>>(text: &str, argument: &str) 
     text.parse().map_err(|e| invalid_argument(argument, e))
 }
 
-/// Converts `colors` (a contiguous 1-D float64 or float32 array of
-/// `3 × n` components, color after color) from the space `src` to `dst`
-/// in place, on `threads` threads (`None`: one per core).
+/// The samples of an array, borrowed from Python for reading.
+enum Readonly<'py> {
+    U8(PyReadonlyArrayDyn<'py, u8>),
+    F16(PyReadonlyArrayDyn<'py, f16>),
+    F32(PyReadonlyArrayDyn<'py, f32>),
+    F64(PyReadonlyArrayDyn<'py, f64>),
+}
+
+/// The samples of an array, borrowed from Python for writing.
+enum Readwrite<'py> {
+    U8(PyReadwriteArrayDyn<'py, u8>),
+    F16(PyReadwriteArrayDyn<'py, f16>),
+    F32(PyReadwriteArrayDyn<'py, f32>),
+    F64(PyReadwriteArrayDyn<'py, f64>),
+}
+
+const DTYPES: &str = "uint8, float16, float32 or float64";
+
+/// `array`'s dtype, for errors.
+fn dtype(array: &Bound<'_, PyAny>) -> String {
+    array
+        .getattr("dtype")
+        .map_or_else(|_| type_name(array), |d| d.to_string())
+}
+
+fn type_name(object: &Bound<'_, PyAny>) -> String {
+    object
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".into(), |n| n.to_string())
+}
+
+impl<'py> Readonly<'py> {
+    fn borrow(array: &Bound<'py, PyAny>, argument: &str) -> PyResult<Self> {
+        if let Ok(a) = array.extract() {
+            return Ok(Self::F64(a));
+        }
+        if let Ok(a) = array.extract() {
+            return Ok(Self::F32(a));
+        }
+        if let Ok(a) = array.extract() {
+            return Ok(Self::F16(a));
+        }
+        if let Ok(a) = array.extract() {
+            return Ok(Self::U8(a));
+        }
+        Err(invalid(
+            argument,
+            format!("expected a numpy array of {DTYPES}, got {}", dtype(array)),
+        ))
+    }
+
+    fn samples(&self, argument: &str) -> PyResult<Samples<'_>> {
+        let contiguous = |_| invalid(argument, "expected a C-contiguous array");
+        Ok(match self {
+            Self::U8(a) => Samples::U8(a.as_slice().map_err(contiguous)?),
+            Self::F16(a) => Samples::F16(a.as_slice().map_err(contiguous)?.reinterpret_cast()),
+            Self::F32(a) => Samples::F32(a.as_slice().map_err(contiguous)?),
+            Self::F64(a) => Samples::F64(a.as_slice().map_err(contiguous)?),
+        })
+    }
+}
+
+impl<'py> Readwrite<'py> {
+    fn borrow(array: &Bound<'py, PyAny>, argument: &str) -> PyResult<Self> {
+        let typed = |array: &Bound<'py, PyAny>| -> Option<PyResult<Self>> {
+            use numpy::PyArrayDyn as A;
+            let writable = |e: numpy::BorrowError| {
+                invalid(
+                    argument,
+                    format!(
+                        "cannot be written ({e}): it is read-only, or it overlaps the input (to convert in place, pass one array as both)"
+                    ),
+                )
+            };
+            if let Ok(a) = array.cast::<A<f64>>() {
+                return Some(a.try_readwrite().map(Self::F64).map_err(writable));
+            }
+            if let Ok(a) = array.cast::<A<f32>>() {
+                return Some(a.try_readwrite().map(Self::F32).map_err(writable));
+            }
+            if let Ok(a) = array.cast::<A<f16>>() {
+                return Some(a.try_readwrite().map(Self::F16).map_err(writable));
+            }
+            if let Ok(a) = array.cast::<A<u8>>() {
+                return Some(a.try_readwrite().map(Self::U8).map_err(writable));
+            }
+            None
+        };
+        typed(array).unwrap_or_else(|| {
+            Err(invalid(
+                argument,
+                format!("expected a numpy array of {DTYPES}, got {}", dtype(array)),
+            ))
+        })
+    }
+
+    fn samples(&mut self, argument: &str) -> PyResult<SamplesMut<'_>> {
+        let contiguous = |_| invalid(argument, "expected a C-contiguous array");
+        Ok(match self {
+            Self::U8(a) => SamplesMut::U8(a.as_slice_mut().map_err(contiguous)?),
+            Self::F16(a) => {
+                SamplesMut::F16(a.as_slice_mut().map_err(contiguous)?.reinterpret_cast_mut())
+            }
+            Self::F32(a) => SamplesMut::F32(a.as_slice_mut().map_err(contiguous)?),
+            Self::F64(a) => SamplesMut::F64(a.as_slice_mut().map_err(contiguous)?),
+        })
+    }
+}
+
+/// Converts the pixels of `colors` (a C-contiguous numpy array of uint8,
+/// float16, float32 or float64 samples whose last axis holds a pixel's 3
+/// channels, or 4 with alpha last) from the space `src` to `dst` into
+/// `out` (an array of the same shape, of any of those dtypes; `colors`
+/// itself to convert in place), on `threads` threads (`None`: one per
+/// core).
 #[pyfunction]
-#[pyo3(signature = (colors, src, dst, *, threads = None))]
+#[pyo3(signature = (colors, out, src, dst, *, threads = None))]
 pub fn color_convert(
     py: Python<'_>,
     colors: Bound<'_, PyAny>,
+    out: Bound<'_, PyAny>,
     src: &str,
     dst: &str,
     threads: Option<usize>,
 ) -> PyResult<()> {
     let (from, to): (Space, Space) = (parse(src, "src")?, parse(dst, "dst")?);
-    if let Ok(mut array) = colors.extract::<PyReadwriteArray1<'_, f64>>() {
-        let triples = triples(&mut array)?;
+    let shape = |array: &Bound<'_, PyAny>, argument: &str| -> PyResult<Vec<usize>> {
+        array
+            .cast::<PyUntypedArray>()
+            .map(|a| a.shape().to_vec())
+            .map_err(|_| {
+                invalid(
+                    argument,
+                    format!(
+                        "expected a numpy array of {DTYPES}, got {}",
+                        type_name(array)
+                    ),
+                )
+            })
+    };
+    let (shape, out_shape) = (shape(&colors, "colors")?, shape(&out, "out")?);
+    if shape != out_shape {
+        return Err(invalid(
+            "out",
+            format!("has shape {out_shape:?}, colors {shape:?}"),
+        ));
+    }
+    let channels = *shape
+        .last()
+        .ok_or_else(|| invalid("colors", "expected an array of shape (..., 3) or (..., 4)"))?;
+    if colors.is(&out) {
+        let mut samples = Readwrite::borrow(&out, "colors")?;
+        let samples = samples.samples("colors")?;
         return py
-            .detach(|| color::convert(triples, from, to, threads))
+            .detach(|| color::convert_pixels_in_place(samples, channels, from, to, threads))
             .map_err(to_py_err);
     }
-    let mut array = colors
-        .extract::<PyReadwriteArray1<'_, f32>>()
-        .map_err(|_| invalid("colors", "expected a 1-D float32 or float64 array"))?;
-    let triples = triples(&mut array)?;
-    py.detach(|| color::convert_f32(triples, from, to, threads))
+    let input = Readonly::borrow(&colors, "colors")?;
+    let mut output = Readwrite::borrow(&out, "out")?;
+    let (input, output) = (input.samples("colors")?, output.samples("out")?);
+    py.detach(|| color::convert_pixels(input, output, channels, from, to, threads))
         .map_err(to_py_err)
-}
-
-/// The array's components as colors of 3.
-fn triples<'a, T: numpy::Element>(
-    array: &'a mut PyReadwriteArray1<'_, T>,
-) -> PyResult<&'a mut [[T; 3]]> {
-    let values = array
-        .as_slice_mut()
-        .map_err(|_| invalid("colors", "expected a contiguous array"))?;
-    match values.as_chunks_mut::<3>() {
-        (triples, []) => Ok(triples),
-        _ => Err(invalid("colors", "expected 3 components per color")),
-    }
 }
 
 /// The sRGB color and alpha of a hex color (`#rgb`, `#rgba`, `#rrggbb`,
