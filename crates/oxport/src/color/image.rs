@@ -12,7 +12,7 @@
 use std::sync::OnceLock;
 
 use super::convert::Space;
-use super::lanes::{self, LANES, Step};
+use super::lanes::{self, Block, LANES, Step};
 use super::srgb;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result, half};
@@ -118,52 +118,85 @@ const BATCH: usize = 32 * LANES;
 /// Pixels per parallel unit, at least.
 const UNIT: usize = 1024;
 
-/// The pixels of `input` (`channels` samples each) through `steps` into
-/// `output`, which has as many samples.
-fn batches<S: Sample, D: Sample>(input: &[S], output: &mut [D], channels: usize, steps: &[Step]) {
-    // 8-bit input decoded by the table, the first step done.
-    let decoded = S::ENCODED && steps.first() == Some(&Step::SrgbToLinear);
-    let steps = &steps[usize::from(decoded)..];
-    let mut blocks = [[[0.0; LANES]; 3]; BATCH / LANES];
-    let batch = BATCH * channels;
-    for (input, output) in input.chunks(batch).zip(output.chunks_mut(batch)) {
-        let pixels = input.len() / channels;
-        // The last block's unused lanes are converted, never stored: zeros,
-        // the same whatever came before.
-        if !pixels.is_multiple_of(LANES) {
-            blocks[pixels / LANES] = [[0.0; LANES]; 3];
-        }
-        for (p, pixel) in input.chunks_exact(channels).enumerate() {
-            let block = &mut blocks[p / LANES];
-            for (channel, &v) in block.iter_mut().zip(pixel) {
-                channel[p % LANES] = v.load(decoded);
+/// A batch of pixels of `C` samples into `blocks`, a lane each (the last
+/// block's unused lanes zeros: converted, never stored, the same whatever
+/// came before); the number of blocks used.
+#[inline(always)]
+fn gather<S: Sample, const C: usize>(blocks: &mut [Block], pixels: &[S], decoded: bool) -> usize {
+    let mut used = 0;
+    for (block, pixels) in blocks.iter_mut().zip(pixels.chunks(LANES * C)) {
+        let pixels = pixels.as_chunks::<C>().0;
+        if let Ok(full) = <&[[S; C]; LANES]>::try_from(pixels) {
+            for (lane, pixel) in full.iter().enumerate() {
+                for (channel, &v) in block.iter_mut().zip(pixel) {
+                    channel[lane] = v.load(decoded);
+                }
+            }
+        } else {
+            *block = [[0.0; LANES]; 3];
+            for (lane, pixel) in pixels.iter().enumerate() {
+                for (channel, &v) in block.iter_mut().zip(pixel) {
+                    channel[lane] = v.load(decoded);
+                }
             }
         }
-        let blocks = &mut blocks[..pixels.div_ceil(LANES)];
-        lanes::convert_blocks(blocks, steps);
-        for (p, (pixel, source)) in output
-            .chunks_exact_mut(channels)
-            .zip(input.chunks_exact(channels))
-            .enumerate()
-        {
-            let block = &blocks[p / LANES];
-            for (v, channel) in pixel.iter_mut().zip(block) {
-                *v = D::store(channel[p % LANES]);
+        used += 1;
+    }
+    used
+}
+
+/// The colors of `blocks` into the first three samples of each pixel.
+#[inline(always)]
+fn scatter<D: Sample, const C: usize>(blocks: &[Block], pixels: &mut [D]) {
+    for (block, pixels) in blocks.iter().zip(pixels.chunks_mut(LANES * C)) {
+        let pixels = pixels.as_chunks_mut::<C>().0;
+        if let Ok(full) = <&mut [[D; C]; LANES]>::try_from(&mut *pixels) {
+            for (lane, pixel) in full.iter_mut().enumerate() {
+                for (v, channel) in pixel.iter_mut().zip(block) {
+                    *v = D::store(channel[lane]);
+                }
             }
-            if channels == 4 {
-                pixel[3] = D::store(source[3].load(false));
+        } else {
+            for (lane, pixel) in pixels.iter_mut().enumerate() {
+                for (v, channel) in pixel.iter_mut().zip(block) {
+                    *v = D::store(channel[lane]);
+                }
             }
         }
     }
 }
 
-/// [`batches`] in place: each batch copied aside before it is written.
-fn batches_in_place<T: Sample>(samples: &mut [T], channels: usize, steps: &[Step]) {
-    let mut source = [T::default(); BATCH * 4];
-    for piece in samples.chunks_mut(BATCH * channels) {
-        let source = &mut source[..piece.len()];
-        source.copy_from_slice(piece);
-        batches(source, piece, channels, steps);
+/// Whether 8-bit input is decoded by the table, and the steps left.
+fn decoding<S: Sample>(steps: &[Step]) -> (bool, &[Step]) {
+    let decoded = S::ENCODED && steps.first() == Some(&Step::SrgbToLinear);
+    (decoded, &steps[usize::from(decoded)..])
+}
+
+/// The pixels of `input` (`C` samples each) through `steps` into `output`,
+/// which has as many samples; alpha passed through.
+fn batches<S: Sample, D: Sample, const C: usize>(input: &[S], output: &mut [D], steps: &[Step]) {
+    let (decoded, steps) = decoding::<S>(steps);
+    let mut blocks = [[[0.0; LANES]; 3]; BATCH / LANES];
+    for (input, output) in input.chunks(BATCH * C).zip(output.chunks_mut(BATCH * C)) {
+        let used = gather::<S, C>(&mut blocks, input, decoded);
+        lanes::convert_blocks(&mut blocks[..used], steps);
+        scatter::<D, C>(&blocks[..used], output);
+        if C == 4 {
+            for (o, i) in output.chunks_exact_mut(C).zip(input.chunks_exact(C)) {
+                o[3] = D::store(i[3].load(false));
+            }
+        }
+    }
+}
+
+/// [`batches`] in place (alpha untouched).
+fn batches_in_place<T: Sample, const C: usize>(samples: &mut [T], steps: &[Step]) {
+    let (decoded, steps) = decoding::<T>(steps);
+    let mut blocks = [[[0.0; LANES]; 3]; BATCH / LANES];
+    for piece in samples.chunks_mut(BATCH * C) {
+        let used = gather::<T, C>(&mut blocks, piece, decoded);
+        lanes::convert_blocks(&mut blocks[..used], steps);
+        scatter::<T, C>(&blocks[..used], piece);
     }
 }
 
@@ -221,7 +254,12 @@ fn convert<S: Sample, D: Sample>(
     let steps: Vec<Step> = lanes::path(from, to).collect();
     let (unit, bytes) = units::<S, D>(channels);
     Pipeline::new(threads)?.for_each_mut(output, unit, bytes, |i, piece| {
-        batches(&input[i * unit..][..piece.len()], piece, channels, &steps)
+        let input = &input[i * unit..][..piece.len()];
+        if channels == 3 {
+            batches::<S, D, 3>(input, piece, &steps);
+        } else {
+            batches::<S, D, 4>(input, piece, &steps);
+        }
     });
     Ok(())
 }
@@ -237,7 +275,11 @@ fn convert_in_place<T: Sample>(
     let steps: Vec<Step> = lanes::path(from, to).collect();
     let (unit, bytes) = units::<T, T>(channels);
     Pipeline::new(threads)?.for_each_mut(samples, unit, bytes, |_, piece| {
-        batches_in_place(piece, channels, &steps)
+        if channels == 3 {
+            batches_in_place::<T, 3>(piece, &steps);
+        } else {
+            batches_in_place::<T, 4>(piece, &steps);
+        }
     });
     Ok(())
 }
@@ -282,11 +324,11 @@ pub fn convert_pixels_in_place(
     typed!(SamplesMut, samples, s => convert_in_place(s, channels, from, to, threads))
 }
 
-/// The pixels of `samples` through `steps` in place, on this thread: the
-/// lanes' tests call this.
+/// The colors of `samples` (3 samples each) through `steps` in place, on
+/// this thread: the lanes' tests call this.
 #[cfg(test)]
-pub(super) fn convert_steps<T: Sample>(samples: &mut [T], channels: usize, steps: &[Step]) {
-    batches_in_place(samples, channels, steps)
+pub(super) fn convert_steps<T: Sample>(samples: &mut [T], steps: &[Step]) {
+    batches_in_place::<T, 3>(samples, steps)
 }
 
 #[cfg(test)]

@@ -175,20 +175,28 @@ fn scale<const L: usize>(v: Wide<L>, q: Wide<L>, negative: bool) -> Wide<L> {
     })
 }
 
-/// Lanes where `x` is positive and finite, and `x` with 1 in the others.
+/// `x` where it is positive and finite, else 1 (where a root is `x`
+/// itself): [`ordinary`] tells them apart after.
 #[inline(always)]
-fn ordinary<const L: usize>(x: Wide<L>) -> (super::wide::Mask<L>, Wide<L>) {
-    let ordinary = x.gt(Wide::splat(0.0)).and(x.lt(Wide::splat(f64::INFINITY)));
-    (ordinary, ordinary.select(x, Wide::splat(1.0)))
+fn safe<const L: usize>(x: Wide<L>) -> Wide<L> {
+    x.gt(Wide::splat(0.0))
+        .select(x.min(Wide::splat(f64::MAX)), Wide::splat(1.0))
+}
+
+/// `value` where `safe` (of [`safe`]) is `x`, else `x`: 0, ∞ and NaN are
+/// their own roots and powers (and 1, where `value` is 1 too).
+#[inline(always)]
+fn ordinary<const L: usize>(x: Wide<L>, safe: Wide<L>, value: Wide<L>) -> Wide<L> {
+    safe.eq(x).select(value, x)
 }
 
 /// The `N`th root of `x` ≥ 0 (0, ∞ and NaN are their own root):
 /// y·s^(N−1)·2^q.
 #[inline(always)]
 fn root<const F: bool, const L: usize, const N: i32>(x: Wide<L>) -> Wide<L> {
-    let (ordinary, safe) = ordinary(x);
+    let safe = safe(x);
     let Reduced { y, s, q } = reduce::<F, L, N>(safe);
-    ordinary.select(scale(y * power(s, N - 1), q, false), x)
+    ordinary(x, safe, scale(y * power(s, N - 1), q, false))
 }
 
 /// `t`^2.4 for `t` ≥ 0 (the sRGB curve's power): t² · (t²)^⅕, one root
@@ -203,9 +211,9 @@ pub(super) fn pow_12_5<const F: bool, const L: usize>(t: Wide<L>) -> Wide<L> {
 /// the square root exact.
 #[inline(always)]
 pub(super) fn pow_5_12<const F: bool, const L: usize>(x: Wide<L>) -> Wide<L> {
-    let (ordinary, safe) = ordinary(x);
+    let safe = safe(x);
     let Reduced { s, q, .. } = reduce::<F, L, 12>(safe);
-    ordinary.select(safe.sqrt() * scale(s, q, true), x)
+    ordinary(x, safe, safe.sqrt() * scale(s, q, true))
 }
 
 /// The cube root, keeping the sign (as `f64::cbrt`).

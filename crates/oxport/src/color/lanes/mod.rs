@@ -137,9 +137,12 @@ fn apply(m: &Matrix, c: &[Lanes; 3]) -> [Lanes; 3] {
 /// [`srgb::to_linear`] on every lane.
 #[inline(always)]
 fn to_linear<const F: bool>(c: Wide<WIDTH>) -> Wide<WIDTH> {
+    // Multiplications by the reciprocals rather than divisions: within a
+    // unit in the last place of them.
     let abs = c.abs();
-    let curve = math::pow_12_5::<F, WIDTH>((abs + 0.055) / 1.055).copysign(c);
-    abs.le(Wide::splat(0.04045)).select(c / 12.92, curve)
+    let t = abs.mul_add::<F>(Wide::splat(1.0 / 1.055), Wide::splat(0.055 / 1.055));
+    let curve = math::pow_12_5::<F, WIDTH>(t).copysign(c);
+    abs.le(Wide::splat(0.04045)).select(c * (1.0 / 12.92), curve)
 }
 
 /// [`srgb::from_linear`] on every lane.

@@ -8,7 +8,7 @@ use crate::color::image::convert_steps;
 
 /// `colors` through `steps` on the lanes, in place.
 fn convert_f64(colors: &mut [[f64; 3]], steps: &[Step]) {
-    convert_steps(colors.as_flattened_mut(), 3, steps);
+    convert_steps(colors.as_flattened_mut(), steps);
 }
 
 /// `colors` through `step` on the lanes, fused multiply-adds where `F`
@@ -32,7 +32,7 @@ fn step_on_lanes<const F: bool>(colors: &mut [[f64; 3]], step: Step) {
 
 /// [`convert_f64`] for `f32` colors.
 fn convert_f32(colors: &mut [[f32; 3]], steps: &[Step]) {
-    convert_steps(colors.as_flattened_mut(), 3, steps);
+    convert_steps(colors.as_flattened_mut(), steps);
 }
 use crate::pipeline::Pipeline;
 use crate::synth::Rng;

@@ -137,14 +137,6 @@ impl<const L: usize> Mask<L> {
         }
         self
     }
-
-    #[inline(always)]
-    pub fn and(mut self, other: Self) -> Self {
-        for (m, &o) in self.0.iter_mut().zip(&other.0) {
-            *m &= o;
-        }
-        self
-    }
 }
 
 macro_rules! operator {
