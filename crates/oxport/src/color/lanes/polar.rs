@@ -68,16 +68,16 @@ pub(super) fn from_oklab<const F: bool, const L: usize>(
     let (small, large) = (x.min(y), y.max(x));
     // hypot without overflow or underflow: scaled by a power of two near
     // the larger magnitude's inverse when it is far from 1.
-    let far = large.gt(Wide::splat(HUGE)).or(large.lt(Wide::splat(TINY)));
+    // (Far: outside [TINY, HUGE], which clamping changes; NaN too.)
+    let far = large.max(Wide::splat(TINY)).min(Wide::splat(HUGE)).ne(large);
     let scale = far.select(
         large.bits(|v| (2046u64 << 52).wrapping_sub(v & (0x7FF << 52))),
         Wide::splat(1.0),
     );
     let (xs, ys) = (x * scale, y * scale);
     let chroma = xs.mul_add::<F>(xs, ys * ys).sqrt() / scale;
-    let chroma = x
+    let chroma = large
         .eq(Wide::splat(f64::INFINITY))
-        .or(y.eq(Wide::splat(f64::INFINITY)))
         .select(Wide::splat(f64::INFINITY), chroma);
     // The angle of (x, y) in the first quadrant.
     let ratio = small / large;
@@ -105,7 +105,8 @@ pub(super) fn from_oklab<const F: bool, const L: usize>(
     let hue = degrees
         .lt(Wide::splat(0.0))
         .select(degrees + 360.0, degrees);
-    let nan = a.is_nan().or(b.is_nan());
+    // |a| + |b| is NaN only where a or b is (no ∞ − ∞).
+    let nan = (x + y).is_nan();
     (nan.select(a + b, chroma), nan.select(a + b, hue))
 }
 

@@ -11,7 +11,9 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Wide<const L: usize>(pub [f64; L]);
 
-/// A lane mask.
+/// A lane mask. Masks are not combined (no `and` or `or`): such loops
+/// over the lanes compile to one lane at a time; one comparison on a value
+/// computed for it does the same work in the vector.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Mask<const L: usize>([bool; L]);
 
@@ -76,6 +78,11 @@ impl<const L: usize> Wide<L> {
     }
 
     #[inline(always)]
+    pub fn ne(self, other: Self) -> Mask<L> {
+        self.test(other, |a, b| a != b)
+    }
+
+    #[inline(always)]
     pub fn is_nan(self) -> Mask<L> {
         self.test(self, |a, b| a != b)
     }
@@ -128,14 +135,6 @@ impl<const L: usize> Mask<L> {
             }
         }
         a
-    }
-
-    #[inline(always)]
-    pub fn or(mut self, other: Self) -> Self {
-        for (m, &o) in self.0.iter_mut().zip(&other.0) {
-            *m |= o;
-        }
-        self
     }
 }
 
