@@ -69,7 +69,10 @@ pub(super) fn from_oklab<const F: bool, const L: usize>(
     // hypot without overflow or underflow: scaled by a power of two near
     // the larger magnitude's inverse when it is far from 1.
     // (Far: outside [TINY, HUGE], which clamping changes; NaN too.)
-    let far = large.max(Wide::splat(TINY)).min(Wide::splat(HUGE)).ne(large);
+    let far = large
+        .max(Wide::splat(TINY))
+        .min(Wide::splat(HUGE))
+        .ne(large);
     let scale = far.select(
         large.bits(|v| (2046u64 << 52).wrapping_sub(v & (0x7FF << 52))),
         Wide::splat(1.0),
