@@ -15,7 +15,8 @@ pub fn clip(rgb: [f64; 3]) -> [f64; 3] {
     rgb.map(|c| if c >= 0.0 { c.min(1.0) } else { 0.0 })
 }
 
-fn in_gamut(rgb: [f64; 3]) -> bool {
+/// Whether every channel is in [0, 1].
+pub(super) fn in_gamut(rgb: [f64; 3]) -> bool {
     rgb.iter().all(|c| (0.0..=1.0).contains(c))
 }
 

@@ -8,7 +8,7 @@
 use std::str::FromStr;
 
 use super::convert::{Space, convert_one};
-use super::gamut::{clip, map_oklch_to_srgb};
+use super::gamut::{clip, in_gamut, map_oklch_to_srgb};
 use super::oklch::ACHROMATIC;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
@@ -245,26 +245,42 @@ pub fn gradient(
     } else {
         at
     };
-    let at = |k: usize| {
-        let t = if samples == 1 {
+    let t = |k: usize| {
+        if samples == 1 {
             0.0
         } else {
             k as f64 / (samples - 1) as f64
-        };
-        sample(&pairs, &ends, t, options, polar)
+        }
     };
-    // A sample writes four f64s.
-    Ok(Pipeline::new(threads)?.map_indices(samples, 32, at))
+    // Each range of samples: interpolated in `options.space`, converted to
+    // sRGB on the lanes, then brought into gamut one color at a time (CSS
+    // Color 4's mapping, exact, for the colors outside only).
+    let pieces = Pipeline::new(threads)?.map_ranges(samples, 32, |range| {
+        let mut colors: Vec<[f64; 4]> = range
+            .map(|k| interpolate(&pairs, &ends, t(k), polar))
+            .collect();
+        let interpolated = (options.fit == Fit::Map).then(|| colors.clone());
+        super::image::convert_colors_with_alpha(&mut colors, options.space, Space::Srgb);
+        for (i, c) in colors.iter_mut().enumerate() {
+            let rgb = [c[0], c[1], c[2]];
+            let rgb = match (options.fit, &interpolated) {
+                (Fit::Map, Some(interpolated)) if !in_gamut(rgb) => {
+                    let [l, a, b, _] = interpolated[i];
+                    map_oklch_to_srgb(convert_one([l, a, b], options.space, Space::Oklch))
+                }
+                (Fit::Clip, _) => clip(rgb),
+                _ => rgb,
+            };
+            [c[0], c[1], c[2]] = rgb;
+        }
+        colors
+    });
+    Ok(pieces.concat())
 }
 
-/// The color at `t`: the first segment that ends at or after it.
-fn sample(
-    pairs: &[([f64; 4], [f64; 4])],
-    ends: &[f64],
-    t: f64,
-    options: &GradientOptions,
-    polar: bool,
-) -> [f64; 4] {
+/// The color at `t` in the gradient's space, alpha last (clamped): the
+/// first segment that ends at or after it; a missing hue is 0.
+fn interpolate(pairs: &[([f64; 4], [f64; 4])], ends: &[f64], t: f64, polar: bool) -> [f64; 4] {
     let segment = (1..ends.len())
         .find(|&i| t <= ends[i])
         .unwrap_or(ends.len() - 1);
@@ -289,14 +305,8 @@ fn sample(
         };
     }
     un_premultiply(&mut c, polar);
-    let alpha = c[3].clamp(0.0, 1.0);
-    let lch_or_not = [c[0], c[1], if c[2].is_nan() { 0.0 } else { c[2] }];
-    let rgb = match options.fit {
-        Fit::Map => map_oklch_to_srgb(convert_one(lch_or_not, options.space, Space::Oklch)),
-        Fit::Clip => clip(convert_one(lch_or_not, options.space, Space::Srgb)),
-        Fit::None => convert_one(lch_or_not, options.space, Space::Srgb),
-    };
-    [rgb[0], rgb[1], rgb[2], alpha]
+    let hue = if c[2].is_nan() { 0.0 } else { c[2] };
+    [c[0], c[1], hue, c[3].clamp(0.0, 1.0)]
 }
 
 #[cfg(test)]

@@ -324,6 +324,13 @@ pub fn convert_pixels_in_place(
     typed!(SamplesMut, samples, s => convert_in_place(s, channels, from, to, threads))
 }
 
+/// `colors` (alpha last, untouched) from `from` to `to` in place on the
+/// lanes, on this thread: for callers that cut their own work.
+pub(super) fn convert_colors_with_alpha(colors: &mut [[f64; 4]], from: Space, to: Space) {
+    let steps: Vec<Step> = lanes::path(from, to).collect();
+    batches_in_place::<f64, 4>(colors.as_flattened_mut(), &steps);
+}
+
 /// The colors of `samples` (3 samples each) through `steps` in place, on
 /// this thread: the lanes' tests call this.
 #[cfg(test)]
