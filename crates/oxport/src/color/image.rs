@@ -141,23 +141,36 @@ fn gather<S: Sample, const C: usize>(blocks: &mut [Block], pixels: &[S], decoded
     let mut used = 0;
     for (block, pixels) in blocks.iter_mut().zip(pixels.chunks(LANES * C)) {
         let pixels = pixels.as_chunks::<C>().0;
+        // A whole block's length is a constant where it is inlined.
         if let Ok(full) = <&[[S; C]; LANES]>::try_from(pixels) {
-            for (lane, pixel) in full.iter().enumerate() {
-                for (channel, &v) in block.iter_mut().zip(pixel) {
-                    channel[lane] = v.load(decoded);
-                }
-            }
+            load_block(block, full, decoded);
         } else {
             *block = [[0.0; LANES]; 3];
-            for (lane, pixel) in pixels.iter().enumerate() {
-                for (channel, &v) in block.iter_mut().zip(pixel) {
-                    channel[lane] = v.load(decoded);
-                }
-            }
+            load_block(block, pixels, decoded);
         }
         used += 1;
     }
     used
+}
+
+/// The first three samples of each of `pixels` into a lane of `block`.
+#[inline(always)]
+fn load_block<S: Sample, const C: usize>(block: &mut Block, pixels: &[[S; C]], decoded: bool) {
+    for (lane, pixel) in pixels.iter().enumerate() {
+        for (channel, &v) in block.iter_mut().zip(pixel) {
+            channel[lane] = v.load(decoded);
+        }
+    }
+}
+
+/// Each lane of `block` into the first three samples of a pixel.
+#[inline(always)]
+fn store_block<D: Sample, const C: usize>(block: &Block, pixels: &mut [[D; C]]) {
+    for (lane, pixel) in pixels.iter_mut().enumerate() {
+        for (v, channel) in pixel.iter_mut().zip(block) {
+            *v = D::store(channel[lane]);
+        }
+    }
 }
 
 /// The colors of `blocks` into the first three samples of each pixel;
@@ -179,18 +192,9 @@ fn scatter<D: Sample, const C: usize>(blocks: &[Block], pixels: &mut [D]) {
             continue;
         }
         for (block, pixels) in group.iter().zip(pixels.chunks_mut(LANES)) {
-            if let Ok(full) = <&mut [[D; C]; LANES]>::try_from(&mut *pixels) {
-                for (lane, pixel) in full.iter_mut().enumerate() {
-                    for (v, channel) in pixel.iter_mut().zip(block) {
-                        *v = D::store(channel[lane]);
-                    }
-                }
-            } else {
-                for (lane, pixel) in pixels.iter_mut().enumerate() {
-                    for (v, channel) in pixel.iter_mut().zip(block) {
-                        *v = D::store(channel[lane]);
-                    }
-                }
+            match <&mut [[D; C]; LANES]>::try_from(&mut *pixels) {
+                Ok(full) => store_block(block, full),
+                Err(_) => store_block(block, pixels),
             }
         }
     }
