@@ -123,6 +123,7 @@ struct Reduced<const L: usize> {
 
 /// `x` (positive, finite; normal unless `S`) reduced, and the root of its
 /// reduction. `S` lifts subnormal values first, at a few instructions.
+/// For 0 and ∞ the results are finite and meaningless (for NaN, anything).
 #[inline(always)]
 fn reduce<const F: bool, const L: usize, const N: i32, const S: bool>(x: Wide<L>) -> Reduced<L> {
     let n = f64::from(N);
@@ -228,12 +229,12 @@ pub(super) fn pow_12_5<const F: bool, const L: usize>(t: Wide<L>) -> Wide<L> {
 
 /// `x`^(1/2.4) for normal `x` > 0, or 0, ∞ or NaN (the inverse curve's
 /// power, which it takes for x > 0.0031308): √x · x^(−1/12), the square
-/// root exact.
+/// root exact. The special values need no test: the root of their
+/// reduction is finite for 0 and ∞, and √x carries them.
 #[inline(always)]
 pub(super) fn pow_5_12<const F: bool, const L: usize>(x: Wide<L>) -> Wide<L> {
-    let safe = safe(x);
-    let Reduced { s, q, .. } = reduce::<F, L, 12, false>(safe);
-    ordinary(x, safe, safe.sqrt() * scale(s, q, true))
+    let Reduced { s, q, .. } = reduce::<F, L, 12, false>(x);
+    x.sqrt() * scale(s, q, true)
 }
 
 /// The cube root, keeping the sign (as `f64::cbrt`).
