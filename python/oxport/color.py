@@ -52,10 +52,10 @@ def convert(colors: npt.ArrayLike, src: Space, dst: Space, *,
     are cut in parallel pieces)."""
     import numpy as np
 
+    if out is not None and dtype is not None and np.dtype(dtype) != out.dtype:
+        raise ValueError(f"dtype: {np.dtype(dtype)} disagrees with out's {out.dtype}")
     if out is not None and out is colors:
         # In place: the array itself, whose dtype and layout must do.
-        if dtype is not None and np.dtype(dtype) != out.dtype:
-            raise ValueError(f"dtype: {np.dtype(dtype)} disagrees with out's {out.dtype}")
         _native.color_convert(out, out, src, dst, threads=threads)
         return out
     array = np.asarray(colors)
@@ -73,8 +73,6 @@ def convert(colors: npt.ArrayLike, src: Space, dst: Space, *,
         if np.dtype(dtype).name not in _DTYPES:
             raise TypeError(f"dtype: expected one of {', '.join(_DTYPES)}, got {np.dtype(dtype)}")
         out = np.empty(array.shape, dtype=dtype)
-    elif dtype is not None and np.dtype(dtype) != out.dtype:
-        raise ValueError(f"dtype: {np.dtype(dtype)} disagrees with out's {out.dtype}")
     _native.color_convert(array, out, src, dst, threads=threads)
     return out
 

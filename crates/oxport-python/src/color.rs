@@ -39,18 +39,22 @@ enum Readwrite<'py> {
 
 const DTYPES: &str = "uint8, float16, float32 or float64";
 
-/// `array`'s dtype, for errors.
-fn dtype(array: &Bound<'_, PyAny>) -> String {
-    array
-        .getattr("dtype")
-        .map_or_else(|_| type_name(array), |d| d.to_string())
-}
-
-fn type_name(object: &Bound<'_, PyAny>) -> String {
-    object
-        .get_type()
-        .name()
-        .map_or_else(|_| "?".into(), |n| n.to_string())
+/// The error for `array` (the argument `argument`) that is not a numpy
+/// array of one of [`DTYPES`]: its dtype, or else its type, named.
+fn not_samples(array: &Bound<'_, PyAny>, argument: &str) -> PyErr {
+    let what = array.getattr("dtype").map_or_else(
+        |_| {
+            array
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        },
+        |d| d.to_string(),
+    );
+    invalid(
+        argument,
+        format!("expected a numpy array of {DTYPES}, got {what}"),
+    )
 }
 
 impl<'py> Readonly<'py> {
@@ -67,10 +71,7 @@ impl<'py> Readonly<'py> {
         if let Ok(a) = array.extract() {
             return Ok(Self::U8(a));
         }
-        Err(invalid(
-            argument,
-            format!("expected a numpy array of {DTYPES}, got {}", dtype(array)),
-        ))
+        Err(not_samples(array, argument))
     }
 
     fn samples(&self, argument: &str) -> PyResult<Samples<'_>> {
@@ -110,12 +111,7 @@ impl<'py> Readwrite<'py> {
             }
             None
         };
-        typed(array).unwrap_or_else(|| {
-            Err(invalid(
-                argument,
-                format!("expected a numpy array of {DTYPES}, got {}", dtype(array)),
-            ))
-        })
+        typed(array).unwrap_or_else(|| Err(not_samples(array, argument)))
     }
 
     fn samples(&mut self, argument: &str) -> PyResult<SamplesMut<'_>> {
@@ -152,15 +148,7 @@ pub fn color_convert(
         array
             .cast::<PyUntypedArray>()
             .map(|a| a.shape().to_vec())
-            .map_err(|_| {
-                invalid(
-                    argument,
-                    format!(
-                        "expected a numpy array of {DTYPES}, got {}",
-                        type_name(array)
-                    ),
-                )
-            })
+            .map_err(|_| not_samples(array, argument))
     };
     let (shape, out_shape) = (shape(&colors, "colors")?, shape(&out, "out")?);
     if shape != out_shape {

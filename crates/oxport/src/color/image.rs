@@ -574,45 +574,48 @@ mod tests {
     #[test]
     fn bad_shapes_and_types_are_refused() {
         let message = |r: Result<()>| r.unwrap_err().to_string();
+        // The message of a conversion to Oklab that is refused.
+        let refused = |input: Samples<'_>, output: SamplesMut<'_>, channels, from| {
+            message(convert_pixels(
+                input,
+                output,
+                channels,
+                from,
+                Space::Oklab,
+                None,
+            ))
+        };
         let mut out = [0.0; 6];
-        let five = message(convert_pixels(
+        let five = refused(
             Samples::F64(&[0.0; 5]),
             SamplesMut::F64(&mut out[..5]),
             5,
             Space::Srgb,
-            Space::Oklab,
-            None,
-        ));
+        );
         assert!(five.contains("not 5"), "{five}");
-        let ragged = message(convert_pixels(
+        let ragged = refused(
             Samples::F64(&[0.0; 5]),
             SamplesMut::F64(&mut out[..5]),
             3,
             Space::Srgb,
-            Space::Oklab,
-            None,
-        ));
+        );
         assert!(ragged.contains("not whole pixels"), "{ragged}");
-        let short = message(convert_pixels(
+        let short = refused(
             Samples::F64(&[0.0; 3]),
             SamplesMut::F64(&mut out),
             3,
             Space::Srgb,
-            Space::Oklab,
-            None,
-        ));
+        );
         assert!(
             short.contains("the output has 6 samples, the input 3"),
             "{short}"
         );
-        let bytes = message(convert_pixels(
+        let bytes = refused(
             Samples::U8(&[0; 6]),
             SamplesMut::F64(&mut out),
             3,
             Space::Linear,
-            Space::Oklab,
-            None,
-        ));
+        );
         assert!(
             bytes.contains("8-bit samples hold sRGB only, but the input is linear"),
             "{bytes}"

@@ -29,6 +29,9 @@ pub(super) const LANES: usize = 8;
 
 pub(super) type Lanes = [f64; LANES];
 
+/// A block of colors, each channel in its own array.
+pub(super) type Block = [Lanes; 3];
+
 /// Values a function of [`math`] takes at once: a block's three channels,
 /// six vectors of four with AVX2. A root is a chain of dependent steps, so
 /// its time is latency; more independent chains side by side hide it
@@ -88,7 +91,7 @@ impl Step {
 
     /// The step on a block of colors.
     #[inline(always)]
-    fn lanes<const F: bool>(self, c: &mut [Lanes; 3]) {
+    fn lanes<const F: bool>(self, c: &mut Block) {
         match self {
             Step::SrgbToLinear => each!(c, to_linear::<F>),
             Step::LinearToSrgb => each!(c, from_linear::<F>),
@@ -127,7 +130,7 @@ impl Step {
 
 /// `m` times every color of the block, in the scalar path's order.
 #[inline(always)]
-fn apply(m: &Matrix, c: &[Lanes; 3]) -> [Lanes; 3] {
+fn apply(m: &Matrix, c: &Block) -> Block {
     let mut out = [[0.0; LANES]; 3];
     for (row, out) in m.iter().zip(&mut out) {
         for i in 0..LANES {
@@ -156,9 +159,6 @@ fn from_linear<const F: bool>(c: Wide<WIDTH>) -> Wide<WIDTH> {
     let curve = (math::pow_5_12::<F, WIDTH>(abs) * 1.055 - 0.055).copysign(c);
     abs.gt(Wide::splat(0.0031308)).select(curve, c * 12.92)
 }
-
-/// A block of colors, each channel in its own array.
-pub(super) type Block = [Lanes; 3];
 
 /// Every block through `steps`, in place.
 #[multiversion(targets("x86_64+avx2+fma"))]
