@@ -38,7 +38,7 @@ pub(super) fn horner<const F: bool, const L: usize, const N: usize>(
 // `tools/root_coefficients.py` prints these three.
 
 /// m^(−1/3)·2^(−2/6) on [1, 2] in powers of 2m − 3, to 1.1e-06.
-const INVERSE_ROOT_3: [f64; 7] = [
+pub(super) const INVERSE_ROOT_3: [f64; 7] = [
     0.00012484312323936462,
     -0.0004192268690602471,
     0.0012229089452269195,
@@ -48,7 +48,7 @@ const INVERSE_ROOT_3: [f64; 7] = [
     0.6933612743506349,
 ];
 /// m^(−1/5)·2^(−4/10) on [1, 2] in powers of 2m − 3, to 5.1e-07.
-const INVERSE_ROOT_5: [f64; 7] = [
+pub(super) const INVERSE_ROOT_5: [f64; 7] = [
     5.7736006271775455e-05,
     -0.00019867502570912267,
     0.0006029167371116427,
@@ -58,7 +58,7 @@ const INVERSE_ROOT_5: [f64; 7] = [
     0.698827118771579,
 ];
 /// m^(−1/12)·2^(−11/24) on [1, 2] in powers of 2m − 3, to 1.7e-07.
-const INVERSE_ROOT_12: [f64; 7] = [
+pub(super) const INVERSE_ROOT_12: [f64; 7] = [
     1.8856169982634746e-05,
     -6.632608910311128e-05,
     0.00020849481332379277,

@@ -12,6 +12,8 @@
 //! The polar step (Oklab ↔ Oklch) is [`polar`]'s, but for hues past
 //! ±1e9 degrees (and NaN), which take the scalar path.
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod math;
 mod polar;
 mod wide;
@@ -160,9 +162,21 @@ fn from_linear<const F: bool>(c: Wide<WIDTH>) -> Wide<WIDTH> {
     abs.gt(Wide::splat(0.0031308)).select(curve, c * 12.92)
 }
 
-/// Every block through `steps`, in place.
-#[multiversion(targets("x86_64+avx2+fma"))]
+/// Every block through `steps`, in place: on AVX-512 where the processor
+/// has it, else on [`Wide`] lanes.
 pub(super) fn convert_blocks(blocks: &mut [Block], steps: &[Step]) {
+    #[cfg(target_arch = "x86_64")]
+    if avx512::available() {
+        // SAFETY: the processor has the instructions it is compiled for.
+        unsafe { avx512::convert_blocks(blocks, steps) };
+        return;
+    }
+    convert_wide(blocks, steps);
+}
+
+/// Every block through `steps` on [`Wide`] lanes, in place.
+#[multiversion(targets("x86_64+avx2+fma"))]
+fn convert_wide(blocks: &mut [Block], steps: &[Step]) {
     for block in blocks {
         for &step in steps {
             if target_cfg_f!(target_feature = "fma") {
