@@ -175,7 +175,10 @@ pub(super) fn pow_12_5(t: V) -> V {
 #[target_feature(enable = "avx512f,avx512dq")]
 pub(super) fn pow_5_12(x: V) -> V {
     let (_, s, q) = reduce::<12>(x);
-    let power = _mm512_mul_pd(_mm512_sqrt_pd(x), _mm512_scalef_pd(s, _mm512_sub_pd(splat(0.0), q)));
+    let power = _mm512_mul_pd(
+        _mm512_sqrt_pd(x),
+        _mm512_scalef_pd(s, _mm512_sub_pd(splat(0.0), q)),
+    );
     _mm512_mask_mov_pd(power, special(x), x)
 }
 
@@ -279,5 +282,96 @@ pub(super) fn convert_blocks(blocks: &mut [Block], steps: &[Step]) {
             }
         }
         store(&v, group);
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::super::math::tests::{
+        Pair, agree_with_the_c_library, exact_5_12, exact_12_5, special_values_are_the_c_library_s,
+    };
+    use super::*;
+
+    /// The functions tested, by name.
+    #[derive(Clone, Copy)]
+    enum Function {
+        Cbrt,
+        Pow125,
+        Pow512,
+    }
+
+    /// `f` of `x` in every lane; the first (all must agree).
+    fn lane(f: Function, x: f64) -> f64 {
+        // SAFETY: the tests call this only where `available`.
+        let lanes = unsafe { lanes_of(f, x) };
+        assert!(lanes.iter().all(|v| v.to_bits() == lanes[0].to_bits()));
+        lanes[0]
+    }
+
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn lanes_of(f: Function, x: f64) -> [f64; 8] {
+        let v = splat(x);
+        let v = match f {
+            Function::Cbrt => cbrt(v),
+            Function::Pow125 => pow_12_5(v),
+            Function::Pow512 => pow_5_12(v),
+        };
+        let mut out = [0.0; 8];
+        // SAFETY: eight doubles.
+        unsafe { _mm512_storeu_pd(out.as_mut_ptr(), v) };
+        out
+    }
+
+    const PAIRS: [Pair; 3] = [
+        (|x| lane(Function::Cbrt, x), f64::cbrt, "cbrt (avx-512)"),
+        (
+            |x| lane(Function::Pow125, x),
+            exact_12_5,
+            "pow 2.4 (avx-512)",
+        ),
+        (
+            |x| lane(Function::Pow512, x),
+            exact_5_12,
+            "pow 1/2.4 (avx-512)",
+        ),
+    ];
+
+    /// Whether the tests of this kernel can run here; says so where not.
+    pub(in super::super) fn runs_here() -> bool {
+        let here = available();
+        if !here {
+            eprintln!("this processor has no AVX-512: its kernel is not tested here");
+        }
+        here
+    }
+
+    #[test]
+    fn the_functions_agree_with_the_c_library() {
+        if runs_here() {
+            agree_with_the_c_library(&PAIRS);
+        }
+    }
+
+    #[test]
+    fn special_values() {
+        if runs_here() {
+            special_values_are_the_c_library_s(&PAIRS);
+            assert_eq!(lane(Function::Cbrt, -8.0), -2.0);
+            assert_eq!(lane(Function::Cbrt, f64::NEG_INFINITY), f64::NEG_INFINITY);
+            assert_eq!(lane(Function::Cbrt, -0.0).to_bits(), (-0.0f64).to_bits());
+        }
+    }
+
+    #[test]
+    fn the_tables_are_the_powers_of_two() {
+        for (n, table) in [(3, &SECOND_3[..]), (5, &SECOND_5), (12, &SECOND_12)] {
+            for (r, &v) in table.iter().enumerate() {
+                let want = 2f64.powf(f64::from(n - 1) / f64::from(2 * n) - r as f64 / f64::from(n));
+                assert!(
+                    (v - want).abs() <= 2e-16 * want,
+                    "2^(−{r}/{n}): {v} against {want}"
+                );
+            }
+        }
     }
 }

@@ -240,14 +240,16 @@ pub(super) fn cbrt<const F: bool, const L: usize>(x: Wide<L>) -> Wide<L> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     fn close(a: f64, b: f64, tolerance: f64) -> bool {
         a == b || (a - b).abs() <= tolerance * b.abs()
     }
 
-    type Pair = (fn(f64) -> f64, fn(f64) -> f64, &'static str);
+    /// One of the functions, the C library's, and a name starting with
+    /// "cbrt", "pow 2.4" or "pow 1/2.4".
+    pub(in super::super) type Pair = (fn(f64) -> f64, fn(f64) -> f64, &'static str);
 
     /// One lane of `f`.
     fn one<const F: bool>(f: fn(Wide<1>) -> Wide<1>, x: f64) -> f64 {
@@ -257,7 +259,7 @@ mod tests {
     /// t^(12/5) from the C library's `pow`, whose exponent is the double
     /// nearest 2.4, 8.9e-17 below it: a relative 8.9e-17·ln t (2.4e-14 at
     /// t = 2^400) that is the exponent's, not the function's.
-    fn exact_12_5(t: f64) -> f64 {
+    pub(in super::super) fn exact_12_5(t: f64) -> f64 {
         let p = t.powf(2.4);
         if p.is_normal() {
             p * (1.0 + 8.881784197001253e-17 * t.ln())
@@ -267,7 +269,7 @@ mod tests {
     }
 
     /// x^(5/12) likewise (the double nearest 1/2.4 is 1.9e-17 above it).
-    fn exact_5_12(x: f64) -> f64 {
+    pub(in super::super) fn exact_5_12(x: f64) -> f64 {
         let p = x.powf(1.0 / 2.4);
         if p.is_normal() {
             p * (1.0 - 1.850371707708594e-17 * x.ln())
@@ -304,8 +306,24 @@ mod tests {
 
     #[test]
     fn the_functions_agree_with_the_c_library() {
+        agree_with_the_c_library(&PAIRS);
+    }
+
+    #[test]
+    fn special_values() {
+        special_values_are_the_c_library_s(&PAIRS);
+        assert_eq!(one::<true>(cbrt::<true, 1>, -8.0), -2.0);
+        assert_eq!(
+            one::<false>(cbrt::<false, 1>, f64::NEG_INFINITY),
+            f64::NEG_INFINITY
+        );
+    }
+
+    /// Each of `pairs` within 2e-15 of the C library's, over the range it
+    /// takes and densely over the transfer curve's.
+    pub(in super::super) fn agree_with_the_c_library(pairs: &[Pair]) {
         let mut rng = crate::synth::Rng::new(7);
-        for (ours, libm, name) in PAIRS {
+        for &(ours, libm, name) in pairs {
             // Magnitudes over the range each takes (the powers stay finite
             // and take normal values), either sign for the cube root.
             let span = if name.starts_with("pow 2.4") {
@@ -336,9 +354,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn special_values() {
-        for (f, libm, name) in PAIRS {
+    /// 0, ∞, NaN, 1 and subnormal values through each of `pairs`.
+    pub(in super::super) fn special_values_are_the_c_library_s(pairs: &[Pair]) {
+        for &(f, libm, name) in pairs {
             for x in [0.0, -0.0, 1.0, f64::INFINITY, 5e-324, 1e-310, 1e300] {
                 if name.starts_with("pow 1/2.4") && x.is_subnormal() {
                     continue; // the curve takes its linear segment there
@@ -351,10 +369,5 @@ mod tests {
             }
             assert!(f(f64::NAN).is_nan(), "{name}");
         }
-        assert_eq!(one::<true>(cbrt::<true, 1>, -8.0), -2.0);
-        assert_eq!(
-            one::<false>(cbrt::<false, 1>, f64::NEG_INFINITY),
-            f64::NEG_INFINITY
-        );
     }
 }

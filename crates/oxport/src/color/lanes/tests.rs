@@ -1,7 +1,8 @@
 //! The lanes against the exact scalar path: within 1e-12 (relative past 1)
-//! for `f64`, within one unit in the last place for `f32`, with and without
-//! FMA, over random colors in and out of gamut (see [`check`]) and over every
-//! `f32` channel value the transfer curve takes.
+//! for `f64`, within one unit in the last place for `f32`, on every kernel
+//! (the generic lanes with and without FMA, AVX-512 where the processor has
+//! it), over random colors in and out of gamut (see [`check`]) and over
+//! every `f32` channel value the transfer curve takes.
 
 use super::*;
 use crate::color::image::convert_steps;
@@ -14,6 +15,28 @@ fn convert_f64(colors: &mut [[f64; 3]], steps: &[Step]) {
 /// `colors` through `step` on the lanes, fused multiply-adds where `F`
 /// (compiled for this target's baseline, where they are calls).
 fn step_on_lanes<const F: bool>(colors: &mut [[f64; 3]], step: Step) {
+    step_on_blocks(colors, |block| step.lanes::<F>(block));
+}
+
+/// `colors` through `step` on the lanes compiled for this processor (AVX2
+/// and FMA where it has them), as they run where AVX-512 is missing.
+fn step_on_wide(colors: &mut [[f64; 3]], step: Step) {
+    step_on_blocks(colors, |block| {
+        convert_wide(std::slice::from_mut(block), &[step])
+    });
+}
+
+/// `colors` through `step` on the AVX-512 kernel.
+#[cfg(target_arch = "x86_64")]
+fn step_on_avx512(colors: &mut [[f64; 3]], step: Step) {
+    // SAFETY: the kernels list this one only where it is available.
+    step_on_blocks(colors, |block| unsafe {
+        avx512::convert_blocks(std::slice::from_mut(block), &[step])
+    });
+}
+
+/// `colors` through `f`, a block at a time.
+fn step_on_blocks(colors: &mut [[f64; 3]], f: impl Fn(&mut Block)) {
     for piece in colors.chunks_mut(LANES) {
         let mut block: Block = [[0.0; LANES]; 3];
         for (i, color) in piece.iter().enumerate() {
@@ -21,13 +44,32 @@ fn step_on_lanes<const F: bool>(colors: &mut [[f64; 3]], step: Step) {
                 channel[i] = v;
             }
         }
-        step.lanes::<F>(&mut block);
+        f(&mut block);
         for (i, color) in piece.iter_mut().enumerate() {
             for (v, channel) in color.iter_mut().zip(&block) {
                 *v = channel[i];
             }
         }
     }
+}
+
+/// A step on blocks of colors.
+type Kernel = (&'static str, fn(&mut [[f64; 3]], Step));
+
+/// Every kernel this processor runs: the generic lanes with and without
+/// FMA, as compiled for the baseline and for this processor, and AVX-512
+/// where it has it.
+fn kernels() -> Vec<Kernel> {
+    let mut kernels: Vec<Kernel> = vec![
+        ("lanes", step_on_lanes::<false>),
+        ("lanes (fma)", step_on_lanes::<true>),
+        ("lanes (this processor's)", step_on_wide),
+    ];
+    #[cfg(target_arch = "x86_64")]
+    if avx512::tests::runs_here() {
+        kernels.push(("avx-512", step_on_avx512));
+    }
+    kernels
 }
 
 /// [`convert_f64`] for `f32` colors.
@@ -93,7 +135,7 @@ fn ulps(a: f32, b: f32) -> u64 {
 }
 
 /// Random colors of `from` to `to`: each step of the lanes within 1e-12 of
-/// the scalar step on the same input, with and without FMA; the whole chain
+/// the scalar step on the same input, on every kernel; the whole chain
 /// within 1e-12 for colors in the sRGB gamut; `f32` colors the `f64` lanes'
 /// results rounded, so within one unit in the last place of those.
 ///
@@ -105,17 +147,14 @@ fn check(from: Space, to: Space, count: usize) {
     let steps: Vec<Step> = path(from, to).collect();
     let pipeline = Pipeline::new(None).unwrap();
     let colors = random_colors(from, count, 11 + from as u64 * 4 + to as u64);
+    let kernels = kernels();
     pipeline.map_ranges(count, 1 << 12, |range| {
         let input = &colors[range];
-        for fma in [false, true] {
+        for &(kernel, step_on) in &kernels {
             let mut lanes = input.to_vec();
             for &step in &steps {
                 let before = lanes.clone();
-                if fma {
-                    step_on_lanes::<true>(&mut lanes, step);
-                } else {
-                    step_on_lanes::<false>(&mut lanes, step);
-                }
+                step_on(&mut lanes, step);
                 for (got, c) in lanes.iter().zip(&before) {
                     let want = step.scalar(*c);
                     let space = match step {
@@ -124,7 +163,7 @@ fn check(from: Space, to: Space, count: usize) {
                     };
                     assert!(
                         agree(*got, want, space),
-                        "{step:?} (fma {fma}) on {c:?}: {got:?}, the scalar path says {want:?}"
+                        "{step:?} ({kernel}) on {c:?}: {got:?}, the scalar path says {want:?}"
                     );
                 }
             }
