@@ -435,7 +435,7 @@ mod tests {
     /// path on the input's values, alpha passed through.
     fn every_output<S: Sample>(from: Space, to: Space, seed: u64) {
         for channels in [3, 4] {
-            let values = pixels(from, 3000, channels, seed);
+            let values = pixels(from, 3003, channels, seed);
             let input: Vec<S> = stored(&values);
             let loaded: Vec<f64> = input.iter().map(|v| v.load(false)).collect();
             macro_rules! into {
