@@ -34,10 +34,11 @@ lint:
 	$(CARGO) clippy --workspace --all-targets --features "oxport-python/abi3$(if $(LIB_FEATURES),$(comma)$(LIB_FEATURES))" -- -D warnings
 
 # The default build needs Rust and a C compiler only: neither bindgen (libclang)
-# nor ISA-L (nasm, autotools) may be in its dependency graph.
+# nor ISA-L (nasm, autotools) nor aws-lc (CMake; object storage's TLS runs on
+# ring) may be in its dependency graph.
 test-default-deps:
 	for package in oxport-cli oxport-python; do \
-		if $(CARGO) tree -p $$package -e normal,build --prefix none | grep -E '^(bindgen|isal-sys) '; then \
+		if $(CARGO) tree -p $$package -e normal,build --prefix none | grep -E '^(bindgen|isal-sys|aws-lc-sys|aws-lc-rs|cmake) '; then \
 			echo "$$package: the default build depends on the crates above"; exit 1; \
 		fi; \
 	done
@@ -68,7 +69,7 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install --quiet --upgrade pip
-	$(VPY) -m pip install --quiet "maturin>=1.9.4,<2" numpy pytest hypothesis mypy pyzstd fsspec aiohttp backports.zstd "openexr>=3.5.3,<3.6" "openimageio>=3.1,<3.3" "coloraide>=8.13,<9" "dask[array,bag,distributed]>=2024.8"
+	$(VPY) -m pip install --quiet "maturin>=1.9.4,<2" numpy pytest hypothesis mypy pyzstd fsspec aiohttp backports.zstd "openexr>=3.5.3,<3.6" "openimageio>=3.1,<3.3" "coloraide>=8.13,<9" "dask[array,bag,distributed]>=2024.8" "moto[server]>=5.1,<6" s3fs
 	touch $@
 
 # Builds the extension in release mode and installs the package into the venv
@@ -102,6 +103,7 @@ bpy-venvs:
 	touch $@
 
 test-python: build bpy-venvs
+	$(CARGO) build --release -p oxport-cli --features "$(CLI_FEATURES)"
 	$(VPY) -m mypy.stubtest oxport._native --allowlist python/stubtest-allowlist.txt
 	$(VPY) -m mypy --strict python/oxport
 	$(VPY) -m pytest python/tests -q

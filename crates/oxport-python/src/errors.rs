@@ -37,7 +37,14 @@ pub(crate) fn to_py_err(error: oxport::Error) -> PyErr {
         oxport::Error::Io { path, source } => {
             // OSError(errno, strerror, filename) makes Python pick the subclass
             // (FileNotFoundError, PermissionError...) as for its own I/O.
-            let errno = source.raw_os_error().unwrap_or(0);
+            // An error of a request (object storage) has a kind but no
+            // errno: the kind's (ENOENT and EACCES, 2 and 13 wherever
+            // Python runs), so that the subclass is the same.
+            let errno = source.raw_os_error().unwrap_or(match source.kind() {
+                std::io::ErrorKind::NotFound => 2,
+                std::io::ErrorKind::PermissionDenied => 13,
+                _ => 0,
+            });
             let text = source.to_string();
             let message = text
                 .strip_suffix(&format!(" (os error {errno})"))

@@ -1,6 +1,8 @@
 //! Where readers' bytes come from in Python: a path (a file read at
-//! offsets without the GIL) or a readable, seekable binary file object (an
-//! `fsspec` file over HTTP or S3: only the bytes a read needs are fetched).
+//! offsets without the GIL), a URL of object storage or HTTP (read by byte
+//! range in Rust, without the GIL), or a readable, seekable binary file
+//! object (an `fsspec` file over HTTP or S3: only the bytes a read needs
+//! are fetched).
 
 use std::io;
 use std::path::PathBuf;
@@ -13,14 +15,12 @@ use pyo3::types::PyBytes;
 
 use crate::errors::to_py_err;
 
-/// `file` as a source: a path is opened (its errors name it), anything
-/// else must be a binary file object with `read` and `seek`.
+/// `file` as a source: a path or a URL (`s3://...`, `https://...`, read by
+/// byte range) is opened (its errors name it); anything else must be a
+/// binary file object with `read` and `seek`.
 pub fn open_source(py: Python<'_>, file: &Bound<'_, PyAny>) -> PyResult<Box<dyn Source>> {
     match file.extract::<PathBuf>() {
-        Ok(path) => py
-            .detach(|| std::fs::File::open(&path).map_err(|e| oxport::Error::io_at(&path, e)))
-            .map(|f| Box::new(f) as Box<dyn Source>)
-            .map_err(to_py_err),
+        Ok(path) => py.detach(|| oxport::source::open(&path)).map_err(to_py_err),
         Err(_) => Ok(Box::new(PyFile::new(file)?)),
     }
 }

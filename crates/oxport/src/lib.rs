@@ -52,6 +52,8 @@ pub mod numfmt;
 pub mod obj;
 pub mod pipeline;
 pub mod raster;
+#[cfg(feature = "remote")]
+pub mod remote;
 mod scratch;
 pub mod seekable;
 pub mod source;

@@ -5,6 +5,21 @@
 
 use std::fs::File;
 use std::io;
+use std::path::Path;
+
+use crate::{Error, Result};
+
+/// The bytes at `location`: a local file, or (with the `remote` feature)
+/// the object a URL names (`s3://bucket/key`, `https://...`), read by
+/// byte range. Errors name `location`.
+pub fn open(location: &Path) -> Result<Box<dyn Source>> {
+    #[cfg(feature = "remote")]
+    if crate::remote::is_url(location) {
+        return Ok(Box::new(crate::remote::RemoteSource::open(location)?));
+    }
+    let file = File::open(location).map_err(|e| Error::io_at(location, e))?;
+    Ok(Box::new(file))
+}
 
 /// Bytes that can be read at any offset, from any thread.
 ///

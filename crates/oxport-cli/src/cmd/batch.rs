@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use oxport::remote;
+
 use crate::progress::{bar, megabytes};
 
 /// What a batch did.
@@ -50,6 +52,7 @@ pub fn each_file(
 ) -> oxport::Result<Totals> {
     let targets = targets(inputs, output, suffix)?;
     let progress = bar(label);
+    // An object's size is not asked for here: it counts once fetched.
     progress.set_length(
         inputs
             .iter()
@@ -66,7 +69,14 @@ pub fn each_file(
     };
     for (input, target) in inputs.iter().zip(targets) {
         let before = progress.position();
-        match convert(input, &target, &|done| progress.set_position(before + done)) {
+        // A URL's object is fetched to a temporary file first, and the
+        // output written to one and published whole.
+        let converted = remote::with_input(input, |input| {
+            remote::with_output(&target, |target| {
+                convert(input, target, &|done| progress.set_position(before + done))
+            })
+        });
+        match converted {
             Ok((bytes_in, bytes_out)) => {
                 totals.bytes_in += bytes_in;
                 totals.bytes_out += bytes_out;
@@ -84,16 +94,29 @@ pub fn each_file(
 }
 
 /// Where each input is written: `output` itself for one input when `output`
-/// is not a directory; otherwise as [`oxport::batch::targets`] places them
-/// in `output` (two inputs that would write one file are refused before
-/// anything is written), the directory created.
+/// is not a directory (for a URL: does not end in `/`); otherwise as
+/// [`oxport::batch::targets`] places them in `output` (two inputs that
+/// would write one file are refused before anything is written), the
+/// directory created.
 pub fn targets(inputs: &[PathBuf], output: &Path, suffix: &str) -> oxport::Result<Vec<PathBuf>> {
-    if inputs.len() == 1 && !output.is_dir() {
+    if inputs.len() == 1 && !is_directory(output) {
         return Ok(vec![output.to_path_buf()]);
     }
     let targets = oxport::batch::targets(inputs, output, suffix, false)?;
-    std::fs::create_dir_all(output).map_err(|e| oxport::Error::io_at(output, e))?;
+    if !remote::is_url(output) {
+        std::fs::create_dir_all(output).map_err(|e| oxport::Error::io_at(output, e))?;
+    }
     Ok(targets)
+}
+
+/// Whether `output` is a directory: one that exists, or a URL ending in
+/// `/` (a prefix in a bucket).
+pub fn is_directory(output: &Path) -> bool {
+    if remote::is_url(output) {
+        output.as_os_str().to_string_lossy().ends_with('/')
+    } else {
+        output.is_dir()
+    }
 }
 
 /// The error's text, prefixed with the file it is about unless it names it.

@@ -1,0 +1,189 @@
+//! Objects in object storage (S3 and what speaks its API, Google Cloud
+//! Storage, Azure Blob Storage) and on HTTP servers, through the
+//! `object_store` crate: a URL read by byte range as a [`Source`]
+//! ([`RemoteSource`]), and a finished local file published as one object
+//! ([`upload`]). Credentials, regions and endpoints come from the usual
+//! environment variables (`AWS_ACCESS_KEY_ID`, `AWS_ENDPOINT_URL`,
+//! `GOOGLE_SERVICE_ACCOUNT`, `AZURE_STORAGE_ACCOUNT_NAME`, ...).
+//!
+//! Requests run on one small Tokio runtime shared by the process; callers
+//! block on them from any thread, each read its own request.
+//!
+//! [`Source`]: crate::source::Source
+
+mod source;
+mod upload;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use object_store::path::Path as ObjectPath;
+use object_store::{ObjectStore, ObjectStoreScheme};
+use url::Url;
+
+use crate::{Error, Result};
+
+pub use source::{RemoteSource, with_input};
+pub use upload::{upload, with_output};
+
+/// Whether `location` is a URL oxport reads and writes through object
+/// storage (`s3://`, `s3a://`, `gs://`, `az://`, `abfs://`, `http://`,
+/// `https://`...) rather than a local path.
+pub fn is_url(location: &Path) -> bool {
+    location
+        .to_str()
+        .and_then(|text| Url::parse(text).ok())
+        .is_some_and(|url| {
+            !matches!(url.scheme(), "file" | "memory")
+                && url.host_str().is_some_and(|host| !host.is_empty())
+                && ObjectStoreScheme::parse(&url).is_ok()
+        })
+}
+
+/// An object: its store, its key there, and the URL it was named by (for
+/// errors).
+#[derive(Clone)]
+pub struct Object {
+    store: Arc<dyn ObjectStore>,
+    key: ObjectPath,
+    url: String,
+}
+
+impl Object {
+    /// The object `url` names, with a store for its bucket (or server)
+    /// configured from the environment; stores are kept and shared, so
+    /// connections are too.
+    pub fn parse(url: &Path) -> Result<Object> {
+        let text = url.to_string_lossy().into_owned();
+        let invalid = |why: String| Error::invalid(format!("{text}: {why}"));
+        let parsed = Url::parse(&text).map_err(|e| invalid(e.to_string()))?;
+        let (scheme, key) =
+            ObjectStoreScheme::parse(&parsed).map_err(|e| invalid(e.to_string()))?;
+        let key = ObjectPath::parse(key).map_err(|e| invalid(e.to_string()))?;
+        if key.as_ref().is_empty() {
+            return Err(invalid("the URL names a bucket, not an object".into()));
+        }
+        let prefix = match scheme {
+            ObjectStoreScheme::AmazonS3 => "AWS_",
+            ObjectStoreScheme::GoogleCloudStorage => "GOOGLE_",
+            ObjectStoreScheme::MicrosoftAzure => "AZURE_",
+            ObjectStoreScheme::Http => "HTTP_",
+            _ => return Err(invalid("not an object storage or HTTP URL".into())),
+        };
+        // One store per bucket (or server): the URL up to its path.
+        let root = &parsed[..url::Position::BeforePath];
+        let bucket = format!("{root}/{}", bucket_of(&parsed, &scheme));
+        static STORES: OnceLock<Mutex<HashMap<String, Arc<dyn ObjectStore>>>> = OnceLock::new();
+        let stores = STORES.get_or_init(Default::default);
+        let mut stores = stores.lock().unwrap_or_else(|e| e.into_inner());
+        let store = match stores.get(&bucket) {
+            Some(store) => store.clone(),
+            None => {
+                runtime();
+                let options = std::env::vars()
+                    .filter(|(name, _)| name.starts_with(prefix))
+                    .map(|(name, value)| (name.to_ascii_lowercase(), value));
+                let (store, _) = object_store::parse_url_opts(&parsed, options)
+                    .map_err(|e| invalid(e.to_string()))?;
+                let store: Arc<dyn ObjectStore> = Arc::from(store);
+                stores.insert(bucket, store.clone());
+                store
+            }
+        };
+        Ok(Object {
+            store,
+            key,
+            url: text,
+        })
+    }
+
+    /// The URL, as a path for errors.
+    fn path(&self) -> PathBuf {
+        PathBuf::from(&self.url)
+    }
+
+    /// `error` from a request for this object, as an I/O error naming it.
+    fn error(&self, error: object_store::Error) -> Error {
+        Error::io_at(&self.path(), io_error(error))
+    }
+}
+
+/// A request's error as an I/O error of the matching kind, in a few words.
+fn io_error(error: object_store::Error) -> std::io::Error {
+    use std::io::ErrorKind;
+    let (kind, text) = match &error {
+        object_store::Error::NotFound { .. } => (
+            ErrorKind::NotFound,
+            "not found (no such object, or no such bucket)".to_owned(),
+        ),
+        object_store::Error::PermissionDenied { .. } => (
+            ErrorKind::PermissionDenied,
+            "access denied (the credentials may not read or write it)".to_owned(),
+        ),
+        object_store::Error::Unauthenticated { .. } => (
+            ErrorKind::PermissionDenied,
+            "not authenticated (no valid credentials in the environment)".to_owned(),
+        ),
+        other => (ErrorKind::Other, other.to_string()),
+    };
+    std::io::Error::new(kind, text)
+}
+
+/// The bucket (or container) of `url`, or nothing for HTTP.
+fn bucket_of(url: &Url, scheme: &ObjectStoreScheme) -> String {
+    match scheme {
+        ObjectStoreScheme::Http => String::new(),
+        _ => url.host_str().unwrap_or_default().to_owned(),
+    }
+}
+
+/// The process's runtime for requests (and TLS's cryptography, installed
+/// once).
+fn runtime() -> &'static tokio::runtime::Runtime {
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        // Another part of the process may have installed one: either does.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("oxport-remote")
+            .enable_all()
+            .build()
+            .expect("a runtime of two threads")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_and_paths_are_told_apart() {
+        for url in [
+            "s3://bucket/key.exr",
+            "s3a://bucket/a/b.zst",
+            "gs://bucket/key",
+            "az://container/key",
+            "https://example.com/file.exr",
+            "http://127.0.0.1:9000/bucket/key",
+        ] {
+            assert!(is_url(Path::new(url)), "{url}");
+        }
+        for path in [
+            "file.exr",
+            "/tmp/file.exr",
+            "c:/x.exr",
+            "file:///tmp/x",
+            "s3:/x",
+        ] {
+            assert!(!is_url(Path::new(path)), "{path}");
+        }
+    }
+
+    #[test]
+    fn a_bucket_is_not_an_object() {
+        let error = Object::parse(Path::new("s3://bucket/")).err().unwrap();
+        assert!(error.to_string().contains("s3://bucket/"), "{error}");
+    }
+}

@@ -1,0 +1,106 @@
+//! An object read by byte range.
+
+use std::io;
+use std::path::Path;
+
+use object_store::ObjectStoreExt;
+
+use super::{Object, io_error, runtime};
+use crate::Result;
+use crate::source::Source;
+
+/// An object as a [`Source`]: its size asked once, then each read one
+/// ranged GET of exactly the bytes asked for.
+pub struct RemoteSource {
+    object: Object,
+    size: u64,
+}
+
+impl RemoteSource {
+    /// Opens the object `url` names: its size is asked for (an error naming
+    /// the URL when it, or its bucket, is missing or may not be read).
+    pub fn open(url: &Path) -> Result<RemoteSource> {
+        let object = Object::parse(url)?;
+        let meta = runtime()
+            .block_on(object.store.head(&object.key))
+            .map_err(|e| object.error(e))?;
+        Ok(RemoteSource {
+            size: meta.size,
+            object,
+        })
+    }
+
+    /// The URL it reads.
+    pub fn url(&self) -> &str {
+        &self.object.url
+    }
+}
+
+impl Source for RemoteSource {
+    fn size(&self) -> io::Result<u64> {
+        Ok(self.size)
+    }
+
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        if buf.is_empty() {
+            return Ok(());
+        }
+        let end = offset
+            .checked_add(buf.len() as u64)
+            .filter(|&end| end <= self.size)
+            .ok_or(io::ErrorKind::UnexpectedEof)?;
+        let object = &self.object;
+        let bytes = runtime()
+            .block_on(object.store.get_range(&object.key, offset..end))
+            .map_err(io_error)?;
+        if bytes.len() != buf.len() {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "{}: asked for {} bytes at {offset}, got {}",
+                    object.url,
+                    buf.len(),
+                    bytes.len()
+                ),
+            ));
+        }
+        buf.copy_from_slice(&bytes);
+        Ok(())
+    }
+}
+
+/// Pieces an object is fetched in when copied whole.
+const PIECE: u64 = 16 << 20;
+
+/// Runs `read` on a local path for `input` and gives what it gives:
+/// `input` itself when it is a local path; for a URL, a copy of the object
+/// fetched whole into a new temporary directory (under its own name),
+/// removed afterwards. For readers that take every byte of their input.
+pub fn with_input<T>(input: &Path, read: impl FnOnce(&Path) -> Result<T>) -> Result<T> {
+    if !super::is_url(input) {
+        return read(input);
+    }
+    let source = RemoteSource::open(input)?;
+    let scratch = tempfile::Builder::new()
+        .prefix(".oxport-download-")
+        .tempdir()
+        .map_err(|e| crate::Error::io_at(&std::env::temp_dir(), e))?;
+    let name = source.url().rsplit('/').next().unwrap_or("object");
+    let local = scratch
+        .path()
+        .join(if name.is_empty() { "object" } else { name });
+    let mut file = std::fs::File::create(&local).map_err(|e| crate::Error::io_at(&local, e))?;
+    let mut buffer = Vec::new();
+    let mut offset = 0;
+    while offset < source.size {
+        let length = PIECE.min(source.size - offset);
+        buffer.resize(length as usize, 0);
+        source
+            .read_exact_at(&mut buffer, offset)
+            .map_err(|e| crate::Error::io_at(input, e))?;
+        io::Write::write_all(&mut file, &buffer).map_err(|e| crate::Error::io_at(&local, e))?;
+        offset += length;
+    }
+    drop(file);
+    read(&local)
+}
