@@ -254,3 +254,22 @@ def test_archives_and_images_open_by_url_from_python(s3: S3Server, bucket: str, 
     assert all(np.array_equal(channels[c], local[c]) for c in "RGB")
     with pytest.raises(FileNotFoundError, match=f"s3://{bucket}/nothing.exr"):
         exr.read(f"s3://{bucket}/nothing.exr")
+
+
+def test_python_writers_publish_urls_whole(s3: S3Server, bucket: str, tmp_path: Path) -> None:
+    import oxport.seekable as seekable
+
+    channels = {c: np.random.default_rng(7).random((64, 80)).astype(np.float32) for c in "RGB"}
+    exr.write(f"s3://{bucket}/w.exr", channels, compression="zip")
+    exr.write(tmp_path / "w.exr", channels, compression="zip")
+    assert fs().cat_file(f"{bucket}/w.exr") == (tmp_path / "w.exr").read_bytes()
+    (tmp_path / "blob").write_bytes(b"oxport " * 100_000)
+    seekable.pack(tmp_path / "blob", f"s3://{bucket}/blob.zst")
+    seekable.unpack(f"s3://{bucket}/blob.zst", f"s3://{bucket}/blob")
+    assert fs().cat_file(f"{bucket}/blob") == (tmp_path / "blob").read_bytes()
+    # A write that fails publishes nothing.
+    with pytest.raises(ValueError):
+        exr.write(f"s3://{bucket}/bad.exr", {"R": np.zeros((4, 4), np.float32),
+                                               "G": np.zeros((5, 4), np.float32)})
+    assert sorted(p.rsplit("/", 1)[1] for p in fs().ls(bucket, refresh=True)) == ["blob", "blob.zst", "w.exr"]
+    assert pending_uploads(bucket) == []

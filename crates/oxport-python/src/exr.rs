@@ -619,6 +619,7 @@ pub fn exr_write(
     }
     let options = exr::WriteOptions { level, threads };
     py.detach(|| exr::write_parts(&path, &inputs, &options))
+        .map(drop)
         .map_err(to_py_err)
 }
 

@@ -1,4 +1,6 @@
-//! Files that appear whole or not at all.
+//! Files that appear whole or not at all: written under a temporary name
+//! and renamed, or (with the `remote` feature, for a URL) written to a
+//! temporary file and published as one object.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -76,12 +78,32 @@ pub(crate) struct Pending {
     path: PathBuf,
     /// `None` when the path is not a regular file and is written in place.
     temporary: Option<tempfile::TempPath>,
+    /// Whether `path` is a URL: the temporary file, in the system's
+    /// temporary directory, is published there as one object on commit.
+    #[cfg_attr(not(feature = "remote"), allow(dead_code))]
+    url: bool,
 }
 
 impl Pending {
     /// Opens the temporary file, with `O_DIRECT` when `direct` asks for it and
     /// the file system allows it (the returned flag tells which).
     pub(crate) fn open(path: &Path, direct: bool) -> Result<(Pending, File, bool)> {
+        #[cfg(feature = "remote")]
+        if crate::remote::is_url(path) {
+            let ((file, direct), temporary) = tempfile::Builder::new()
+                .prefix(".oxport-upload.")
+                .rand_bytes(RANDOM)
+                .suffix(SUFFIX)
+                .make_in(std::env::temp_dir(), |temporary| create(temporary, direct))
+                .map_err(|e| Error::io_at(&std::env::temp_dir(), e))?
+                .into_parts();
+            let pending = Pending {
+                path: path.to_path_buf(),
+                temporary: Some(temporary),
+                url: true,
+            };
+            return Ok((pending, file, direct));
+        }
         if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
             let file = std::fs::OpenOptions::new()
                 .write(true)
@@ -90,6 +112,7 @@ impl Pending {
             let pending = Pending {
                 path: path.to_path_buf(),
                 temporary: None,
+                url: false,
             };
             return Ok((pending, file, false));
         }
@@ -106,6 +129,7 @@ impl Pending {
         let pending = Pending {
             path: path.to_path_buf(),
             temporary: Some(temporary),
+            url: false,
         };
         Ok((pending, file, direct))
     }
@@ -120,8 +144,16 @@ impl Pending {
         error.at_path(&self.path)
     }
 
-    /// Renames the temporary file to the path (the file must be closed).
+    /// Renames the temporary file to the path, or publishes it at the URL
+    /// and removes it (the file must be closed).
     pub(crate) fn commit(mut self) -> Result<()> {
+        #[cfg(feature = "remote")]
+        if self.url
+            && let Some(temporary) = self.temporary.take()
+        {
+            // Dropping the temporary path removes the file, sent or not.
+            return crate::remote::upload(&temporary, &self.path).map(drop);
+        }
         if let Some(temporary) = self.temporary.take() {
             // On failure the error gives the temporary path back, and dropping it removes the file.
             temporary

@@ -36,6 +36,58 @@ pub trait Source: Send + Sync {
     fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()>;
 }
 
+/// Every byte at `location` (a path, or with the `remote` feature a URL),
+/// in memory.
+pub fn read_all(location: &Path) -> Result<Vec<u8>> {
+    let source = open(location)?;
+    let size = source.size().map_err(|e| Error::io_at(location, e))?;
+    let size = usize::try_from(size).map_err(|_| {
+        Error::invalid(format!(
+            "{}: {size} bytes do not fit in memory",
+            location.display()
+        ))
+    })?;
+    let mut data = vec![0; size];
+    source
+        .read_exact_at(&mut data, 0)
+        .map_err(|e| Error::io_at(location, e))?;
+    Ok(data)
+}
+
+/// A source read from its start to its end, as `Read`: each read one
+/// `read_exact_at` of what fits (for a remote source, one request).
+pub struct Reading<S> {
+    source: S,
+    position: u64,
+    size: u64,
+}
+
+impl<S: Source> Reading<S> {
+    pub fn new(source: S) -> io::Result<Self> {
+        let size = source.size()?;
+        Ok(Reading {
+            source,
+            position: 0,
+            size,
+        })
+    }
+
+    /// The source's size.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+}
+
+impl<S: Source> io::Read for Reading<S> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = self.size - self.position;
+        let take = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        self.source.read_exact_at(&mut buf[..take], self.position)?;
+        self.position += take as u64;
+        Ok(take)
+    }
+}
+
 impl Source for File {
     fn size(&self) -> io::Result<u64> {
         Ok(self.metadata()?.len())

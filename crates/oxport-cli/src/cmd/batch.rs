@@ -69,14 +69,7 @@ pub fn each_file(
     };
     for (input, target) in inputs.iter().zip(targets) {
         let before = progress.position();
-        // A URL's object is fetched to a temporary file first, and the
-        // output written to one and published whole.
-        let converted = remote::with_input(input, |input| {
-            remote::with_output(&target, |target| {
-                convert(input, target, &|done| progress.set_position(before + done))
-            })
-        });
-        match converted {
+        match convert(input, &target, &|done| progress.set_position(before + done)) {
             Ok((bytes_in, bytes_out)) => {
                 totals.bytes_in += bytes_in;
                 totals.bytes_out += bytes_out;

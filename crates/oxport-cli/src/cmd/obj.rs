@@ -6,7 +6,6 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use oxport::obj::{self, Precision, WriteOptions};
-use oxport::remote;
 use oxport::{Material, Mesh, synth};
 
 use crate::progress::{bar, megabytes, memory, reset_peak_memory};
@@ -206,23 +205,16 @@ fn convert(args: &ConvertArgs) -> oxport::Result<()> {
     };
     let progress = bar("converting");
     let start = Instant::now();
-    // A URL's object is fetched whole first (its MTL files are not: they
-    // are read from beside a local input only), and the output written to a
-    // temporary file and published with its MTL file when complete.
-    let done = remote::with_input(&args.input, |input| {
-        remote::with_output(&args.output, |output| {
-            obj::convert(
-                input,
-                output,
-                &args.reading.options(args.threads),
-                &options,
-                |done, total| {
-                    progress.set_length(total);
-                    progress.set_position(done);
-                },
-            )
-        })
-    });
+    let done = obj::convert(
+        &args.input,
+        &args.output,
+        &args.reading.options(args.threads),
+        &options,
+        |done, total| {
+            progress.set_length(total);
+            progress.set_position(done);
+        },
+    );
     progress.finish_and_clear();
     let done = done?;
     let seconds = start.elapsed().as_secs_f64();

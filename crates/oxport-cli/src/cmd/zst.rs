@@ -1,14 +1,12 @@
 //! `oxport zst ...`: Zstandard seekable archives.
 
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use oxport::remote;
 use oxport::seekable::{self, Index, ReadOptions, Reader, WriteOptions};
-use oxport::source::Source;
+use oxport::source::Reading;
 
 use crate::cmd::batch::{each_file, is_directory, on_cluster};
 use crate::progress::{bar, megabytes};
@@ -200,23 +198,16 @@ fn pack_one(input: &Path, output: &Path, options: &WriteOptions) -> oxport::Resu
         }
         progress.set_position(done);
     };
-    // A URL input is fetched whole first; a URL output is written to a
-    // temporary file and published when complete.
     let packed = match (is_stdio(input), is_stdio(output)) {
-        (false, false) => remote::with_input(input, |input| {
-            remote::with_output(output, |output| {
-                seekable::pack_file(input, output, options, report)
-            })
+        (false, false) => seekable::pack_file(input, output, options, report),
+        (true, false) => oxport::atomic::write_file(output, |file| {
+            seekable::pack(io::stdin().lock(), BufWriter::new(file), options, report)
         }),
-        (true, false) => remote::with_output(output, |output| {
-            oxport::atomic::write_file(output, |file| {
-                seekable::pack(io::stdin().lock(), BufWriter::new(file), options, report)
-            })
-        }),
-        (false, true) => remote::with_input(input, |input| {
-            let file = File::open(input).map_err(|e| oxport::Error::io_at(input, e))?;
-            seekable::pack(file, stdout(), options, report)
-        }),
+        (false, true) => {
+            let source = Reading::new(oxport::source::open(input)?)
+                .map_err(|e| oxport::Error::io_at(input, e))?;
+            seekable::pack(source, stdout(), options, report)
+        }
         (true, true) => seekable::pack(io::stdin().lock(), stdout(), options, report),
     };
     progress.finish_and_clear();
@@ -257,11 +248,11 @@ fn unpack(args: &UnpackArgs) -> oxport::Result<()> {
             })
         }
     } else {
-        let reader = open(&args.input, &options)?;
+        let reader = Reader::open(&args.input, &options)?;
         if is_stdio(&args.output) {
             reader.unpack(stdout(), report)
         } else {
-            remote::with_output(&args.output, |output| reader.unpack_to_file(output, report))
+            reader.unpack_to_file(&args.output, report)
         }
     };
     progress.finish_and_clear();
@@ -277,13 +268,8 @@ fn unpack(args: &UnpackArgs) -> oxport::Result<()> {
     Ok(())
 }
 
-/// The archive at `location` (a path or a URL, read by range).
-fn open(location: &Path, options: &ReadOptions) -> oxport::Result<Reader<Box<dyn Source>>> {
-    Reader::new(oxport::source::open(location)?, options).map_err(|e| e.at_path(location))
-}
-
 fn cat(args: &CatArgs) -> oxport::Result<()> {
-    let reader = open(&args.input, &ReadOptions::default())?;
+    let reader = Reader::open(&args.input, &ReadOptions::default())?;
     let mut out = stdout();
     let mut buffer = vec![0u8; 4 << 20];
     let mut offset = args.offset as u64;
@@ -303,7 +289,7 @@ fn cat(args: &CatArgs) -> oxport::Result<()> {
 }
 
 fn info(args: &InfoArgs) -> oxport::Result<()> {
-    let reader = open(&args.input, &ReadOptions::default())?;
+    let reader = Reader::open(&args.input, &ReadOptions::default())?;
     let frames = reader.frames();
     let archive = reader.archive_size();
     let size = reader.find_size()?;

@@ -12,7 +12,7 @@ use super::part::{Part, Storage};
 use super::read::{ReadOptions, Reader, Selection};
 use super::tile::{LevelMode, Tiles};
 use super::write::{Pixels, WriteOptions, WritePart, write_parts};
-use crate::{Error, Result};
+use crate::Result;
 
 /// How the parts of the output are stored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -61,10 +61,8 @@ enum Read {
 /// `output` may be `input`: the file is replaced only once the new one is
 /// whole.
 pub fn convert(input: &Path, output: &Path, options: &ConvertOptions) -> Result<Converted> {
-    let input_bytes = std::fs::metadata(input)
-        .map_err(|e| Error::io_at(input, e))?
-        .len();
-    let reader = Reader::open(input)?;
+    let reader = Reader::open_at(input)?;
+    let input_bytes = reader.size();
     let read_options = ReadOptions {
         threads: options.threads,
     };
@@ -113,10 +111,8 @@ pub fn convert(input: &Path, output: &Path, options: &ConvertOptions) -> Result<
         level: options.level,
         threads: options.threads,
     };
-    write_parts(output, &parts, &write_options).map_err(|e| e.at_path(output))?;
-    let output_bytes = std::fs::metadata(output)
-        .map_err(|e| Error::io_at(output, e))?
-        .len();
+    let output_bytes =
+        write_parts(output, &parts, &write_options).map_err(|e| e.at_path(output))?;
     Ok(Converted {
         input_bytes,
         output_bytes,

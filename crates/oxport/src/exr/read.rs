@@ -118,7 +118,24 @@ impl Reader<File> {
     }
 }
 
+impl Reader<Box<dyn Source>> {
+    /// Opens the file at `location`: a path, or with the `remote` feature
+    /// a URL, whose chunks are then fetched by byte range. Its errors name
+    /// it.
+    pub fn open_at(location: &Path) -> Result<Self> {
+        let source = crate::source::open(location)?;
+        let mut reader = Reader::new(source).map_err(|e| e.at_path(location))?;
+        reader.path = Some(location.to_path_buf());
+        Ok(reader)
+    }
+}
+
 impl<S: Source> Reader<S> {
+    /// The size of the file in bytes.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
     /// Reads the headers and the offset tables of `source`.
     pub fn new(source: S) -> Result<Self> {
         let size = source.size()?;

@@ -127,9 +127,9 @@ pub fn convert(
     options: &WriteOptions,
     progress: impl FnMut(u64, u64),
 ) -> Result<Conversion> {
-    let bytes_read = std::fs::metadata(input)
-        .map_err(|e| crate::Error::io_at(input, e))?
-        .len();
+    let bytes_read = crate::source::open(input)?
+        .size()
+        .map_err(|e| crate::Error::io_at(input, e))?;
     let scene = read(input, reading)?;
     let text = SceneText {
         header: &scene.header,

@@ -1,8 +1,9 @@
 //! Objects in object storage (S3 and what speaks its API, Google Cloud
 //! Storage, Azure Blob Storage) and on HTTP servers, through the
 //! `object_store` crate: a URL read by byte range as a [`Source`]
-//! ([`RemoteSource`]), and a finished local file published as one object
-//! ([`upload`]). Credentials, regions and endpoints come from the usual
+//! ([`RemoteSource`], which `source::open` gives for a URL), and a
+//! finished local file published as one object ([`upload`], which
+//! `atomic::write_file` calls for a URL: every writer takes one). Credentials, regions and endpoints come from the usual
 //! environment variables (`AWS_ACCESS_KEY_ID`, `AWS_ENDPOINT_URL`,
 //! `GOOGLE_SERVICE_ACCOUNT`, `AZURE_STORAGE_ACCOUNT_NAME`, ...).
 //!
@@ -24,8 +25,8 @@ use url::Url;
 
 use crate::{Error, Result};
 
-pub use source::{RemoteSource, with_input};
-pub use upload::{upload, with_output};
+pub use source::RemoteSource;
+pub use upload::upload;
 
 /// Whether `location` is a URL oxport reads and writes through object
 /// storage (`s3://`, `s3a://`, `gs://`, `az://`, `abfs://`, `http://`,

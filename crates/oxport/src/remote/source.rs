@@ -68,39 +68,3 @@ impl Source for RemoteSource {
         Ok(())
     }
 }
-
-/// Pieces an object is fetched in when copied whole.
-const PIECE: u64 = 16 << 20;
-
-/// Runs `read` on a local path for `input` and gives what it gives:
-/// `input` itself when it is a local path; for a URL, a copy of the object
-/// fetched whole into a new temporary directory (under its own name),
-/// removed afterwards. For readers that take every byte of their input.
-pub fn with_input<T>(input: &Path, read: impl FnOnce(&Path) -> Result<T>) -> Result<T> {
-    if !super::is_url(input) {
-        return read(input);
-    }
-    let source = RemoteSource::open(input)?;
-    let scratch = tempfile::Builder::new()
-        .prefix(".oxport-download-")
-        .tempdir()
-        .map_err(|e| crate::Error::io_at(&std::env::temp_dir(), e))?;
-    let name = source.url().rsplit('/').next().unwrap_or("object");
-    let local = scratch
-        .path()
-        .join(if name.is_empty() { "object" } else { name });
-    let mut file = std::fs::File::create(&local).map_err(|e| crate::Error::io_at(&local, e))?;
-    let mut buffer = Vec::new();
-    let mut offset = 0;
-    while offset < source.size {
-        let length = PIECE.min(source.size - offset);
-        buffer.resize(length as usize, 0);
-        source
-            .read_exact_at(&mut buffer, offset)
-            .map_err(|e| crate::Error::io_at(input, e))?;
-        io::Write::write_all(&mut file, &buffer).map_err(|e| crate::Error::io_at(&local, e))?;
-        offset += length;
-    }
-    drop(file);
-    read(&local)
-}

@@ -1,12 +1,12 @@
 //! Finished files published as objects, whole or not at all.
 
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use bytes::Bytes;
 use object_store::{ObjectStoreExt, PutPayload, WriteMultipart};
 
-use super::{Object, is_url, runtime};
+use super::{Object, runtime};
 use crate::{Error, Result};
 
 /// The largest object sent in one request (S3's limit for a single PUT is
@@ -55,36 +55,4 @@ pub fn upload(local: &Path, url: &Path) -> Result<u64> {
     });
     sent.map_err(|e| object.error(e))?;
     Ok(size)
-}
-
-/// Runs `write` on a local path for `output` and gives what it gives:
-/// `output` itself when it is a local path; for a URL, a path of the same
-/// name in a new temporary directory, whose files (the output and any
-/// `write` put beside it, such as an OBJ file's MTL) are uploaded beside
-/// the URL's object once `write` succeeds, the output last. On any error
-/// nothing is published, and the temporary files are removed either way.
-pub fn with_output<T>(output: &Path, write: impl FnOnce(&Path) -> Result<T>) -> Result<T> {
-    if !is_url(output) {
-        return write(output);
-    }
-    let text = output.to_string_lossy();
-    let (parent, name) = text
-        .rsplit_once('/')
-        .filter(|(_, name)| !name.is_empty())
-        .ok_or_else(|| Error::invalid(format!("{text}: the URL names no object")))?;
-    let scratch = tempfile::Builder::new()
-        .prefix(".oxport-upload-")
-        .tempdir()
-        .map_err(|e| Error::io_at(&std::env::temp_dir(), e))?;
-    let local = scratch.path().join(name);
-    let done = write(&local)?;
-    let mut beside: Vec<PathBuf> = std::fs::read_dir(scratch.path())
-        .and_then(|entries| entries.map(|e| e.map(|e| e.path())).collect())
-        .map_err(|e| Error::io_at(scratch.path(), e))?;
-    beside.sort_by_key(|path| *path == local);
-    for file in beside {
-        let name = file.file_name().unwrap_or_default().to_string_lossy();
-        upload(&file, Path::new(&format!("{parent}/{name}")))?;
-    }
-    Ok(done)
 }

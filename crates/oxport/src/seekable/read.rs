@@ -62,11 +62,12 @@ pub struct Reader<S: Source = File> {
     position: u64,
 }
 
-impl Reader<File> {
-    /// Opens the archive at `path`.
+impl Reader<Box<dyn Source>> {
+    /// Opens the archive at `path` (with the `remote` feature, or the
+    /// object a URL names, read by byte range).
     pub fn open(path: &Path, options: &ReadOptions) -> Result<Self> {
-        let file = File::open(path).map_err(|e| Error::io_at(path, e))?;
-        Reader::new(file, options).map_err(|e| e.in_file(path))
+        let source = crate::source::open(path)?;
+        Reader::new(source, options).map_err(|e| e.in_file(path).at_path(path))
     }
 }
 

@@ -81,7 +81,8 @@ pub fn pack(
 }
 
 /// [`pack`] from the file `input` into the file `output`, which appears
-/// whole or not at all; `progress`'s total is the file's size.
+/// whole or not at all; `progress`'s total is the file's size. With the
+/// `remote` feature either may be a URL.
 pub fn pack_file(
     input: &Path,
     output: &Path,
@@ -89,8 +90,9 @@ pub fn pack_file(
     progress: impl FnMut(u64, u64),
 ) -> Result<Packed> {
     options.check()?;
-    let source = File::open(input).map_err(|e| Error::io_at(input, e))?;
-    let total = source.metadata().map_or(0, |m| m.len());
+    let source = crate::source::Reading::new(crate::source::open(input)?)
+        .map_err(|e| Error::io_at(input, e))?;
+    let total = source.size();
     crate::atomic::write_file(output, |file| {
         pack_named(
             source,

@@ -62,7 +62,7 @@ pub struct WritePart<'a> {
 /// row after row of little-endian samples) as a single-part OpenEXR file
 /// at `path`, compressed as the header's `compression` attribute says.
 pub fn write(path: &Path, header: &Header, planes: &[&[u8]], options: &WriteOptions) -> Result<()> {
-    write_parts(path, &[single(header, planes)], options)
+    write_parts(path, &[single(header, planes)], options).map(drop)
 }
 
 /// Writes the single-part file into memory.
@@ -77,16 +77,17 @@ fn single<'a>(header: &'a Header, planes: &[&'a [u8]]) -> WritePart<'a> {
     }
 }
 
-/// Writes `parts` as an OpenEXR file at `path`: single-part for one part,
-/// multi-part for more (each part then needs a unique `name` and a
-/// `type`; `chunkCount` is set by the writer).
-pub fn write_parts(path: &Path, parts: &[WritePart], options: &WriteOptions) -> Result<()> {
+/// Writes `parts` as an OpenEXR file at `path` (or, with the `remote`
+/// feature, the object a URL names): single-part for one part, multi-part
+/// for more (each part then needs a unique `name` and a `type`;
+/// `chunkCount` is set by the writer). Gives the file's size.
+pub fn write_parts(path: &Path, parts: &[WritePart], options: &WriteOptions) -> Result<u64> {
     let plan = FilePlan::new(parts, options)?;
     atomic::write_file(path, |file| {
         let mut out = BufWriter::with_capacity(1 << 20, file);
         plan.write(&mut out)?;
-        out.into_inner().map_err(|e| Error::from(e.into_error()))?;
-        Ok(())
+        let file = out.into_inner().map_err(|e| Error::from(e.into_error()))?;
+        Ok(file.metadata()?.len())
     })
 }
 

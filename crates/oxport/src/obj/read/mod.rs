@@ -101,23 +101,12 @@ pub struct Scene {
 }
 
 /// Reads the OBJ file at `path`, memory-mapped (read into memory when it
-/// cannot be mapped: a pipe, an empty file).
+/// cannot be mapped: a pipe, an empty file). With the `remote` feature,
+/// `path` may be a URL: the object is fetched into memory (the MTL files
+/// it names are read from beside local files only; for a URL each is a
+/// warning, an error if strict).
 pub fn read(path: &Path, options: &ReadOptions) -> Result<Scene> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io_at(path, e))?;
-    // SAFETY: a private read-only map. Like every reader of mapped files, this
-    // relies on no other process truncating the file while it is read (the
-    // process would get SIGBUS); a file changed in place only gives other text.
-    let map = unsafe { memmap2::MmapOptions::new().map(&file) };
-    let result = match map {
-        Ok(map) => read_bytes(&map, options),
-        Err(_) => {
-            let mut data = Vec::new();
-            (&file)
-                .read_to_end(&mut data)
-                .map_err(|e| Error::io_at(path, e))?;
-            read_bytes(&data, options)
-        }
-    };
+    let result = read_file(path, options)?;
     let mut scene = result.map_err(|error| error.in_file(path))?;
     for warning in &mut scene.warnings {
         warning.path = Some(path.to_path_buf());
@@ -126,6 +115,29 @@ pub fn read(path: &Path, options: &ReadOptions) -> Result<Scene> {
         read_materials(path, &mut scene, options)?;
     }
     Ok(scene)
+}
+
+/// The scene of the file at `path` (the outer error: it could not be read).
+fn read_file(path: &Path, options: &ReadOptions) -> Result<Result<Scene>> {
+    #[cfg(feature = "remote")]
+    if crate::remote::is_url(path) {
+        return Ok(read_bytes(&crate::source::read_all(path)?, options));
+    }
+    let file = std::fs::File::open(path).map_err(|e| Error::io_at(path, e))?;
+    // SAFETY: a private read-only map. Like every reader of mapped files, this
+    // relies on no other process truncating the file while it is read (the
+    // process would get SIGBUS); a file changed in place only gives other text.
+    let map = unsafe { memmap2::MmapOptions::new().map(&file) };
+    Ok(match map {
+        Ok(map) => read_bytes(&map, options),
+        Err(_) => {
+            let mut data = Vec::new();
+            (&file)
+                .read_to_end(&mut data)
+                .map_err(|e| Error::io_at(path, e))?;
+            read_bytes(&data, options)
+        }
+    })
 }
 
 /// Reads the MTL files the scene's `mtllib` statements name, from inside the
