@@ -106,6 +106,8 @@ def test_exr_convert_from_and_to_a_bucket_writes_the_local_bytes(
     assert sorted(remote.ls(f"{bucket}/out")) == [f"{bucket}/out/f{i}.exr" for i in range(3)]
     for i in range(3):
         assert remote.cat_file(f"{bucket}/out/f{i}.exr") == (tmp_path / "out" / f"f{i}.exr").read_bytes()
+    info = run(cli, "exr", "info", f"s3://{bucket}/one.exr").stdout
+    assert f"s3://{bucket}/one.exr: {(tmp_path / 'one.exr').stat().st_size} bytes, one part" in info
     # A local file into a bucket, and back.
     run(cli, "exr", "convert", str(tmp_path / "f2.exr"), f"s3://{bucket}/up.exr", "-c", "piz")
     run(cli, "exr", "convert", f"s3://{bucket}/up.exr", str(tmp_path / "down.exr"), "-c", "zstd")
@@ -147,9 +149,13 @@ def test_obj_convert_publishes_the_obj_and_its_mtl(cli: Path, bucket: str, tmp_p
     local_obj = (tmp_path / "local.obj").read_text().replace("local.mtl", "scene.mtl")
     assert remote.cat_file(f"{bucket}/out/scene.obj").decode() == local_obj
     assert remote.cat_file(f"{bucket}/out/scene.mtl") == (tmp_path / "local.mtl").read_bytes()
-    # From the bucket: the OBJ is fetched (its MTL is not: said in the README).
-    run(cli, "obj", "convert", f"s3://{bucket}/scene.obj", str(tmp_path / "from.obj"), "--precision", "3")
+    # From the bucket: the OBJ is fetched; its MTL is not, and a warning
+    # says so (the README too).
+    done = run(cli, "obj", "convert", f"s3://{bucket}/scene.obj", str(tmp_path / "from.obj"),
+               "--precision", "3")
     assert "v 1.000 0.000 0.000" in (tmp_path / "from.obj").read_text()
+    assert "scene.mtl" in done.stderr
+    assert "3 vertices" in run(cli, "obj", "info", f"s3://{bucket}/scene.obj").stdout
 
 
 def test_missing_buckets_and_objects_are_one_clear_error_naming_the_url(

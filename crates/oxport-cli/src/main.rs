@@ -7,6 +7,20 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+/// `command` and each of its subcommands with [`URLS`] at the end of their
+/// help.
+fn with_urls(command: clap::Command) -> clap::Command {
+    command.after_help(URLS).mut_subcommands(with_urls)
+}
+
+/// What every command's help ends with: where files may live.
+const URLS: &str = "Files may be URLs wherever they are read or written: s3://bucket/key, \
+gs://..., az://..., https://... (a URL ending in / is a directory). Reads fetch only the \
+byte ranges they need; outputs are published whole or not at all. Credentials, regions \
+and endpoints come from the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, \
+AWS_REGION, AWS_ENDPOINT_URL, AWS_ALLOW_HTTP=true for a plain-HTTP endpoint; GOOGLE_*, \
+AZURE_*).";
+
 /// Fast, exact I/O for 3D and VFX data.
 #[derive(Parser)]
 #[command(name = "oxport", version, about, long_about = None)]
@@ -40,7 +54,7 @@ fn main() -> ExitCode {
         oxport::build::summary(&[&oxport::build::ENGINES[..], &oxport_lab::ENGINES[..]].concat())
     );
     let long_version: &'static str = long_version.leak();
-    let matches = Cli::command().long_version(long_version).get_matches();
+    let matches = with_urls(Cli::command().long_version(long_version)).get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(error) => error.exit(),

@@ -177,10 +177,8 @@ fn info(args: &InfoArgs) -> oxport::Result<()> {
 }
 
 fn info_one(path: &Path) -> oxport::Result<()> {
-    let reader = Reader::open(path)?;
-    let size = std::fs::metadata(path)
-        .map_err(|e| oxport::Error::io_at(path, e))?
-        .len();
+    let reader = Reader::open_at(path)?;
+    let size = reader.size();
     let parts = reader.parts();
     println!(
         "{}: {} bytes, {}",

@@ -238,9 +238,9 @@ fn info(args: &InfoArgs) -> oxport::Result<()> {
     let start = Instant::now();
     let scene = obj::read(&args.file, &args.reading.options(args.threads))?;
     let seconds = start.elapsed().as_secs_f64();
-    let size = std::fs::metadata(&args.file)
-        .map_err(|e| oxport::Error::io_at(&args.file, e))?
-        .len();
+    let size = oxport::source::open(&args.file)?
+        .size()
+        .map_err(|e| oxport::Error::io_at(&args.file, e))?;
     let sum = |f: fn(&Mesh) -> usize| scene.meshes.iter().map(f).sum::<usize>();
     let mut low = [f32::INFINITY; 3];
     let mut high = [f32::NEG_INFINITY; 3];

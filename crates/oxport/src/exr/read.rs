@@ -73,11 +73,12 @@ pub(super) fn max_ratio(method: Compression) -> u64 {
     }
 }
 
-/// Reads the first part of the OpenEXR file at `path` whole: the headers,
-/// the offset tables, then each chunk by the thread that decodes it (the
-/// file is never in memory whole).
+/// Reads the first part of the OpenEXR file at `path` (or, with the
+/// `remote` feature, a URL) whole: the headers, the offset tables, then
+/// each chunk by the thread that decodes it (the file is never in memory
+/// whole).
 pub fn read(path: &Path, options: &ReadOptions) -> Result<Image> {
-    Reader::open(path)?.read(options)
+    Reader::open_at(path)?.read(options)
 }
 
 /// Reads the first part of an OpenEXR file held in memory.
