@@ -34,6 +34,14 @@ pub trait Source: Send + Sync {
     /// Fills `buf` with the bytes at `offset`; an error when the source
     /// ends before `buf` is full.
     fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()>;
+
+    /// How many bytes a reader that goes forward without knowing where it
+    /// stops (a frame decompressed up to a point) asks for at a time:
+    /// little where reads are cheap, so that it fetches little past what
+    /// it needs; more where each read is a request, so that it makes few.
+    fn read_size(&self) -> usize {
+        32 << 10
+    }
 }
 
 /// Every byte at `location` (a path, or with the `remote` feature a URL),
@@ -149,6 +157,10 @@ impl<S: Source + ?Sized> Source for &S {
     fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
         (**self).read_exact_at(buf, offset)
     }
+
+    fn read_size(&self) -> usize {
+        (**self).read_size()
+    }
 }
 
 impl<S: Source + ?Sized> Source for Box<S> {
@@ -158,5 +170,9 @@ impl<S: Source + ?Sized> Source for Box<S> {
 
     fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
         (**self).read_exact_at(buf, offset)
+    }
+
+    fn read_size(&self) -> usize {
+        (**self).read_size()
     }
 }

@@ -41,6 +41,11 @@ impl Source for RemoteSource {
         Ok(self.size)
     }
 
+    /// A request costs about what a megabyte takes to arrive.
+    fn read_size(&self) -> usize {
+        1 << 20
+    }
+
     fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
         if buf.is_empty() {
             return Ok(());

@@ -9,10 +9,6 @@ use super::table::Frame;
 use crate::source::Source;
 use crate::{Error, Result};
 
-/// Compressed bytes read from the source at a time: small enough that a
-/// read which stops early in a frame does not fetch much more.
-const INPUT: usize = 32 * 1024;
-
 /// Decompresses `source[start..end]` (one or more frames; skippable frames
 /// are stepped over) from decompressed offset `origin` on.
 pub struct Stream {
@@ -107,7 +103,9 @@ impl Stream {
         let mut filled = 0;
         while filled < out.len() {
             if self.used == self.input.len() && self.next < self.end {
-                let take = (self.end - self.next).min(INPUT as u64) as usize;
+                // The source's size for reads that may stop early: little
+                // past what is needed, or few requests.
+                let take = (self.end - self.next).min(source.read_size() as u64) as usize;
                 self.input.resize(take, 0);
                 source.read_exact_at(&mut self.input, self.next)?;
                 self.next += take as u64;
