@@ -177,7 +177,7 @@ fn info(args: &InfoArgs) -> oxport::Result<()> {
 }
 
 fn info_one(path: &Path) -> oxport::Result<()> {
-    let reader = Reader::open_at(path)?;
+    let reader = Reader::open(path)?;
     let size = reader.size();
     let parts = reader.parts();
     println!(

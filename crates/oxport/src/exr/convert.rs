@@ -61,7 +61,7 @@ enum Read {
 /// `output` may be `input`: the file is replaced only once the new one is
 /// whole.
 pub fn convert(input: &Path, output: &Path, options: &ConvertOptions) -> Result<Converted> {
-    let reader = Reader::open_at(input)?;
+    let reader = Reader::open(input)?;
     let input_bytes = reader.size();
     let read_options = ReadOptions {
         threads: options.threads,

@@ -4,7 +4,6 @@
 //! channels and any window of it: only the chunks that cover the window
 //! are fetched.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use super::Image;
@@ -78,7 +77,7 @@ pub(super) fn max_ratio(method: Compression) -> u64 {
 /// each chunk by the thread that decodes it (the file is never in memory
 /// whole).
 pub fn read(path: &Path, options: &ReadOptions) -> Result<Image> {
-    Reader::open_at(path)?.read(options)
+    Reader::open(path)?.read(options)
 }
 
 /// Reads the first part of an OpenEXR file held in memory.
@@ -109,24 +108,14 @@ pub struct Reader<S> {
     first_chunk: u64,
 }
 
-impl Reader<File> {
-    /// Opens the file at `path`; its I/O errors name it.
-    pub fn open(path: &Path) -> Result<Self> {
-        let file = File::open(path).map_err(|e| Error::io_at(path, e))?;
-        let mut reader = Reader::new(file).map_err(|e| e.at_path(path))?;
-        reader.path = Some(path.to_path_buf());
-        Ok(reader)
-    }
-}
-
 impl Reader<Box<dyn Source>> {
-    /// Opens the file at `location`: a path, or with the `remote` feature
-    /// a URL, whose chunks are then fetched by byte range. Its errors name
-    /// it.
-    pub fn open_at(location: &Path) -> Result<Self> {
-        let source = crate::source::open(location)?;
-        let mut reader = Reader::new(source).map_err(|e| e.at_path(location))?;
-        reader.path = Some(location.to_path_buf());
+    /// Opens the file at `path` (with the `remote` feature, or the object a
+    /// URL names, whose chunks are then fetched by byte range); its errors
+    /// name it.
+    pub fn open(path: &Path) -> Result<Self> {
+        let source = crate::source::open(path)?;
+        let mut reader = Reader::new(source).map_err(|e| e.at_path(path))?;
+        reader.path = Some(path.to_path_buf());
         Ok(reader)
     }
 }
