@@ -3,8 +3,9 @@
 //! `object_store` crate: a URL read by byte range as a [`Source`]
 //! ([`RemoteSource`], which `source::open` gives for a URL), and a
 //! finished local file published as one object ([`upload`], which
-//! `atomic::write_file` calls for a URL: every writer takes one). Credentials, regions and endpoints come from the usual
-//! environment variables (`AWS_ACCESS_KEY_ID`, `AWS_ENDPOINT_URL`,
+//! `atomic::write_file` calls for a URL: every writer takes one).
+//! Credentials, regions and endpoints come from the usual environment
+//! variables (`AWS_ACCESS_KEY_ID`, `AWS_ENDPOINT_URL`,
 //! `GOOGLE_SERVICE_ACCOUNT`, `AZURE_STORAGE_ACCOUNT_NAME`, ...).
 //!
 //! Requests run on one small Tokio runtime shared by the process; callers
@@ -61,7 +62,6 @@ impl Object {
         let parsed = Url::parse(&text).map_err(|e| invalid(e.to_string()))?;
         let (scheme, key) =
             ObjectStoreScheme::parse(&parsed).map_err(|e| invalid(e.to_string()))?;
-        let key = ObjectPath::parse(key).map_err(|e| invalid(e.to_string()))?;
         if key.as_ref().is_empty() {
             return Err(invalid("the URL names a bucket, not an object".into()));
         }
@@ -72,15 +72,18 @@ impl Object {
             ObjectStoreScheme::Http => "HTTP_",
             _ => return Err(invalid("not an object storage or HTTP URL".into())),
         };
-        // One store per bucket (or server): the URL up to its path.
-        let root = &parsed[..url::Position::BeforePath];
-        let bucket = format!("{root}/{}", bucket_of(&parsed, &scheme));
+        // One store per bucket (or server): the URL without the object's
+        // key, wherever the URL puts the bucket (host or path).
+        let whole = parsed.as_str();
+        let bucket = whole.strip_suffix(key.as_ref()).unwrap_or(whole).to_owned();
         static STORES: OnceLock<Mutex<HashMap<String, Arc<dyn ObjectStore>>>> = OnceLock::new();
         let stores = STORES.get_or_init(Default::default);
         let mut stores = stores.lock().unwrap_or_else(|e| e.into_inner());
         let store = match stores.get(&bucket) {
             Some(store) => store.clone(),
             None => {
+                // The runtime installs TLS's cryptography, which a store's
+                // HTTP client needs when it is built.
                 runtime();
                 let options = std::env::vars()
                     .filter(|(name, _)| name.starts_with(prefix))
@@ -131,14 +134,6 @@ fn io_error(error: object_store::Error) -> std::io::Error {
     std::io::Error::new(kind, text)
 }
 
-/// The bucket (or container) of `url`, or nothing for HTTP.
-fn bucket_of(url: &Url, scheme: &ObjectStoreScheme) -> String {
-    match scheme {
-        ObjectStoreScheme::Http => String::new(),
-        _ => url.host_str().unwrap_or_default().to_owned(),
-    }
-}
-
 /// The process's runtime for requests (and TLS's cryptography, installed
 /// once).
 fn runtime() -> &'static tokio::runtime::Runtime {
@@ -179,6 +174,21 @@ mod tests {
             "s3:/x",
         ] {
             assert!(!is_url(Path::new(path)), "{path}");
+        }
+    }
+
+    #[test]
+    fn each_bucket_has_a_store_of_its_own() {
+        let store = |url: &str| Object::parse(Path::new(url)).unwrap().store;
+        for (a, b) in [
+            ("s3://one/x", "s3://two/x"),
+            (
+                "https://s3.us-east-1.amazonaws.com/one/x",
+                "https://s3.us-east-1.amazonaws.com/two/x",
+            ),
+        ] {
+            assert!(!Arc::ptr_eq(&store(a), &store(b)), "{a} and {b}");
+            assert!(Arc::ptr_eq(&store(a), &store(&format!("{a}/y"))), "{a}");
         }
     }
 
