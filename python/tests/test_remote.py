@@ -152,12 +152,25 @@ def test_obj_convert_publishes_the_obj_and_its_mtl(cli: Path, bucket: str, tmp_p
     local_obj = (tmp_path / "local.obj").read_text().replace("local.mtl", "scene.mtl")
     assert remote.cat_file(f"{bucket}/out/scene.obj").decode() == local_obj
     assert remote.cat_file(f"{bucket}/out/scene.mtl") == (tmp_path / "local.mtl").read_bytes()
-    # From the bucket: the OBJ is fetched; its MTL is not, and a warning
-    # says so (the README too).
+    # From the bucket: the OBJ is fetched, and its MTL beside it; the same
+    # bytes as the local conversion.
+    remote.put_file(str(tmp_path / "scene.mtl"), f"{bucket}/scene.mtl")
     done = run(cli, "obj", "convert", f"s3://{bucket}/scene.obj", str(tmp_path / "from.obj"),
                "--precision", "3")
-    assert "v 1.000 0.000 0.000" in (tmp_path / "from.obj").read_text()
-    assert "scene.mtl" in done.stderr
+    assert done.stderr == ""
+    assert (tmp_path / "from.obj").read_text() == (tmp_path / "local.obj").read_text().replace(
+        "local.mtl", "from.mtl")
+    assert (tmp_path / "from.mtl").read_bytes() == (tmp_path / "local.mtl").read_bytes()
+    # An MTL that is not there, and one that leaves the OBJ's prefix, are
+    # warnings naming them (errors with --strict); neither is fetched.
+    remote.pipe_file(f"{bucket}/sub/odd.obj",
+                     b"mtllib gone.mtl\nmtllib ../scene.mtl\no tri\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    done = run(cli, "obj", "convert", f"s3://{bucket}/sub/odd.obj", str(tmp_path / "odd.obj"))
+    assert f"s3://{bucket}/sub/gone.mtl" in done.stderr and "../scene.mtl" in done.stderr, done.stderr
+    assert "outside" in done.stderr
+    failed = subprocess.run([str(cli), "obj", "convert", "--strict", f"s3://{bucket}/sub/odd.obj",
+                             str(tmp_path / "strict.obj")], capture_output=True, text=True)
+    assert failed.returncode != 0 and "gone.mtl" in failed.stderr, failed.stderr
     assert "3 vertices" in run(cli, "obj", "info", f"s3://{bucket}/scene.obj").stdout
 
 

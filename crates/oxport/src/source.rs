@@ -49,13 +49,18 @@ pub trait Source: Send + Sync {
 pub fn read_all(location: &Path) -> Result<Vec<u8>> {
     let source = open(location)?;
     let size = source.size().map_err(|e| Error::io_at(location, e))?;
-    let size = usize::try_from(size).map_err(|_| {
+    // The size is the source's word (a remote server's): memory that
+    // cannot be had is an error, not an abort.
+    let too_big = || {
         Error::invalid(format!(
             "{}: {size} bytes do not fit in memory",
             location.display()
         ))
-    })?;
-    let mut data = vec![0; size];
+    };
+    let size = usize::try_from(size).map_err(|_| too_big())?;
+    let mut data = Vec::new();
+    data.try_reserve_exact(size).map_err(|_| too_big())?;
+    data.resize(size, 0);
     source
         .read_exact_at(&mut data, 0)
         .map_err(|e| Error::io_at(location, e))?;

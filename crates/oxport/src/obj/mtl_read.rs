@@ -18,9 +18,9 @@ pub struct MaterialLibrary {
     pub header: Vec<String>,
 }
 
-/// Reads the MTL file at `path`.
+/// Reads the MTL file at `path` (with the `remote` feature, a URL).
 pub fn read_mtl(path: &Path) -> Result<MaterialLibrary> {
-    let data = std::fs::read(path).map_err(|e| Error::io_at(path, e))?;
+    let data = crate::source::read_all(path)?;
     parse_mtl(&data).map_err(|error| error.in_file(path))
 }
 
@@ -29,7 +29,8 @@ pub fn read_mtl(path: &Path) -> Result<MaterialLibrary> {
 /// exists (names may hold spaces), else several names. Only files inside
 /// `root` (subfolders included, links resolved) are returned; the others,
 /// and names without a file, come back as errors, in order (a path outside
-/// `root` is not opened).
+/// `root` is not opened). A URL's `folder` is its prefix, and its files are
+/// objects there (each asked for its size, not read).
 pub(crate) fn mtl_files(
     folder: &Path,
     mtllibs: &[String],
@@ -37,7 +38,7 @@ pub(crate) fn mtl_files(
 ) -> (Vec<PathBuf>, Vec<Error>) {
     let (mut found, mut refused) = (Vec::new(), Vec::new());
     for text in mtllibs {
-        let whole = inside(root, folder, text).ok().filter(|p| p.is_file());
+        let whole = inside(root, folder, text).ok().filter(|p| is_file(p));
         let names: Vec<&str> = match whole {
             Some(_) => vec![text.as_str()],
             None => text.split_whitespace().collect(),
@@ -45,7 +46,7 @@ pub(crate) fn mtl_files(
         for name in names {
             match inside(root, folder, name) {
                 Err(error) => refused.push(error),
-                Ok(path) if path.is_file() => found.push(path),
+                Ok(path) if is_file(&path) => found.push(path),
                 Ok(path) => refused.push(Error::io_at(
                     &path,
                     std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
@@ -54,6 +55,15 @@ pub(crate) fn mtl_files(
         }
     }
     (found, refused)
+}
+
+/// Whether `path` is a file (for a URL, an object).
+fn is_file(path: &Path) -> bool {
+    #[cfg(feature = "remote")]
+    if crate::remote::is_url(path) {
+        return crate::source::open(path).is_ok();
+    }
+    path.is_file()
 }
 
 /// The file `name` of `folder` when it lies inside `root`: first by its

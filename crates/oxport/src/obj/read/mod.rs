@@ -102,9 +102,9 @@ pub struct Scene {
 
 /// Reads the OBJ file at `path`, memory-mapped (read into memory when it
 /// cannot be mapped: a pipe, an empty file). With the `remote` feature,
-/// `path` may be a URL: the object is fetched into memory (the MTL files
-/// it names are read from beside local files only; for a URL each is a
-/// warning, an error if strict).
+/// `path` may be a URL: the object is fetched into memory, and the MTL
+/// files it names are the objects beside it (a name that leaves the OBJ
+/// file's prefix, or the [`ReadOptions::mtl_root`] given, is not opened).
 pub fn read(path: &Path, options: &ReadOptions) -> Result<Scene> {
     let result = read_file(path, options)?;
     let mut scene = result.map_err(|error| error.in_file(path))?;
