@@ -21,14 +21,19 @@ are written whole or not at all: a task retried after its worker died
 writes its file again, and the batch removes what the dead writer left.
 
 Inputs are paths the workers can see (a shared file system), globs of them,
-or fsspec URLs (``s3://bucket/shot/*.exr``, ``https://...``): a worker copies
-a URL's file into its local directory, converts it, and removes the copy.
-Outputs go to a directory every worker can write to.
+or URLs (``s3://bucket/shot/*.exr``, ``gs://``, ``az://``, ``https://...``):
+oxport reads a URL's object by byte range itself, fetching only what a task
+needs. Outputs go to a directory every worker can write to, or to a bucket's
+prefix (``output_dir="s3://bucket/out/"``), each object published whole
+when its conversion has finished. Other fsspec URLs (``file://``,
+``memory://``...) are read through fsspec: a worker copies the file into its
+local directory first.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import contextlib
 import glob
 import inspect
@@ -36,6 +41,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
@@ -98,8 +104,9 @@ class ConvertSummary(NamedTuple):
 def convert(inputs: Inputs, output_dir: _Path, *, kind: Kind = "exr",
             client: Optional[distributed.Client] = None, progress: Optional[bool] = None,
             **options: Any) -> ConvertSummary:
-    """Converts every file of ``inputs`` into ``output_dir``, one Dask task
-    per file, on ``client``'s cluster (``None``: the current client).
+    """Converts every file of ``inputs`` into ``output_dir`` (a directory,
+    or a URL's prefix: ``s3://bucket/out/``), one Dask task per file, on
+    ``client``'s cluster (``None``: the current client).
 
     Each output takes its input's name (``NAME.zst`` for ``kind="seekable"``;
     an OBJ file's materials go to ``NAME.mtl`` beside it). ``options`` are
@@ -116,15 +123,23 @@ def convert(inputs: Inputs, output_dir: _Path, *, kind: Kind = "exr",
 
     Raises:
         ValueError: no client, an unknown ``kind``, inputs that match no
-            file, or two inputs that would write the same output.
+            file, two inputs that would write the same output, or an
+            ``output_dir`` URL oxport does not write to (fsspec's).
         TypeError: an option the conversion does not take.
     """
     _check_options(kind, options)
     sources = _expand(inputs)
-    output_dir = os.path.abspath(output_dir)
+    output_dir = os.fspath(output_dir)
+    remote = _native.is_url(output_dir)
+    if not remote and _is_url(output_dir):
+        raise ValueError(f"output_dir: {output_dir} is not a URL oxport writes to "
+                         "(s3://, gs://, az://, http(s)://) nor a directory")
+    if not remote:
+        output_dir = os.path.abspath(output_dir)
     targets = _targets(sources, output_dir, kind)
     client = _client(client)
-    os.makedirs(output_dir, exist_ok=True)
+    if not remote:
+        os.makedirs(output_dir, exist_ok=True)
     batch = uuid.uuid4().hex[:12]
     futures = [
         client.submit(_convert_file, kind, source, target, options, pure=False,
@@ -152,8 +167,9 @@ def convert(inputs: Inputs, output_dir: _Path, *, kind: Kind = "exr",
             bytes_in += result[0]
             bytes_out += result[1]
     # Every task has ended: a temporary file beside an output is what a
-    # killed worker left in the middle of writing it.
-    for target in targets:
+    # killed worker left in the middle of writing it. (An object is
+    # published only when whole: a killed worker left nothing in the bucket.)
+    for target in targets if not remote else []:
         for path in _written(kind, target):
             _native.remove_temporaries(path)
     return ConvertSummary(files, bytes_in, bytes_out, failures)
@@ -162,20 +178,27 @@ def convert(inputs: Inputs, output_dir: _Path, *, kind: Kind = "exr",
 def exr_stack(paths: Inputs, channels: Union[str, Sequence[str], None] = None) -> dask.array.Array:
     """The frames of an OpenEXR sequence as one lazy Dask array: shape
     ``(frames, height, width, channels)``, or ``(frames, height, width)``
-    when ``channels`` names one channel; one chunk per frame, read by
-    :func:`oxport.exr.read` when computed, with the dtype of the file
-    (float16, float32 or uint32).
+    when ``channels`` names one channel; one chunk per frame, with the dtype
+    of the file (float16, float32 or uint32).
+
+    A computation reads only what its slices ask for: ``stack[:, y0:y1,
+    x0:x1]`` reads that window of each frame (Dask hands the slice to the
+    read), and only the chunks of the file that hold it, which for a URL are
+    the only bytes fetched (besides the header and offset tables). Each
+    worker keeps the frames it opened for the stack, so a frame's header is
+    read once per worker.
 
     ``channels``: the channels in the order wanted (``None``: every channel,
     in file order); they must share one pixel type. The shape and channels
     come from the first frame's header; a frame that differs fails the
-    computation with an error naming it.
+    computation with an error naming it. The frames must not change while
+    the stack is in use.
     """
     import numpy as np
 
     sources = _expand(paths)
-    with _local(sources[0]) as first:
-        header = exr.read_header(first)
+    with _open_exr(sources[0]) as first:
+        header = first.part(0).header
     types = {c.name: c.pixel_type for c in header["channels"]}
     names = list(types) if channels is None else [channels] if isinstance(channels, str) else list(channels)
     missing = [n for n in names if n not in types]
@@ -188,15 +211,110 @@ def exr_stack(paths: Inputs, channels: Union[str, Sequence[str], None] = None) -
                          "choose channels of one pixel type")
     dtype = np.dtype(exr._DTYPES[kinds.pop()])
     low, high = header["dataWindow"]
-    width, height = int(high[0] - low[0] + 1), int(high[1] - low[1] + 1)
-    shape = (height, width) if isinstance(channels, str) else (height, width, len(names))
-    frames = [
-        dask.array.from_delayed(
-            delayed(_read_frame, pure=True)(source, names, shape, dtype, isinstance(channels, str)),
-            shape, dtype)
-        for source in sources
-    ]
-    return dask.array.stack(frames)
+    size = (int(high[1] - low[1] + 1), int(high[0] - low[0] + 1))
+    frames = _Frames(sources, names, size, dtype, single=isinstance(channels, str))
+    return dask.array.from_array(frames, chunks=(1, *frames.shape[1:]), name=f"exr-stack-{frames.token}",
+                                 asarray=False, meta=np.empty((0,) * frames.ndim, dtype))
+
+
+class _Frames:
+    """The frames of a sequence as an array Dask slices: each slice is one
+    read per frame of the rows, columns and channels it covers."""
+
+    def __init__(self, sources: list[str], names: list[str], size: tuple[int, int], dtype: np.dtype[Any],
+                 single: bool) -> None:
+        self.sources = sources
+        self.names = names
+        self.size = size
+        self.dtype = dtype
+        self.single = single
+        self.shape: tuple[int, ...] = (len(sources), *size) + (() if single else (len(names),))
+        self.ndim = len(self.shape)
+        #: Names this stack's open frames in a worker's cache.
+        self.token = uuid.uuid4().hex
+
+    def __dask_tokenize__(self) -> str:
+        return self.token
+
+    def __getitem__(self, key: Any) -> np.ndarray:
+        import numpy as np
+
+        key = key if isinstance(key, tuple) else (key,)
+        if len(key) > self.ndim or any(k is None or k is Ellipsis for k in key):
+            return self[(slice(None),) * self.ndim][key]
+        key = key + (slice(None),) * (self.ndim - len(key))
+        # The indices each axis picks (an integer: one, and its axis dropped).
+        picked = [np.arange(n)[k] for k, n in zip(key, self.shape)]
+        if sum(not isinstance(k, slice) and np.ndim(p) == 1 for k, p in zip(key, picked)) > 1:
+            # Several index arrays pair up (numpy's rule), not one per axis.
+            return self[(slice(None),) * self.ndim][key]
+        axes = [np.atleast_1d(p) for p in picked]
+        frames, rows, columns = axes[:3]
+        chosen = axes[3] if not self.single else [0]
+        out = np.empty(tuple(map(len, axes)), self.dtype)
+        if out.size:
+            top, left = int(rows.min()), int(columns.min())
+            box = (top, left, int(rows.max()), int(columns.max()))
+            names = [self.names[c] for c in chosen]
+            inside = np.ix_(rows - top, columns - left)
+            for i, frame in enumerate(frames):
+                planes = self._read(self.sources[frame], sorted(set(names)), box)
+                parts = [planes[n][inside] for n in names]
+                out[i] = parts[0] if self.single else np.stack(parts, axis=-1)
+        return out[tuple(0 if np.ndim(p) == 0 else slice(None) for p in picked)]
+
+    def _read(self, source: str, names: list[str], box: tuple[int, int, int, int]) -> dict[str, np.ndarray]:
+        """Channels ``names`` of the window ``box`` (top, left, bottom, right,
+        inclusive, from the data window's corner) of frame ``source``."""
+        file = _open_frame(self.token, source)
+        header = file.part(0).header
+        low, high = header["dataWindow"]
+        size = (int(high[1] - low[1] + 1), int(high[0] - low[0] + 1))
+        if size != self.size:
+            raise ValueError(f"{source}: {size[1]}x{size[0]} pixels, the first frame {self.size[1]}x{self.size[0]}")
+        types = {c.name: exr._DTYPES[c.pixel_type] for c in header["channels"]}
+        missing = [n for n in names if n not in types]
+        if missing:
+            raise ValueError(f"{source}: no channel {missing[0]!r} (the first frame has it)")
+        other = sorted({str(types[n]) for n in names if types[n] != self.dtype})
+        if other:
+            raise ValueError(f"{source}: pixels of {', '.join(other)}, the first frame {self.dtype}")
+        top, left, bottom, right = box
+        window = ((low[0] + left, low[1] + top), (low[0] + right, low[1] + bottom))
+        return file.read(channels=names, window=window, threads=_threads())
+
+
+_OPEN_FRAMES: collections.OrderedDict[tuple[str, str], exr.File] = collections.OrderedDict()
+_OPEN_FRAMES_LOCK = threading.Lock()
+_OPEN_FRAMES_MAX = 64
+"""Frames a worker keeps open (headers and offset tables read), the most
+recently read last."""
+
+
+def _open_frame(token: str, source: str) -> exr.File:
+    """Frame ``source`` of the stack ``token``, opened once per process."""
+    key = (token, source)
+    with _OPEN_FRAMES_LOCK:
+        file = _OPEN_FRAMES.get(key)
+        if file is not None:
+            _OPEN_FRAMES.move_to_end(key)
+            return file
+    file = _open_exr(source)
+    with _OPEN_FRAMES_LOCK:
+        _OPEN_FRAMES[key] = file
+        while len(_OPEN_FRAMES) > _OPEN_FRAMES_MAX:
+            _OPEN_FRAMES.popitem(last=False)
+    return file
+
+
+def _open_exr(source: str) -> exr.File:
+    """An OpenEXR file by path or URL: oxport's own URLs read by range, other
+    fsspec URLs through an fsspec file object (read by range too)."""
+    if _is_url(source) and not _native.is_url(source):
+        import fsspec
+
+        return exr.open(fsspec.open(source, "rb").open())
+    return exr.open(source)
 
 
 def read_obj_bag(paths: Inputs, *, strict: bool = False, materials: bool = True) -> dask.bag.Bag:
@@ -217,7 +335,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         description="Convert files on a Dask cluster, one task per file.")
     parser.add_argument("--scheduler", required=True, help="the scheduler's address (tcp://host:8786)")
     parser.add_argument("--kind", choices=sorted(_CONVERTERS), required=True)
-    parser.add_argument("--out", required=True, help="the directory for the outputs")
+    parser.add_argument("--out", required=True, help="the directory for the outputs, or a URL prefix (s3://bucket/out/)")
     parser.add_argument("--compression", help="exr: none, rle, zips, zip or zstd")
     parser.add_argument("--level", type=int, help="the codec's level")
     parser.add_argument("--scanlines", action="store_true", help="exr: store every part as scan lines")
@@ -226,7 +344,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--rounding", choices=["down", "up"], help="exr, with --tiles: level sizes rounded")
     parser.add_argument("--frame-size", type=int, help="seekable: bytes of data per frame")
     parser.add_argument("--no-checksums", action="store_true", help="seekable: no checksums in the seek table")
-    parser.add_argument("inputs", nargs="+", help="files, globs or fsspec URLs")
+    parser.add_argument("inputs", nargs="+", help="files, globs or URLs")
     args = parser.parse_args(argv)
     options: dict[str, Any] = {}
     if args.compression is not None:
@@ -320,9 +438,8 @@ def _name(source: str) -> str:
 def _targets(sources: list[str], output_dir: str, kind: str) -> list[str]:
     """Each source's output in ``output_dir``, by the library's rule
     (``oxport::batch::targets``, as the command line's batches)."""
-    targets = _native.batch_targets(sources, output_dir, suffix=".zst" if kind == "seekable" else "",
-                                    mtl=kind == "obj")
-    return [str(t) for t in targets]
+    return _native.batch_targets(sources, output_dir, suffix=".zst" if kind == "seekable" else "",
+                                 mtl=kind == "obj")
 
 
 def _written(kind: str, target: str) -> list[str]:
@@ -343,9 +460,10 @@ def _threads() -> Optional[int]:
 
 @contextlib.contextmanager
 def _local(source: str) -> Iterator[str]:
-    """A local path for ``source``: itself, or for a URL a copy in the
-    worker's directory, removed afterwards."""
-    if not _is_url(source):
+    """``source`` as oxport reads it: a path or a URL oxport fetches itself
+    (object storage, HTTP); for another fsspec URL, a copy in the worker's
+    directory, removed afterwards."""
+    if not _is_url(source) or _native.is_url(source):
         yield source
         return
     import fsspec
@@ -361,6 +479,14 @@ def _local(source: str) -> Iterator[str]:
         yield local
 
 
+def _size(location: str) -> int:
+    """The size of the file or object at ``location``; 0 where there is none."""
+    try:
+        return _native.source_size(location)
+    except FileNotFoundError:
+        return 0
+
+
 def _convert_file(kind: str, source: str, target: str, options: dict[str, Any]) -> Union[tuple[int, int], str]:
     """One task: converts ``source`` into ``target``; the sizes read and
     written, or the error's message."""
@@ -374,30 +500,11 @@ def _convert_file(kind: str, source: str, target: str, options: dict[str, Any]) 
                 packed = seekable.pack(local, target, threads=threads, **options)
                 return packed.input_bytes, packed.output_bytes
             done = convert_obj(local, target, threads=threads, **options)
-            written = [p for p in _written(kind, target) if os.path.exists(p)]
-            return done.bytes_read, sum(os.path.getsize(p) for p in written)
+            return done.bytes_read, sum(_size(p) for p in _written(kind, target))
     except (_native.Error, OSError, ValueError) as error:
-        # A URL's file was read from a local copy: the message names the URL.
+        # A URL's file may have been read from a local copy: the message names the URL.
         text = str(error).replace(local, source)
         return text if source in text else f"{source}: {text}"
-
-
-def _read_frame(source: str, names: list[str], shape: tuple[int, ...], dtype: np.dtype[Any],
-                single: bool) -> np.ndarray:
-    import numpy as np
-
-    with _local(source) as path:
-        _, planes = exr.read(path, threads=_threads())
-    missing = [n for n in names if n not in planes]
-    if missing:
-        raise ValueError(f"{source}: no channel {missing[0]!r} (the first frame has it)")
-    size = planes[names[0]].shape
-    if size != shape[:2]:
-        raise ValueError(f"{source}: {size[1]}x{size[0]} pixels, the first frame {shape[1]}x{shape[0]}")
-    types = {planes[n].dtype for n in names}
-    if types != {dtype}:
-        raise ValueError(f"{source}: pixels of {', '.join(sorted(map(str, types)))}, the first frame {dtype}")
-    return planes[names[0]] if single else np.stack([planes[n] for n in names], axis=-1)
 
 
 def _read_scene(source: str, strict: bool, materials: bool) -> Scene:

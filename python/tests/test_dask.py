@@ -239,6 +239,10 @@ def test_exr_stack_reads_frames_lazily_with_the_files_dtype(client: Client, tmp_
     assert stack.chunks[0] == (1,) * 5
     expected = np.stack([np.stack([exr.read(p)[1][c] for c in "RGB"], axis=-1) for p in paths])
     assert np.array_equal(stack.compute(), expected)
+    # A slice is read alone, the slice handed down to each frame's read.
+    for key in [(slice(None), slice(10, 50, 3), slice(200, 5, -7), 1), ([4, 0, 2], slice(-5, None)),
+                (slice(0, 2), slice(100, 102), slice(None), [2, 0]), (slice(1, 3), 134, 239)]:
+        assert np.array_equal(stack[key].compute(), expected[key]), key
     depth = od.exr_stack(paths, channels="Z")
     assert depth.shape == (5, 135, 240) and depth.dtype == np.float32
     assert np.array_equal(depth[3].compute(), exr.read(paths[3])[1]["Z"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -19,10 +20,15 @@ from typing import Any
 
 import numpy as np
 import pytest
+from distributed import Client, LocalCluster
 
+import oxport
+import oxport.dask as od
 import oxport.exr as exr
+import oxport.seekable as seekable
 from conftest import ROOT
 from s3server import S3Server
+from test_dask import data_files, frames, obj_files
 
 
 @pytest.fixture(scope="session")
@@ -41,6 +47,15 @@ def s3() -> Iterator[S3Server]:
             else:
                 os.environ[name] = value
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def cluster(s3: S3Server) -> Iterator[Client]:
+    """A LocalCluster of 2 worker processes, started with the endpoint in
+    their environment."""
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as workers:
+        with Client(workers) as client:
+            yield client
 
 
 @pytest.fixture
@@ -230,7 +245,7 @@ def test_a_writer_killed_mid_object_leaves_no_object_and_no_pending_upload(
 
 
 def test_a_window_of_tiled_4k_frames_by_url_fetches_a_small_fraction(
-        s3: S3Server, bucket: str, tmp_path: Path) -> None:
+        s3: S3Server, bucket: str, cluster: Client, tmp_path: Path) -> None:
     # 4K frames of half RGB in 64×64 tiles, a smooth image with noise (as
     # renders are), compressed with zip.
     height, width = 2160, 3840
@@ -255,6 +270,19 @@ def test_a_window_of_tiled_4k_frames_by_url_fetches_a_small_fraction(
         assert np.array_equal(got, planes[i][700:956, 1000:1256])
     fetched = s3.fetched(bucket)
     assert 0 < fetched < 0.05 * total, f"fetched {fetched} of {total} bytes"
+    # The same window of the frames as a Dask array, computed by the
+    # cluster's workers: each opens its frames and reads the window alone.
+    stack = od.exr_stack([f"s3://{bucket}/f{i}.exr" for i in range(3)], channels="G")
+    assert stack.shape == (3, height, width) and stack.chunks[0] == (1, 1, 1)
+    s3.reset()
+    got = cluster.compute(stack[:, 700:956, 1000:1256]).result()
+    assert np.array_equal(got, np.stack([p[700:956, 1000:1256] for p in planes]))
+    fetched = s3.fetched(bucket)
+    assert 0 < fetched < 0.05 * total, f"the stack fetched {fetched} of {total} bytes"
+    # Steps, a reversed axis and an index, as numpy gives them.
+    rgb = od.exr_stack([f"s3://{bucket}/f{i}.exr" for i in range(3)], channels=["B", "G"])
+    got = cluster.compute(rgb[2, 2000:1900:-3, 5:3000:700]).result()
+    assert np.array_equal(got[..., 1], planes[2][2000:1900:-3, 5:3000:700])
 
 
 def test_archives_and_images_open_by_url_from_python(s3: S3Server, bucket: str, tmp_path: Path) -> None:
@@ -294,4 +322,75 @@ def test_python_writers_publish_urls_whole(s3: S3Server, bucket: str, tmp_path: 
         exr.write(f"s3://{bucket}/bad.exr", {"R": np.zeros((4, 4), np.float32),
                                                "G": np.zeros((5, 4), np.float32)})
     assert sorted(p.rsplit("/", 1)[1] for p in fs().ls(bucket, refresh=True)) == ["blob", "blob.zst", "w.exr"]
+    assert pending_uploads(bucket) == []
+
+
+@pytest.mark.parametrize("kind", ["exr", "obj", "seekable"])
+def test_a_dask_batch_from_and_to_the_bucket_gives_the_local_batch_s_bytes(
+        s3: S3Server, bucket: str, cluster: Client, tmp_path: Path, kind: str) -> None:
+    options: dict[str, object]
+    if kind == "exr":
+        inputs, options = frames(tmp_path / "in", 6), {"compression": "zstd"}
+    elif kind == "obj":
+        inputs, options = obj_files(tmp_path / "in", 6), {"precision": 3}
+    else:
+        inputs, options = data_files(tmp_path / "in", 6), {"level": 5, "frame_size": 65536}
+    remote = fs()
+    for path in (tmp_path / "in").iterdir():  # an OBJ file's MTL file too
+        remote.put_file(str(path), f"{bucket}/in/{path.name}")
+    local = od.convert(inputs, tmp_path / "out", kind=kind, client=cluster, progress=False, **options)
+    summary = od.convert(f"s3://{bucket}/in/*{inputs[0].suffix}", f"s3://{bucket}/out/", kind=kind,
+                         client=cluster, progress=False, **options)
+    assert summary == local and summary.files == 6, (summary, local)
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert sorted(p.rsplit("/", 1)[1] for p in remote.ls(f"{bucket}/out", refresh=True)) == written
+    for name in written:
+        assert remote.cat_file(f"{bucket}/out/{name}") == (tmp_path / "out" / name).read_bytes(), name
+    if kind == "obj":
+        # The materials came from the MTL files beside the inputs in the bucket.
+        assert all((tmp_path / "out" / p.with_suffix(".mtl").name).stat().st_size > 0 for p in inputs)
+    assert pending_uploads(bucket) == []
+
+
+def test_a_dask_worker_killed_mid_object_leaves_nothing_in_the_bucket(
+        s3: S3Server, bucket: str, tmp_path: Path) -> None:
+    # One archive that takes a second or more to write on one thread, among
+    # small ones: its worker is killed once it has begun writing it.
+    big = tmp_path / "in" / "big.blend"
+    big.parent.mkdir(parents=True)
+    big.write_bytes((np.random.default_rng(5).integers(0, 16, 48 << 20, np.uint8) * 7).tobytes())
+    inputs = [big, *data_files(tmp_path / "in", 4)]
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    os.environ["TMPDIR"] = str(scratch)  # where the workers write before they publish
+    try:
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as workers:
+            with Client(workers) as client:
+                pids = client.run(os.getpid)
+                result: list[od.ConvertSummary] = []
+                batch = threading.Thread(target=lambda: result.append(od.convert(
+                    inputs, f"s3://{bucket}/out/", kind="seekable", client=client, progress=False, level=9)))
+                batch.start()
+                deadline = time.monotonic() + 60
+                while not any(
+                        any("big.blend.zst" in str(key) for key in keys) for keys in client.processing().values()
+                ) or not list(scratch.glob(".oxport-upload.*")):
+                    assert time.monotonic() < deadline, "the big archive was never started"
+                    time.sleep(0.005)
+                writer = next(address for address, keys in client.processing().items()
+                              if any("big.blend.zst" in str(key) for key in keys))
+                os.kill(pids[writer], signal.SIGKILL)
+                # Nothing of the killed writer's archive is in the bucket.
+                assert not fs().exists(f"{bucket}/out/big.blend.zst")
+                batch.join(timeout=300)
+                assert not batch.is_alive()
+    finally:
+        del os.environ["TMPDIR"]
+    summary = result[0]
+    assert summary.files == len(inputs) and summary.failures == [], summary
+    for path in inputs:
+        with seekable.open(f"s3://{bucket}/out/{path.name}.zst") as unpacked:
+            assert unpacked.read() == path.read_bytes(), path.name
+    assert sorted(p.rsplit("/", 1)[1] for p in fs().ls(f"{bucket}/out", refresh=True)) == sorted(
+        p.name + ".zst" for p in inputs)
     assert pending_uploads(bucket) == []

@@ -18,6 +18,7 @@ pub(crate) fn remove_temporaries(py: Python<'_>, path: PathBuf) -> PyResult<usiz
 /// Where each of a batch's `inputs` is written in `output_dir`
 /// (`oxport::batch::targets`): `NAME` + `suffix`, and with `mtl` the MTL
 /// file beside it; two inputs that would write one file are a `ValueError`.
+/// Strings, not paths: a URL's `//` must survive (`pathlib` folds it).
 #[pyfunction]
 #[pyo3(signature = (inputs, output_dir, *, suffix = "", mtl = false))]
 pub(crate) fn batch_targets(
@@ -25,6 +26,10 @@ pub(crate) fn batch_targets(
     output_dir: PathBuf,
     suffix: &str,
     mtl: bool,
-) -> PyResult<Vec<PathBuf>> {
-    oxport::batch::targets(&inputs, &output_dir, suffix, mtl).map_err(to_py_err)
+) -> PyResult<Vec<String>> {
+    let targets = oxport::batch::targets(&inputs, &output_dir, suffix, mtl).map_err(to_py_err)?;
+    Ok(targets
+        .into_iter()
+        .map(|t| t.to_string_lossy().into_owned())
+        .collect())
 }

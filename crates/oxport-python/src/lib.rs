@@ -51,6 +51,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(numfmt::format_fixed, m)?)?;
     m.add_function(wrap_pyfunction!(atomic::remove_temporaries, m)?)?;
     m.add_function(wrap_pyfunction!(atomic::batch_targets, m)?)?;
+    m.add_function(wrap_pyfunction!(source::is_url, m)?)?;
+    m.add_function(wrap_pyfunction!(source::source_size, m)?)?;
     m.add_class::<seekable::SeekableReader>()?;
     m.add_class::<seekable::SeekableWriter>()?;
     m.add_function(wrap_pyfunction!(seekable::seekable_pack, m)?)?;

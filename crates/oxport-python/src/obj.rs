@@ -320,8 +320,9 @@ pub(crate) fn write_mtl(
 /// The MTL file written beside the OBJ file `path` when no `mtllib` names
 /// another (`oxport::obj::mtl_path`).
 #[pyfunction]
-pub(crate) fn mtl_path(path: PathBuf) -> PathBuf {
-    obj::mtl_path(&path)
+pub(crate) fn mtl_path(path: PathBuf) -> String {
+    // A string, not a path: a URL's `//` must survive (`pathlib` folds it).
+    obj::mtl_path(&path).to_string_lossy().into_owned()
 }
 
 fn materials_of(materials: &[Bound<'_, PyAny>]) -> PyResult<Vec<oxport::Material>> {

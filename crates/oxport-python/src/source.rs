@@ -15,6 +15,26 @@ use pyo3::types::PyBytes;
 
 use crate::errors::to_py_err;
 
+/// Whether `location` is a URL oxport reads and writes itself (object
+/// storage or HTTP, `oxport::remote::is_url`) rather than a path.
+#[pyfunction]
+pub(crate) fn is_url(location: PathBuf) -> bool {
+    oxport::remote::is_url(&location)
+}
+
+/// The size in bytes of the file or object at `location` (for a URL, one
+/// HEAD request).
+#[pyfunction]
+pub(crate) fn source_size(py: Python<'_>, location: PathBuf) -> PyResult<u64> {
+    py.detach(|| {
+        let source = oxport::source::open(&location)?;
+        source
+            .size()
+            .map_err(|e| oxport::Error::io_at(&location, e))
+    })
+    .map_err(to_py_err)
+}
+
 /// `file` as a source: a path or a URL (`s3://...`, `https://...`, read by
 /// byte range) is opened (its errors name it); anything else must be a
 /// binary file object with `read` and `seek`.

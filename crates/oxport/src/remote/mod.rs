@@ -85,9 +85,14 @@ impl Object {
                 // The runtime installs TLS's cryptography, which a store's
                 // HTTP client needs when it is built.
                 runtime();
+                // A plain `http://` URL asks for plain HTTP (S3's endpoint
+                // says so with AWS_ALLOW_HTTP).
+                let plain = (scheme == ObjectStoreScheme::Http && parsed.scheme() == "http")
+                    .then(|| ("allow_http".to_owned(), "true".to_owned()));
                 let options = std::env::vars()
                     .filter(|(name, _)| name.starts_with(prefix))
-                    .map(|(name, value)| (name.to_ascii_lowercase(), value));
+                    .map(|(name, value)| (name.to_ascii_lowercase(), value))
+                    .chain(plain);
                 let (store, _) = object_store::parse_url_opts(&parsed, options)
                     .map_err(|e| invalid(e.to_string()))?;
                 let store: Arc<dyn ObjectStore> = Arc::from(store);
