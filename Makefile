@@ -20,7 +20,7 @@ PY_FEATURES := $(strip $(ISAL))
 comma := ,
 LIB_FEATURES := $(subst $(eval) ,$(comma),$(strip $(if $(ISAL),oxport/isal) $(if $(ZFP),oxport-lab/zfp)))
 
-.PHONY: bpy-venvs wheel test-wheel test-default-deps bench-codecs bench-color bench-dask bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
+.PHONY: bpy-venvs wheel test-wheel test-default-deps bench-codecs bench-color bench-dask bench-remote bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli --features "$(CLI_FEATURES)" -- demo
@@ -153,7 +153,7 @@ test-wheel: wheel
 exhaustive:
 	$(CARGO) test --release -p oxport --features exhaustive --test numfmt_exhaustive
 
-bench: bench-numfmt bench-obj bench-read bench-blender bench-seekable bench-codecs bench-exr bench-color bench-dask
+bench: bench-numfmt bench-obj bench-read bench-blender bench-seekable bench-codecs bench-exr bench-color bench-dask bench-remote
 
 bench-numfmt: venv
 	$(VPY) -m pip install --quiet matplotlib
@@ -203,6 +203,9 @@ bench-exr: build
 # A 200-frame batch on a Dask LocalCluster against the single-process loop (docs/scale.md).
 bench-dask: build
 	$(VPY) bench/scale.py
+
+bench-remote: build
+	$(VPY) bench/remote.py
 
 # Color conversions and gradient samples against colour-science and coloraide.
 bench-color: build

@@ -270,6 +270,9 @@ def test_a_window_of_tiled_4k_frames_by_url_fetches_a_small_fraction(
         assert np.array_equal(got, planes[i][700:956, 1000:1256])
     fetched = s3.fetched(bucket)
     assert 0 < fetched < 0.05 * total, f"fetched {fetched} of {total} bytes"
+    # Per frame: the header, the offset table, and one request per row of
+    # tiles (the window's 25 tiles lie in 5 rows, each row end to end).
+    assert len(s3.gets(bucket, "f0.exr")) <= 2 + 5, s3.gets(bucket, "f0.exr")
     # The same window of the frames as a Dask array, computed by the
     # cluster's workers: each opens its frames and reads the window alone.
     stack = od.exr_stack([f"s3://{bucket}/f{i}.exr" for i in range(3)], channels="G")

@@ -484,6 +484,12 @@ fn describe_levels(part: &Part) -> String {
 /// reader then walks the file: [`Reader::with_spans`]).
 pub(super) const BROKEN: &str = "an offset table entry does not point at its chunk";
 
+/// Chunks that lie end to end in a file are fetched in one read of up to
+/// this many of the source's read sizes (32 KiB for a file, 1 MiB for a
+/// remote object, where each read is a request): a row of tiles, or a few
+/// bands of scan lines, is one request.
+const MERGED_READS: usize = 16;
+
 /// A chunk's data is at most its pixels' size (a writer stores a chunk raw
 /// when compressing does not make it smaller) with a margin for writers
 /// that do not: a span longer than this is read only as far as this.
@@ -556,8 +562,25 @@ impl Decoder<'_> {
             .stream(
                 plan.bands.iter().zip(outputs),
                 |(band, mut out)| {
-                    for chunk in &band.chunks {
-                        self.chunk(source, &spans[chunk.index], band, chunk, &mut out)?;
+                    let mut rest = &band.chunks[..];
+                    while !rest.is_empty() {
+                        let (run, len) = self.neighbours(source, spans, rest);
+                        let first = spans[rest[0].index].offset;
+                        // Neighbours in the file come in one read (for a
+                        // remote source, one request), each then decoded.
+                        with_buffer(len, |bytes| {
+                            source.read_exact_at(bytes, first)?;
+                            let mut at = 0;
+                            for chunk in &rest[..run] {
+                                let span = &spans[chunk.index];
+                                let len = self.read_len(span, chunk);
+                                let bytes = &bytes[at..at + len];
+                                self.chunk(bytes, span, band, chunk, &mut out)?;
+                                at += len;
+                            }
+                            Ok::<_, Error>(())
+                        })?;
+                        rest = &rest[run..];
                     }
                     Ok(())
                 },
@@ -577,12 +600,56 @@ impl Decoder<'_> {
         }
     }
 
-    /// Reads the chunk at `span`, checks that its prefix is the one of
-    /// `chunk`, decodes it and copies the rows the plan wants into `out`
-    /// (the band's rows of each plane).
-    fn chunk<S: Source + ?Sized>(
+    /// How many of the chunks that open `chunks` lie end to end in the
+    /// file, each read whole, within [`MERGED_READS`] reads of the source's
+    /// size; and their bytes. One at least.
+    fn neighbours<S: Source + ?Sized>(
         &self,
         source: &S,
+        spans: &[Span],
+        chunks: &[ChunkRef],
+    ) -> (usize, usize) {
+        let limit = source.read_size().saturating_mul(MERGED_READS);
+        let mut before = &spans[chunks[0].index];
+        let mut before_len = self.read_len(before, &chunks[0]);
+        let (mut run, mut len) = (1, before_len);
+        for chunk in &chunks[1..] {
+            let next = &spans[chunk.index];
+            let next_len = self.read_len(next, chunk);
+            // The bytes read for the one before must be its whole span,
+            // and reach the next.
+            if before_len as u64 != before.len
+                || before.offset.checked_add(before.len) != Some(next.offset)
+                || len + next_len > limit
+            {
+                break;
+            }
+            (before, before_len) = (next, next_len);
+            len += next_len;
+            run += 1;
+        }
+        (run, len)
+    }
+
+    /// How many bytes from `span`'s offset are read for `chunk`: at most
+    /// the file's size (spans lie inside it), and at most the chunk's
+    /// pixels with a margin unless the span is exact.
+    fn read_len(&self, span: &Span, chunk: &ChunkRef) -> usize {
+        let prefix = 4 * (self.plan.chunk_prefix(chunk).len() + 1);
+        let most = prefix + most_data(self.layout(chunk).bytes());
+        if span.exact {
+            span.len as usize
+        } else {
+            span.len.min(most as u64) as usize
+        }
+    }
+
+    /// Checks that the bytes read at `span` (`bytes`, [`Decoder::read_len`]
+    /// of them) open with `chunk`'s prefix, decodes the chunk and copies
+    /// the rows the plan wants into `out` (the band's rows of each plane).
+    fn chunk(
+        &self,
+        bytes: &[u8],
         span: &Span,
         band: &Band,
         chunk: &ChunkRef,
@@ -593,37 +660,28 @@ impl Decoder<'_> {
         let part = self.plan.part;
         let expected = self.plan.chunk_prefix(chunk);
         let prefix = 4 * (expected.len() + 1);
-        // At most the file's size (spans lie inside it), and at most the
-        // chunk's pixels with a margin unless the span is exact.
-        let len = if span.exact {
-            span.len
-        } else {
-            span.len.min((prefix + most_data(raw)) as u64)
-        } as usize;
-        with_buffer(len, |bytes| {
-            source.read_exact_at(bytes, span.offset)?;
-            let int = |i: usize| i32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4"));
-            let data = (len >= prefix && (0..expected.len()).all(|i| int(i) == expected[i]))
-                .then(|| int(expected.len()))
-                .and_then(|n| usize::try_from(n).ok())
-                .filter(|&n| n <= len - prefix);
-            let Some(data) = data else {
-                return Err(Error::Corrupt {
-                    what: if span.exact {
-                        "a chunk's size is negative or past the end of the file"
-                    } else {
-                        BROKEN
-                    },
-                    offset: Some(span.offset),
-                });
-            };
-            let data = &bytes[prefix..prefix + data];
-            with_buffer(raw, |decoded| {
-                compress::decompress(part.compression(), data, &layout, decoded)
-                    .map_err(|e| at_chunk(e, span.offset + prefix as u64))?;
-                self.copy_rows(decoded, &layout, band, out);
-                Ok(())
-            })
+        let len = bytes.len();
+        let int = |i: usize| i32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4"));
+        let data = (len >= prefix && (0..expected.len()).all(|i| int(i) == expected[i]))
+            .then(|| int(expected.len()))
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|&n| n <= len - prefix);
+        let Some(data) = data else {
+            return Err(Error::Corrupt {
+                what: if span.exact {
+                    "a chunk's size is negative or past the end of the file"
+                } else {
+                    BROKEN
+                },
+                offset: Some(span.offset),
+            });
+        };
+        let data = &bytes[prefix..prefix + data];
+        with_buffer(raw, |decoded| {
+            compress::decompress(part.compression(), data, &layout, decoded)
+                .map_err(|e| at_chunk(e, span.offset + prefix as u64))?;
+            self.copy_rows(decoded, &layout, band, out);
+            Ok(())
         })
     }
 
