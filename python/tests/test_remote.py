@@ -209,6 +209,61 @@ def test_missing_buckets_and_objects_are_one_clear_error_naming_the_url(
     assert not (tmp_path / "x.exr").exists()
 
 
+def test_a_denied_request_is_one_clear_error_naming_the_url(
+        cli: Path, s3: S3Server, bucket: str, tmp_path: Path) -> None:
+    import json
+
+    import boto3
+    from moto import settings
+    from moto.core.authorization import ActionAuthenticatorMixin
+
+    # A user who may read the bucket's in/ and nothing else.
+    iam = boto3.client("iam", endpoint_url=s3.url)
+    user = f"reader-{uuid.uuid4().hex[:8]}"
+    iam.create_user(UserName=user)
+    iam.put_user_policy(UserName=user, PolicyName="read-in", PolicyDocument=json.dumps({
+        "Version": "2012-10-17",
+        "Statement": [{"Effect": "Allow", "Action": ["s3:GetObject"],
+                       "Resource": f"arn:aws:s3:::{bucket}/in/*"}]}))
+    key = iam.create_access_key(UserName=user)["AccessKey"]
+    frame(tmp_path / "f.exr", 1)
+    for prefix in ["in", "secret"]:
+        fs().put_file(str(tmp_path / "f.exr"), f"{bucket}/{prefix}/f.exr")
+    reader = {**os.environ, "AWS_ACCESS_KEY_ID": key["AccessKeyId"],
+              "AWS_SECRET_ACCESS_KEY": key["SecretAccessKey"]}
+    stranger = {**reader, "AWS_SECRET_ACCESS_KEY": "not-the-secret"}
+
+    def tool(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(cli), *args], capture_output=True, text=True, env=env)
+
+    # From here on the endpoint checks every request's signature and
+    # policy, as S3 does.
+    saved = settings.INITIAL_NO_AUTH_ACTION_COUNT, ActionAuthenticatorMixin.request_count
+    settings.INITIAL_NO_AUTH_ACTION_COUNT, ActionAuthenticatorMixin.request_count = 0, 0
+    try:
+        allowed = tool(reader, "exr", "convert", f"s3://{bucket}/in/f.exr", str(tmp_path / "ok.exr"))
+        denied = [
+            (tool(reader, "exr", "convert", f"s3://{bucket}/secret/f.exr", str(tmp_path / "x.exr")),
+             f"s3://{bucket}/secret/f.exr"),
+            (tool(reader, "exr", "convert", str(tmp_path / "f.exr"), f"s3://{bucket}/in/new.exr"),
+             f"s3://{bucket}/in/new.exr"),
+            (tool(stranger, "exr", "convert", f"s3://{bucket}/in/f.exr", str(tmp_path / "x.exr")),
+             f"s3://{bucket}/in/f.exr"),
+        ]
+    finally:
+        settings.INITIAL_NO_AUTH_ACTION_COUNT, ActionAuthenticatorMixin.request_count = saved
+    assert allowed.returncode == 0, allowed.stderr
+    assert (tmp_path / "ok.exr").exists()
+    for done, url in denied:
+        assert done.returncode != 0
+        lines = [line for line in done.stderr.splitlines() if url in line]
+        assert len(lines) == 1 and "access denied" in lines[0], done.stderr
+        assert "Traceback" not in done.stderr and "panicked" not in done.stderr
+    assert not (tmp_path / "x.exr").exists()
+    assert sorted(fs().ls(bucket, refresh=True)) == [f"{bucket}/in", f"{bucket}/secret"]
+    assert fs().ls(f"{bucket}/in", refresh=True) == [f"{bucket}/in/f.exr"]
+
+
 def test_a_failed_conversion_publishes_nothing(cli: Path, bucket: str, tmp_path: Path) -> None:
     data = frame(tmp_path / "f.exr", 2)
     (tmp_path / "cut.exr").write_bytes(data[: len(data) // 2])
