@@ -364,6 +364,26 @@ def test_archives_and_images_open_by_url_from_python(s3: S3Server, bucket: str, 
         exr.read(f"s3://{bucket}/nothing.exr")
 
 
+def test_a_large_object_read_whole_is_fetched_in_ranges_at_once(
+        s3: S3Server, bucket: str, tmp_path: Path) -> None:
+    # An OBJ file of about 20 MB, read whole from the bucket: in 8 MiB
+    # ranges, fetched side by side; the scene is the local file's.
+    positions = np.random.default_rng(8).random((700_000, 3), np.float32)
+    corners = np.arange(699_999, dtype=np.uint32)
+    mesh = oxport.Mesh("cloud", positions, np.arange(0, 700_000, 3, dtype=np.uint32), corners)
+    oxport.write_obj(tmp_path / "cloud.obj", [mesh])
+    size = (tmp_path / "cloud.obj").stat().st_size
+    fs().put_file(str(tmp_path / "cloud.obj"), f"{bucket}/cloud.obj")
+    s3.reset()
+    scene = oxport.read_obj(f"s3://{bucket}/cloud.obj")
+    local = oxport.read_obj(tmp_path / "cloud.obj")
+    assert np.array_equal(scene.meshes[0].positions, local.meshes[0].positions)
+    assert np.array_equal(scene.meshes[0].position_indices, local.meshes[0].position_indices)
+    gets = s3.gets(bucket, "cloud.obj")
+    assert len(gets) == -(-size // (8 << 20)) >= 3, gets
+    assert sum(r.sent for r in gets) == size
+
+
 def test_python_writers_publish_urls_whole(s3: S3Server, bucket: str, tmp_path: Path) -> None:
     import oxport.seekable as seekable
 
