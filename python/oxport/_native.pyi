@@ -157,7 +157,7 @@ class ObjWriter:
 def write_mtl(path: _StrPath, materials: Sequence[Material], *, header: Optional[str] = None) -> None: ...
 def mtl_path(path: _StrPath) -> str: ...
 def read_obj(
-    path: _StrPath,
+    path: Union[_StrPath, BinaryIO],
     *,
     threads: Optional[int] = None,
     strict: bool = False,

@@ -6,7 +6,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Optional, Sequence, Tuple, TypedDict, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, NamedTuple, Optional, Sequence, Tuple, TypedDict, Union
 
 from . import _native
 from ._native import Mesh as Mesh, WriteOptions as WriteOptions
@@ -285,7 +285,7 @@ class Scene:
 
 
 def read_obj(
-    path: Union[str, os.PathLike[str]],
+    path: Union[str, os.PathLike[str], BinaryIO],
     *,
     threads: Optional[int] = None,
     strict: bool = False,
@@ -310,7 +310,11 @@ def read_obj(
     MTL files that are missing, malformed or outside ``mtl_root`` are not read.
 
     Args:
-        path: the OBJ file.
+        path: the OBJ file: a path, a URL (``s3://bucket/key.obj``,
+            ``https://...``: fetched whole, its MTL files from beside it), or
+            a readable, seekable binary file object (an ``fsspec`` file: read
+            whole; it lies in no folder, so its MTL files are not read, a
+            warning).
         threads: parsing threads; None is one per core, 0 is an error.
         strict: refuse what is otherwise passed over with a warning.
         materials: read the MTL files that ``mtllib`` statements name into

@@ -364,7 +364,7 @@ def test_archives_and_images_open_by_url_from_python(s3: S3Server, bucket: str, 
         exr.read(f"s3://{bucket}/nothing.exr")
 
 
-def test_a_large_object_read_whole_is_fetched_in_ranges_at_once(
+def test_a_large_object_read_whole_is_fetched_in_ranges_at_once_and_obj_reads_file_objects(
         s3: S3Server, bucket: str, tmp_path: Path) -> None:
     # An OBJ file of about 20 MB, read whole from the bucket: in 8 MiB
     # ranges, fetched side by side; the scene is the local file's.
@@ -382,6 +382,17 @@ def test_a_large_object_read_whole_is_fetched_in_ranges_at_once(
     gets = s3.gets(bucket, "cloud.obj")
     assert len(gets) == -(-size // (8 << 20)) >= 3, gets
     assert sum(r.sent for r in gets) == size
+    # Through an fsspec file object: the same scene; its MTL files, which
+    # lie in no folder, are a warning.
+    (tmp_path / "tri.obj").write_text("mtllib tri.mtl\no tri\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    fs().put_file(str(tmp_path / "tri.obj"), f"{bucket}/tri.obj")
+    with fs().open(f"{bucket}/tri.obj", "rb") as file:
+        scene = oxport.read_obj(file)
+    assert scene.meshes[0].positions.shape == (3, 3) and scene.mtllibs == ["tri.mtl"]
+    assert [w.what for w in scene.warnings] == [
+        "MTL files not read: the OBJ file was read from a stream, which lies in no folder"]
+    with fs().open(f"{bucket}/tri.obj", "rb") as file, pytest.raises(oxport.ParseError, match="MTL files not read"):
+        oxport.read_obj(file, strict=True)
 
 
 def test_python_writers_publish_urls_whole(s3: S3Server, bucket: str, tmp_path: Path) -> None:

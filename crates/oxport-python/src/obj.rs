@@ -12,6 +12,7 @@ use oxport::obj::{self, Precision};
 
 use crate::errors::{invalid, to_py_err};
 use crate::mesh::Mesh;
+use crate::source::open_source;
 
 /// How to write OBJ files (`oxport.write_obj`, `oxport.ObjWriter`). The
 /// defaults are Blender 3.4's.
@@ -383,12 +384,13 @@ type SceneParts = (
     Vec<PathBuf>,
 );
 
-/// Reads an OBJ file on all cores, and the MTL files it names (the GIL is released).
+/// Reads an OBJ file (a path, a URL or a binary file object) on all cores,
+/// and the MTL files it names (the GIL is released).
 #[pyfunction]
 #[pyo3(signature = (path, *, threads=None, strict=false, materials=true, mtl_root=None))]
 pub(crate) fn read_obj(
     py: Python<'_>,
-    path: PathBuf,
+    path: &Bound<'_, PyAny>,
     threads: Option<usize>,
     strict: bool,
     materials: bool,
@@ -400,9 +402,14 @@ pub(crate) fn read_obj(
         materials,
         mtl_root,
     };
-    let scene = py
-        .detach(|| obj::read(&path, &options))
-        .map_err(to_py_err)?;
+    let scene = match path.extract::<PathBuf>() {
+        Ok(path) => py.detach(|| obj::read(&path, &options)),
+        Err(_) => {
+            let source = open_source(py, path)?;
+            py.detach(|| obj::read_source(&*source, &options))
+        }
+    }
+    .map_err(to_py_err)?;
     let warnings = scene.warnings.into_iter().map(warning_fields);
     Ok((
         scene.meshes.into_iter().map(Mesh::from_owned).collect(),

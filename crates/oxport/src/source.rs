@@ -47,23 +47,25 @@ pub trait Source: Send + Sync {
 /// Every byte at `location` (a path, or with the `remote` feature a URL),
 /// in memory.
 pub fn read_all(location: &Path) -> Result<Vec<u8>> {
-    let source = open(location)?;
-    let size = source.size().map_err(|e| Error::io_at(location, e))?;
+    read_whole(&*open(location)?).map_err(|e| Error::io_at(location, e))
+}
+
+/// Every byte of `source`, in memory.
+pub fn read_whole(source: &dyn Source) -> io::Result<Vec<u8>> {
+    let size = source.size()?;
     // The size is the source's word (a remote server's): memory that
     // cannot be had is an error, not an abort.
     let too_big = || {
-        Error::invalid(format!(
-            "{}: {size} bytes do not fit in memory",
-            location.display()
-        ))
+        io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            format!("{size} bytes do not fit in memory"),
+        )
     };
     let size = usize::try_from(size).map_err(|_| too_big())?;
     let mut data = Vec::new();
     data.try_reserve_exact(size).map_err(|_| too_big())?;
     data.resize(size, 0);
-    source
-        .read_exact_at(&mut data, 0)
-        .map_err(|e| Error::io_at(location, e))?;
+    source.read_exact_at(&mut data, 0)?;
     Ok(data)
 }
 

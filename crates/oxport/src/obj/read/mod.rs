@@ -39,6 +39,7 @@ use std::path::{Path, PathBuf};
 
 use crate::mesh::{Material, Mesh};
 use crate::pipeline::Pipeline;
+use crate::source::Source;
 use crate::{Error, Result};
 
 use block::Elements;
@@ -167,6 +168,30 @@ fn read_materials(path: &Path, scene: &mut Scene, options: &ReadOptions) -> Resu
         }
     }
     Ok(())
+}
+
+/// Reads the OBJ text of `source` (all of it, then parsed as
+/// [`read_bytes`]): a file object, which lies in no folder, so the MTL
+/// files it names are not read (a warning, an error if strict, when
+/// [`ReadOptions::materials`] asks for them).
+pub fn read_source(source: &dyn Source, options: &ReadOptions) -> Result<Scene> {
+    let data = crate::source::read_whole(source)?;
+    let mut scene = read_bytes(&data, options)?;
+    if options.materials && !scene.mtllibs.is_empty() {
+        let what =
+            "MTL files not read: the OBJ file was read from a stream, which lies in no folder";
+        if options.strict {
+            return Err(parse_error(0, what));
+        }
+        warning::add(
+            &mut scene.warnings,
+            None,
+            0,
+            what,
+            scene.mtllibs.len() as u64,
+        );
+    }
+    Ok(scene)
 }
 
 /// Reads OBJ text from a stream (all of it, then parsed as [`read_bytes`]).
