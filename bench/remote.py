@@ -176,6 +176,10 @@ def main() -> None:
         "bucket to bucket": converts("bucket", urls[:args.batch], f"s3://{bucket}/out/"),
     }
     batch_times = alternate(batches, args.runs, before=clear, log="batch")
+    # Both once more, untimed, to compare their outputs.
+    clear("")
+    for run in batches.values():
+        run()
     for path in batch:
         assert remote.cat_file(f"{bucket}/out/{path.name}") == (out / path.name).read_bytes(), path.name
     reference = statistics.median(batch_times["disk to disk"])

@@ -56,6 +56,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Optional, Union, cast
 
 from . import _native
+from ._files import Output, write_to
 
 if TYPE_CHECKING:
     import numpy as np
@@ -508,7 +509,7 @@ def _samples(name: str, value: npt.ArrayLike, ndim: int) -> np.ndarray:
     return np.ascontiguousarray(array, array.dtype.newbyteorder("<"))
 
 
-def write(path: Union[str, os.PathLike[str]],
+def write(path: Output,
           channels: Union[Mapping[str, Union[npt.ArrayLike, Sequence[np.ndarray]]], DeepPixels], *,
           header: Optional[Mapping[str, Any]] = None, compression: Optional[Compression] = None,
           tiles: Optional[tuple[int, int]] = None, levels: LevelMode = "one",
@@ -516,7 +517,9 @@ def write(path: Union[str, os.PathLike[str]],
           threads: Optional[int] = None) -> None:
     """Writes ``channels`` (name → ``(height, width)`` array of float16,
     float32 or uint32, all the same shape; or a :class:`DeepPixels`) as a
-    single-part OpenEXR file at ``path``, whole or not at all.
+    single-part OpenEXR file at ``path`` (a path, a URL, or a writable
+    binary file object, which receives the file once it is whole), whole or
+    not at all.
 
     ``header``, ``compression``, ``tiles``, ``levels`` and ``rounding``: as
     :class:`OutputPart` has them (scan lines unless ``tiles`` is given;
@@ -526,20 +529,22 @@ def write(path: Union[str, os.PathLike[str]],
     the bytes OpenEXR writes. ``threads``: ``None`` is one per core."""
     part = OutputPart(channels, header=header, compression=compression, tiles=tiles, levels=levels,
                       rounding=rounding)
-    _native.exr_write(path, [part._native()], level=level, threads=threads)
+    write_to(path, lambda dst: _native.exr_write(dst, [part._native()], level=level, threads=threads))
 
 
-def write_parts(path: Union[str, os.PathLike[str]], parts: Sequence[OutputPart], *,
+def write_parts(path: Output, parts: Sequence[OutputPart], *,
                 level: Optional[int] = None, threads: Optional[int] = None) -> None:
     """Writes ``parts`` as one OpenEXR file at ``path`` (multi-part for more
-    than one; each then needs a unique ``name``), whole or not at all.
+    than one; each then needs a unique ``name``), whole or not at all;
+    ``path`` as :func:`write` takes it.
     The parts share a display window (OpenEXR requires it): the first one a
     part's ``header`` gives, else the smallest that holds every part.
     Chunks of every part are compressed in parallel. ``level`` and
     ``threads``: as :func:`write` has them, for every part."""
     if not parts:
         raise ValueError("parts: a file needs at least one part")
-    _native.exr_write(path, [p._native() for p in parts], level=level, threads=threads)
+    native = [p._native() for p in parts]
+    write_to(path, lambda dst: _native.exr_write(dst, native, level=level, threads=threads))
 
 
 def rgb_from_yc(y: npt.ArrayLike, ry: Optional[npt.ArrayLike] = None, by: Optional[npt.ArrayLike] = None,
@@ -620,7 +625,7 @@ def _chromaticities(value: Optional[Sequence[float]]) -> Any:
     return numbers
 
 
-def convert(src: Union[str, os.PathLike[str]], dst: Union[str, os.PathLike[str]], *,
+def convert(src: Union[str, os.PathLike[str]], dst: Output, *,
             compression: Compression = "zstd", level: Optional[int] = None,
             threads: Optional[int] = None, scanlines: bool = False,
             tiles: Optional[tuple[int, int]] = None, levels: LevelMode = "one",
@@ -630,11 +635,14 @@ def convert(src: Union[str, os.PathLike[str]], dst: Union[str, os.PathLike[str]]
     be ``src``, replaced only once the new file is whole). Deep parts take
     ``compression`` when OpenEXR allows it for deep data (none, rle, zips),
     zips otherwise. Returns the sizes of ``src`` and ``dst`` in bytes.
+    ``dst`` may be a writable binary file object, which receives the file
+    once it is whole.
 
     ``scanlines``: store every part as scan lines (a tiled part's full
     resolution; its other levels are left out). ``tiles``: store every part
     in tiles of ``(width, height)`` with ``levels`` and ``rounding``; a part
     with the same levels and rounding keeps its own, others have theirs
     made as ``exrmaketiled`` makes them."""
-    return _native.exr_convert(src, dst, compression=compression, level=level, threads=threads,
-                               scanlines=scanlines, tiles=tiles, levels=levels, rounding=rounding)
+    return write_to(dst, lambda out: _native.exr_convert(
+        src, out, compression=compression, level=level, threads=threads, scanlines=scanlines, tiles=tiles,
+        levels=levels, rounding=rounding))

@@ -36,6 +36,7 @@ import io
 import os
 from typing import IO, Literal, NamedTuple, Optional, Union
 
+from ._files import Output, write_to
 from ._native import (
     SEEKABLE_CHECKSUMS,
     SEEKABLE_FRAME_SIZE,
@@ -246,7 +247,7 @@ def open(
 
 def pack(
     src: _Path,
-    dst: _Path,
+    dst: Output,
     *,
     level: int = DEFAULT_LEVEL,
     frame_size: int = DEFAULT_FRAME_SIZE,
@@ -254,13 +255,15 @@ def pack(
     threads: Optional[int] = None,
 ) -> Packed:
     """Compresses the file ``src`` into the archive ``dst`` (whole or not at
-    all), frames on every core; the options are those of :func:`open`."""
-    return Packed(
-        *seekable_pack(src, dst, level=level, frame_size=frame_size, checksums=checksums, threads=threads)
-    )
+    all; a path, a URL, or a writable binary file object, which receives the
+    archive once it is whole), frames on every core; the options are those
+    of :func:`open`."""
+    return Packed(*write_to(dst, lambda out: seekable_pack(
+        src, out, level=level, frame_size=frame_size, checksums=checksums, threads=threads)))
 
 
-def unpack(src: _Path, dst: _Path, *, threads: Optional[int] = None) -> int:
+def unpack(src: _Path, dst: Output, *, threads: Optional[int] = None) -> int:
     """Decompresses the archive ``src`` (seekable or any zstd file) into the
-    file ``dst`` (whole or not at all), frames in parallel. Returns the size."""
-    return seekable_unpack(src, dst, threads=threads)
+    file ``dst`` (whole or not at all; as :func:`pack` takes it), frames in
+    parallel. Returns the size."""
+    return write_to(dst, lambda out: seekable_unpack(src, out, threads=threads))

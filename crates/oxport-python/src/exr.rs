@@ -338,18 +338,20 @@ pub struct ExrReader {
 
 #[pymethods]
 impl ExrReader {
-    /// Opens `file`: a path, or a readable, seekable binary file object.
+    /// Opens `file`: a path, a URL, or a readable, seekable binary file
+    /// object.
     #[new]
     fn new(py: Python<'_>, file: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let path = file.extract::<PathBuf>().ok();
-        let source = open_source(py, file)?;
-        let reader = py
-            .detach(|| exr::Reader::new(source))
-            .map_err(|e| match &path {
-                Some(path) => to_py_err(e.at_path(path)),
-                None => to_py_err(e),
-            })?;
-        Ok(ExrReader { reader })
+        let reader = match file.extract::<PathBuf>() {
+            Ok(path) => py.detach(|| exr::Reader::open(&path)),
+            Err(_) => {
+                let source = open_source(py, file)?;
+                py.detach(|| exr::Reader::new(source))
+            }
+        };
+        Ok(ExrReader {
+            reader: reader.map_err(to_py_err)?,
+        })
     }
 
     /// Whether chunks name their part (a multi-part file).

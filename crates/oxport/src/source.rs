@@ -21,6 +21,20 @@ pub fn open(location: &Path) -> Result<Box<dyn Source>> {
     Ok(Box::new(file))
 }
 
+/// As [`open`], for a reader that begins with the first `head` bytes (an
+/// image's headers and offset tables): a remote source fetches them with
+/// the request that learns its size, and serves reads inside them from
+/// memory.
+pub fn open_with_head(location: &Path, head: usize) -> Result<Box<dyn Source>> {
+    #[cfg(feature = "remote")]
+    if crate::remote::is_url(location) {
+        let source = crate::remote::RemoteSource::open_with_head(location, head)?;
+        return Ok(Box::new(source));
+    }
+    let _ = head;
+    open(location)
+}
+
 /// Bytes that can be read at any offset, from any thread.
 ///
 /// A reader asks only for what it needs (a seekable archive's table and

@@ -113,7 +113,7 @@ impl Reader<Box<dyn Source>> {
     /// URL names, whose chunks are then fetched by byte range); its errors
     /// name it.
     pub fn open(path: &Path) -> Result<Self> {
-        let source = crate::source::open(path)?;
+        let source = crate::source::open_with_head(path, HEADERS)?;
         let mut reader = Reader::new(source).map_err(|e| e.at_path(path))?;
         reader.path = Some(path.to_path_buf());
         Ok(reader)
@@ -456,9 +456,14 @@ fn table_spans(tables: &[Vec<u64>], first_chunk: u64, size: u64) -> Option<Vec<V
     )
 }
 
-/// Reads the headers: the first 64 KiB, or more when they run past them.
+/// How many bytes the headers are read in first: most files' headers, and
+/// their offset tables, lie in them.
+const HEADERS: usize = 64 << 10;
+
+/// Reads the headers: the first [`HEADERS`] bytes, or more when they run
+/// past them.
 fn read_headers<S: Source + ?Sized>(source: &S, size: u64) -> Result<Headers> {
-    let mut len = size.min(64 << 10);
+    let mut len = size.min(HEADERS as u64);
     loop {
         // At most the file's size.
         let mut head = vec![0u8; len as usize];

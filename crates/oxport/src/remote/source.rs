@@ -3,8 +3,9 @@
 use std::io;
 use std::path::Path;
 
+use bytes::Bytes;
 use futures_util::{StreamExt, TryStreamExt};
-use object_store::ObjectStoreExt;
+use object_store::{GetOptions, GetRange, ObjectStoreExt};
 
 use super::{Object, io_error, runtime};
 use crate::Result;
@@ -15,6 +16,8 @@ use crate::source::Source;
 pub struct RemoteSource {
     object: Object,
     size: u64,
+    /// The object's first bytes, when they were fetched on opening.
+    head: Bytes,
 }
 
 impl RemoteSource {
@@ -28,7 +31,35 @@ impl RemoteSource {
         Ok(RemoteSource {
             size: meta.size,
             object,
+            head: Bytes::new(),
         })
+    }
+
+    /// Opens the object `url` names with one ranged GET of its first
+    /// `head` bytes, which tells its size too, and keeps them: reads inside
+    /// them are served from memory. An object that the GET cannot open
+    /// (an empty one refuses the range) is opened as [`RemoteSource::open`]
+    /// opens it.
+    pub fn open_with_head(url: &Path, head: usize) -> Result<RemoteSource> {
+        let object = Object::parse(url)?;
+        let options = GetOptions {
+            range: Some(GetRange::Bounded(0..head as u64)),
+            ..GetOptions::default()
+        };
+        let fetched = runtime().block_on(async {
+            let result = object.store.get_opts(&object.key, options).await?;
+            let size = result.meta.size;
+            Ok::<_, object_store::Error>((size, result.bytes().await?))
+        });
+        match fetched {
+            Ok((size, head)) => Ok(RemoteSource { object, size, head }),
+            Err(
+                e @ (object_store::Error::NotFound { .. }
+                | object_store::Error::PermissionDenied { .. }
+                | object_store::Error::Unauthenticated { .. }),
+            ) => Err(object.error(e)),
+            Err(_) => RemoteSource::open(url),
+        }
     }
 
     /// The URL it reads.
@@ -54,10 +85,14 @@ impl Source for RemoteSource {
         if buf.is_empty() {
             return Ok(());
         }
-        offset
+        let end = offset
             .checked_add(buf.len() as u64)
             .filter(|&end| end <= self.size)
             .ok_or(io::ErrorKind::UnexpectedEof)?;
+        if end <= self.head.len() as u64 {
+            buf.copy_from_slice(&self.head[offset as usize..end as usize]);
+            return Ok(());
+        }
         let parts = buf
             .chunks_mut(PART)
             .enumerate()
