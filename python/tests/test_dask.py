@@ -75,19 +75,23 @@ def data_files(folder: Path, count: int) -> list[Path]:
     return paths
 
 
+def batch_inputs(kind: str, folder: Path, count: int) -> tuple[list[Path], dict[str, object]]:
+    """``count`` files of ``kind`` in ``folder``, and the options a batch
+    converts them with."""
+    if kind == "exr":
+        return frames(folder, count), {"compression": "zstd"}
+    if kind == "obj":
+        return obj_files(folder, count), {"precision": 3}
+    return data_files(folder, count), {"level": 5, "frame_size": 65536}
+
+
 def temporaries(folder: Path) -> list[Path]:
     return sorted(folder.glob("*.oxport-tmp")) + sorted(folder.glob(".*.oxport-tmp"))
 
 
 @pytest.mark.parametrize("kind", ["exr", "obj", "seekable"])
 def test_outputs_are_those_of_the_single_process_path(client: Client, tmp_path: Path, kind: str) -> None:
-    options: dict[str, object]
-    if kind == "exr":
-        inputs, options = frames(tmp_path / "in", 12), {"compression": "zstd"}
-    elif kind == "obj":
-        inputs, options = obj_files(tmp_path / "in", 12), {"precision": 3}
-    else:
-        inputs, options = data_files(tmp_path / "in", 12), {"level": 5, "frame_size": 65536}
+    inputs, options = batch_inputs(kind, tmp_path / "in", 12)
     expected = tmp_path / "expected"
     expected.mkdir()
     for path in inputs:

@@ -28,7 +28,7 @@ import oxport.exr as exr
 import oxport.seekable as seekable
 from conftest import ROOT
 from s3server import S3Server
-from test_dask import data_files, frames, obj_files
+from test_dask import batch_inputs, data_files
 
 
 @pytest.fixture(scope="session")
@@ -425,13 +425,7 @@ def test_python_writers_publish_urls_whole(s3: S3Server, bucket: str, tmp_path: 
 @pytest.mark.parametrize("kind", ["exr", "obj", "seekable"])
 def test_a_dask_batch_from_and_to_the_bucket_gives_the_local_batch_s_bytes(
         s3: S3Server, bucket: str, cluster: Client, tmp_path: Path, kind: str) -> None:
-    options: dict[str, object]
-    if kind == "exr":
-        inputs, options = frames(tmp_path / "in", 6), {"compression": "zstd"}
-    elif kind == "obj":
-        inputs, options = obj_files(tmp_path / "in", 6), {"precision": 3}
-    else:
-        inputs, options = data_files(tmp_path / "in", 6), {"level": 5, "frame_size": 65536}
+    inputs, options = batch_inputs(kind, tmp_path / "in", 6)
     remote = fs()
     for path in (tmp_path / "in").iterdir():  # an OBJ file's MTL file too
         remote.put_file(str(path), f"{bucket}/in/{path.name}")
