@@ -265,7 +265,16 @@ class _Frames:
 
     def _read(self, source: str, names: list[str], box: tuple[int, int, int, int]) -> dict[str, np.ndarray]:
         """Channels ``names`` of the window ``box`` (top, left, bottom, right,
-        inclusive, from the data window's corner) of frame ``source``."""
+        inclusive, from the data window's corner) of frame ``source``; an
+        error names the frame."""
+        try:
+            return self._read_frame(source, names, box)
+        except (_native.Error, OSError) as error:
+            if source in str(error):
+                raise
+            raise type(error)(f"{source}: {error}") from error
+
+    def _read_frame(self, source: str, names: list[str], box: tuple[int, int, int, int]) -> dict[str, np.ndarray]:
         file = _open_frame(self.token, source)
         header = file.part(0).header
         low, high = header["dataWindow"]

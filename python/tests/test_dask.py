@@ -254,6 +254,12 @@ def test_exr_stack_reads_frames_lazily_with_the_files_dtype(client: Client, tmp_
         od.exr_stack(paths)
     with pytest.raises(ValueError, match="no channel 'Q'"):
         od.exr_stack(paths, channels="Q")
+    # A damaged frame fails the computation, naming the frame.
+    cut = tmp_path / "cut" / "shot.0009.exr"
+    cut.parent.mkdir()
+    cut.write_bytes(paths[0].read_bytes()[:5000])
+    with pytest.raises(oxport.CorruptError, match=f"{cut}: corrupt input"):
+        od.exr_stack([*paths, cut], channels="Z")[:, 100:110].compute()
     # A frame of another size fails the computation, naming the frame.
     odd = frames(tmp_path / "odd", 1, size=(20, 30))[0]
     with pytest.raises(ValueError, match=r"shot.0000.exr: 30x20 pixels, the first frame 240x135"):

@@ -70,3 +70,17 @@ def test_the_mtl_file_beside_an_obj_file_is_named_by_one_rule(name: str, tmp_pat
     # A batch claims it, and a Dask task cleans it up.
     [target] = _targets([str(tmp_path / "in" / name)], str(tmp_path / "out"), "obj")
     assert _written("obj", target) == [target, oxport.mtl_path(target)]
+
+
+def test_every_error_crosses_processes() -> None:
+    # Dask workers and multiprocessing pickle what a task raised: each of
+    # oxport's errors must come back as itself, message and all.
+    import pickle
+
+    import oxport
+    from oxport import zstd
+
+    for kind in [oxport.Error, oxport.ParseError, oxport.CorruptError, oxport.UnsupportedError,
+                 zstd.ZstdError, deflate.DeflateError]:
+        error = pickle.loads(pickle.dumps(kind("shot.0009.exr: corrupt input at byte 474")))
+        assert type(error) is kind and str(error) == "shot.0009.exr: corrupt input at byte 474"

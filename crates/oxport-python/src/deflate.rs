@@ -11,7 +11,7 @@ use pyo3::types::PyBytes;
 use crate::bytes::{Buffer, BytesOut, maybe_detach};
 
 create_exception!(
-    _native,
+    oxport._native,
     DeflateError,
     crate::errors::Error,
     "Deflate, zlib or gzip data that is damaged or truncated, or too large for the limit."

@@ -7,25 +7,25 @@ use pyo3::exceptions::{PyException, PyOSError, PyValueError};
 use pyo3::prelude::*;
 
 create_exception!(
-    _native,
+    oxport._native,
     Error,
     PyException,
     "Base class of oxport's errors."
 );
 create_exception!(
-    _native,
+    oxport._native,
     ParseError,
     Error,
     "Text input that does not parse."
 );
 create_exception!(
-    _native,
+    oxport._native,
     CorruptError,
     Error,
     "Binary input that is damaged or truncated."
 );
 create_exception!(
-    _native,
+    oxport._native,
     UnsupportedError,
     Error,
     "Valid input that oxport does not handle yet."

@@ -17,7 +17,7 @@ use pyo3::types::{PyDict, PyInt, PyTuple, PyType};
 use super::dict::ZstdDict;
 
 create_exception!(
-    _native,
+    oxport._native,
     ZstdError,
     crate::errors::Error,
     "An error from zstd: damaged or truncated data, or a failed operation."
