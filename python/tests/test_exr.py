@@ -235,7 +235,8 @@ def test_damaged_files_are_refused_with_clear_errors(tmp_path: Path) -> None:
             try:
                 _, pixels = exr.read(cut)
             except oxport.CorruptError as error:
-                assert re.match(r"corrupt input( at byte \d+)?: \S", str(error)), error
+                # The file, then what is wrong and where.
+                assert re.match(re.escape(str(cut)) + r": corrupt input( at byte \d+)?: \S", str(error)), error
                 refused += 1
                 continue
             except oxport.UnsupportedError as error:

@@ -23,16 +23,22 @@ pub struct SeekableReader {
 
 #[pymethods]
 impl SeekableReader {
-    /// Opens `file`: a path, or a readable, seekable binary file object.
+    /// Opens `file`: a path, a URL, or a readable, seekable binary file
+    /// object.
     #[new]
     #[pyo3(signature = (file, *, threads = None))]
     fn new(py: Python<'_>, file: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<Self> {
         let options = ReadOptions { threads };
-        let source = open_source(py, file)?;
-        let reader = py
-            .detach(|| Reader::new(source, &options))
-            .map_err(to_py_err)?;
-        Ok(SeekableReader { reader })
+        let reader = match file.extract::<PathBuf>() {
+            Ok(path) => py.detach(|| Reader::open(&path, &options)),
+            Err(_) => {
+                let source = open_source(py, file)?;
+                py.detach(|| Reader::new(source, &options))
+            }
+        };
+        Ok(SeekableReader {
+            reader: reader.map_err(to_py_err)?,
+        })
     }
 
     /// The decompressed size; `None` for an archive whose frames do not

@@ -26,10 +26,12 @@ pub enum Error {
         line: u64,
         reason: Cow<'static, str>,
     },
-    /// Binary input that is damaged or truncated.
+    /// Binary input that is damaged or truncated: what is wrong, at which
+    /// byte when known, in which file when the reader was given one.
     Corrupt {
         what: &'static str,
         offset: Option<u64>,
+        path: Option<PathBuf>,
     },
     /// Valid input that oxport does not handle yet.
     Unsupported(Cow<'static, str>),
@@ -54,10 +56,20 @@ impl Error {
         }
     }
 
-    /// An I/O error without a path names `path`; other errors are unchanged.
+    /// An I/O error, or damaged input, without a path names `path`; other
+    /// errors are unchanged.
     pub fn at_path(self, path: &Path) -> Self {
         match self {
             Error::Io { path: None, source } => Error::io_at(path, source),
+            Error::Corrupt {
+                what,
+                offset,
+                path: None,
+            } => Error::Corrupt {
+                what,
+                offset,
+                path: Some(path.to_path_buf()),
+            },
             other => other,
         }
     }
@@ -126,11 +138,15 @@ impl fmt::Display for Error {
                 line,
                 reason,
             } => write!(f, "line {line}: {reason}"),
-            Error::Corrupt {
-                what,
-                offset: Some(offset),
-            } => write!(f, "corrupt input at byte {offset}: {what}"),
-            Error::Corrupt { what, offset: None } => write!(f, "corrupt input: {what}"),
+            Error::Corrupt { what, offset, path } => {
+                if let Some(path) = path {
+                    write!(f, "{}: ", path.display())?;
+                }
+                match offset {
+                    Some(offset) => write!(f, "corrupt input at byte {offset}: {what}"),
+                    None => write!(f, "corrupt input: {what}"),
+                }
+            }
             Error::Unsupported(what) => write!(f, "unsupported: {what}"),
             Error::InvalidArgument(what) => write!(f, "invalid argument: {what}"),
             Error::Internal(what) => write!(f, "internal error (a bug in oxport): {what}"),

@@ -68,7 +68,8 @@ fn pack_unpack_cat_and_info() {
     std::fs::write(path("bad.zst"), damaged).unwrap();
     let (ok, _, err) = oxport(&["zst", "unpack", &path("bad.zst"), &path("bad.out")], b"");
     assert!(!ok);
-    assert!(err.starts_with("oxport: corrupt input at byte "), "{err}");
+    let named = format!("oxport: {}: corrupt input at byte ", path("bad.zst"));
+    assert!(err.starts_with(&named), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(!dir.path().join("bad.out").exists());
 

@@ -30,7 +30,7 @@ pub fn zstd_error(error: oxport::Error) -> PyErr {
         oxport::Error::Io { source, .. } if source.kind() == std::io::ErrorKind::OutOfMemory => {
             PyMemoryError::new_err(source.to_string())
         }
-        oxport::Error::Corrupt { what, offset } => ZstdError::new_err(match offset {
+        oxport::Error::Corrupt { what, offset, .. } => ZstdError::new_err(match offset {
             Some(offset) if offset > 0 => format!("{what} (at byte {offset})"),
             _ => what.to_string(),
         }),

@@ -222,6 +222,7 @@ impl AttributeValue {
                 Err(Error::Corrupt {
                     what: "an attribute's size does not match its type",
                     offset: Some(offset),
+                    path: None,
                 })
             }
         };
@@ -254,6 +255,7 @@ impl AttributeValue {
                     return Err(Error::Corrupt {
                         what: "a float vector's size is not a multiple of 4",
                         offset: Some(offset),
+                        path: None,
                     });
                 }
                 Self::FloatVector(
@@ -274,6 +276,7 @@ impl AttributeValue {
                         return Err(Error::Corrupt {
                             what: "the line order is not 0, 1 or 2",
                             offset: Some(offset),
+                            path: None,
                         });
                     }
                 }
@@ -467,6 +470,7 @@ fn decode_channels(c: &mut Cursor) -> Result<Vec<Channel>> {
         let name = String::from_utf8(name.to_vec()).map_err(|_| Error::Corrupt {
             what: "a channel name is not UTF-8",
             offset: Some(start),
+            path: None,
         })?;
         let code = c.i32("a channel's pixel type")?;
         let pixel_type = PixelType::from_code(code)

@@ -38,6 +38,7 @@ impl<'a> Cursor<'a> {
         Error::Corrupt {
             what,
             offset: Some(self.offset()),
+            path: None,
         }
     }
 
@@ -94,7 +95,8 @@ mod tests {
             err,
             Error::Corrupt {
                 what: "the value",
-                offset: Some(107)
+                offset: Some(107),
+                path: None,
             }
         ));
         assert_eq!(c.take(3, "rest").unwrap(), b"xyz");

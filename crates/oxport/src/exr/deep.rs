@@ -53,7 +53,11 @@ pub(crate) fn sample_offsets(counts: &[u32]) -> Vec<u64> {
 }
 
 fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt { what, offset: None }
+    Error::Corrupt {
+        what,
+        offset: None,
+        path: None,
+    }
 }
 
 impl<S: Source> Reader<S> {
@@ -188,6 +192,7 @@ impl DeepDecoder<'_> {
                 BROKEN
             },
             offset: Some(span.offset),
+            path: None,
         };
         if span.len < prefix as u64 {
             return Err(broken());

@@ -67,6 +67,7 @@ pub(crate) fn check_sampling_fits(channels: &[Channel], window: &Window) -> Resu
             return Err(Error::Corrupt {
                 what: "a channel's sampling does not divide the data window's position and size",
                 offset: None,
+                path: None,
             });
         }
     }
@@ -98,6 +99,7 @@ impl Headers {
             return Err(Error::Corrupt {
                 what: "not an OpenEXR file (the magic number is wrong)",
                 offset: Some(0),
+                path: None,
             });
         }
         let version = c.u32("the version field")?;
@@ -252,6 +254,7 @@ impl Header {
                 _ => "the header lacks a required attribute",
             },
             offset: None,
+            path: None,
         })
     }
 
@@ -264,6 +267,7 @@ impl Header {
                 _ => "an attribute has the wrong type",
             },
             offset: None,
+            path: None,
         }
     }
 
@@ -352,11 +356,13 @@ impl Header {
             let name = String::from_utf8(name.to_vec()).map_err(|_| Error::Corrupt {
                 what: "an attribute name is not UTF-8",
                 offset: Some(name_at),
+                path: None,
             })?;
             if attributes.iter().any(|(n, _)| *n == name) {
                 return Err(Error::Corrupt {
                     what: "an attribute appears twice in the header",
                     offset: Some(name_at),
+                    path: None,
                 });
             }
             let value = AttributeValue::decode(type_name, value, value_at)?;

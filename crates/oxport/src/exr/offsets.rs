@@ -32,6 +32,7 @@ pub(crate) fn read_table<S: Source + ?Sized>(
         .ok_or(Error::Corrupt {
             what: "the file ends inside its offset table",
             offset: Some(size),
+            path: None,
         })?;
     // At most the file's size: checked just above.
     let mut raw = vec![0u8; bytes as usize];
@@ -124,6 +125,7 @@ pub(crate) fn rebuild(
                     span.ok_or(Error::Corrupt {
                         what: "a chunk is missing: the offset table is broken and the chunks stop early",
                         offset: Some(at),
+                        path: None,
                     })
                 })
                 .collect()

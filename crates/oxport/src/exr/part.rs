@@ -380,7 +380,11 @@ fn storage(header: &Header, file: &Headers) -> Result<Storage> {
 }
 
 fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt { what, offset: None }
+    Error::Corrupt {
+        what,
+        offset: None,
+        path: None,
+    }
 }
 
 #[cfg(test)]

@@ -152,6 +152,7 @@ impl<S: Source> Reader<S> {
                 return Err(Error::Corrupt {
                     what: "the data window is larger than the file could hold",
                     offset: None,
+                    path: None,
                 });
             }
         }
@@ -679,6 +680,7 @@ impl Decoder<'_> {
                     BROKEN
                 },
                 offset: Some(span.offset),
+                path: None,
             });
         };
         let data = &bytes[prefix..prefix + data];
@@ -744,9 +746,14 @@ pub(super) fn band_lines(band: &Band, window: &Window) -> (i32, i32) {
 /// A chunk's error located at its data's offset in the file.
 pub(super) fn at_chunk(error: Error, offset: u64) -> Error {
     match error {
-        Error::Corrupt { what, offset: None } => Error::Corrupt {
+        Error::Corrupt {
+            what,
+            offset: None,
+            path,
+        } => Error::Corrupt {
             what,
             offset: Some(offset),
+            path,
         },
         other => other,
     }

@@ -203,7 +203,11 @@ impl Tiles {
 }
 
 fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt { what, offset: None }
+    Error::Corrupt {
+        what,
+        offset: None,
+        path: None,
+    }
 }
 
 #[cfg(test)]

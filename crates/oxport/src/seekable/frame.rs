@@ -82,6 +82,7 @@ fn corrupt(frame: &Frame, what: &'static str) -> Error {
     Error::Corrupt {
         what,
         offset: Some(frame.compressed_offset),
+        path: None,
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use super::cache::Cache;
@@ -60,6 +60,8 @@ pub struct Reader<S: Source = File> {
     stream: Mutex<Option<Stream>>,
     /// Where `Read` reads next.
     position: u64,
+    /// The archive's path or URL, which errors name ([`Reader::open`]).
+    path: Option<PathBuf>,
 }
 
 impl Reader<Box<dyn Source>> {
@@ -67,7 +69,9 @@ impl Reader<Box<dyn Source>> {
     /// object a URL names, read by byte range).
     pub fn open(path: &Path, options: &ReadOptions) -> Result<Self> {
         let source = crate::source::open(path)?;
-        Reader::new(source, options).map_err(|e| e.in_file(path).at_path(path))
+        let mut reader = Reader::new(source, options).map_err(|e| e.in_file(path).at_path(path))?;
+        reader.path = Some(path.to_path_buf());
+        Ok(reader)
     }
 }
 
@@ -82,6 +86,7 @@ impl<S: Source> Reader<S> {
             return Err(Error::Corrupt {
                 what: "empty file: not a zstd archive",
                 offset: None,
+                path: None,
             });
         }
         let (index, frames) = match seek_table(&source, archive_size)? {
@@ -106,6 +111,7 @@ impl<S: Source> Reader<S> {
             spare: Mutex::new(None),
             stream: Mutex::new(None),
             position: 0,
+            path: None,
         })
     }
 
@@ -139,7 +145,8 @@ impl<S: Source> Reader<S> {
         }
         self.with_stream(None, None, |stream, source| {
             stream.skip_to(source, u64::MAX)
-        })?;
+        })
+        .map_err(|e| self.named(e))?;
         self.size()
             .ok_or_else(|| Error::Internal("size unknown after the end".into()))
     }
@@ -148,6 +155,18 @@ impl<S: Source> Reader<S> {
     /// only the frames they lie in (frames it covers whole in parallel).
     /// Returns the count: less than `buf.len()` only at the end.
     pub fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize> {
+        self.read_range(offset, buf).map_err(|e| self.named(e))
+    }
+
+    /// An error names the archive, when it was opened by path or URL.
+    fn named(&self, error: Error) -> Error {
+        match &self.path {
+            Some(path) => error.at_path(path),
+            None => error,
+        }
+    }
+
+    fn read_range(&self, offset: u64, buf: &mut [u8]) -> Result<usize> {
         if self.index == Index::None {
             return self.read_streamed(offset, buf);
         }
@@ -189,7 +208,15 @@ impl<S: Source> Reader<S> {
     /// (streamed in order when the index has no sizes), calling
     /// `progress(done, total)` as they are written (`total` 0: the index
     /// has no sizes). Returns the size.
-    pub fn unpack(
+    pub fn unpack(&self, output: impl Write, progress: impl FnMut(u64, u64)) -> Result<u64> {
+        // Damaged frames name the archive; I/O errors may be the output's.
+        self.unpack_unnamed(output, progress).map_err(|e| match e {
+            Error::Corrupt { .. } => self.named(e),
+            other => other,
+        })
+    }
+
+    fn unpack_unnamed(
         &self,
         mut output: impl Write,
         mut progress: impl FnMut(u64, u64),
@@ -415,6 +442,7 @@ fn short(frame: &Frame) -> Error {
     Error::Corrupt {
         what: "frame decompresses to fewer bytes than its size",
         offset: Some(frame.compressed_offset),
+        path: None,
     }
 }
 

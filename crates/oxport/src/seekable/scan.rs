@@ -26,6 +26,7 @@ pub fn scan(source: &impl Source, len: u64) -> Result<Option<Vec<Frame>>> {
         let corrupt = |what| Error::Corrupt {
             what,
             offset: Some(at),
+            path: None,
         };
         let mut header = [0u8; MAX_HEADER];
         let available = (len - at).min(MAX_HEADER as u64) as usize;
@@ -108,6 +109,7 @@ fn frame_end(
         let corrupt = |what| Error::Corrupt {
             what,
             offset: Some(here),
+            path: None,
         };
         let mut block = [0u8; 3];
         if len - at < 3 {
@@ -141,6 +143,7 @@ fn frame_end(
             return Err(Error::Corrupt {
                 what: "frame truncated (its checksum is missing)",
                 offset: Some(len),
+                path: None,
             });
         }
     }

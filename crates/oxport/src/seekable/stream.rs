@@ -125,12 +125,14 @@ impl Stream {
                 .map_err(|_| Error::Corrupt {
                     what: "frame does not decompress (damaged data)",
                     offset: Some(self.next),
+                    path: None,
                 })?;
             let (produced, consumed) = (output.pos(), input.pos());
             if at_end && produced == 0 && consumed == 0 {
                 return Err(Error::Corrupt {
                     what: "archive truncated in the middle of a frame",
                     offset: Some(self.end),
+                    path: None,
                 });
             }
             self.used += consumed;
@@ -149,6 +151,7 @@ impl Stream {
             return Err(Error::Corrupt {
                 what: "frame decompresses to more than its size",
                 offset: Some(self.start),
+                path: None,
             });
         }
         Ok(())
@@ -199,6 +202,7 @@ impl Stream {
             return Err(Error::Corrupt {
                 what: "frame checksum mismatch (damaged data)",
                 offset: Some(self.start),
+                path: None,
             });
         }
         Ok(())
@@ -239,6 +243,7 @@ pub fn unpack_stream(
                 .map_err(|_| Error::Corrupt {
                     what: "frame does not decompress (damaged data or not zstd)",
                     offset: Some(read),
+                    path: None,
                 })?;
             let produced = out.pos();
             output.write_all(&decompressed[..produced])?;
@@ -254,12 +259,14 @@ pub fn unpack_stream(
         return Err(Error::Corrupt {
             what: "input ends in the middle of a frame (truncated)",
             offset: Some(read),
+            path: None,
         });
     }
     if read == 0 {
         return Err(Error::Corrupt {
             what: "empty input: not a zstd archive",
             offset: None,
+            path: None,
         });
     }
     output.flush()?;

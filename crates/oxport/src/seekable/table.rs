@@ -128,12 +128,14 @@ pub fn parse_footer(footer: &[u8; FOOTER_SIZE], archive_len: u64) -> Result<Opti
         return Err(Error::Corrupt {
             what: "seek table descriptor has reserved bits set",
             offset: at.map(|a| a + 4),
+            path: None,
         });
     }
     if frames > MAX_FRAMES {
         return Err(Error::Corrupt {
             what: "seek table lists more frames than the format allows (2^27)",
             offset: at,
+            path: None,
         });
     }
     let footer = Footer {
@@ -144,6 +146,7 @@ pub fn parse_footer(footer: &[u8; FOOTER_SIZE], archive_len: u64) -> Result<Opti
         return Err(Error::Corrupt {
             what: "seek table longer than the file (truncated?)",
             offset: at,
+            path: None,
         });
     }
     Ok(Some(footer))
@@ -157,6 +160,7 @@ pub fn parse(table: &[u8], footer: Footer, archive_len: u64) -> Result<Vec<Frame
     let corrupt = |what, at: usize| Error::Corrupt {
         what,
         offset: Some(start + at as u64),
+        path: None,
     };
     let word = |at: usize| u32::from_le_bytes(table[at..at + 4].try_into().expect("4 bytes"));
     if table.len() as u64 != footer.table_len() {

@@ -26,6 +26,7 @@ fn corrupt(format: Format, at: usize) -> Error {
             Format::Gzip => "damaged or truncated gzip member (or not gzip)",
         },
         offset: Some(at as u64),
+        path: None,
     }
 }
 
@@ -132,6 +133,7 @@ pub fn decompress(
                 return Err(Error::Corrupt {
                     what: "data after the end of the compressed stream",
                     offset: Some(at as u64),
+                    path: None,
                 });
             }
             return Ok(());

@@ -162,6 +162,7 @@ fn decompress_frame(
         return Err(Error::Corrupt {
             what: "frame decompresses to another size than its header says",
             offset,
+            path: None,
         });
     }
     Ok(())
@@ -222,6 +223,7 @@ fn decompress_streaming(
                     return Err(Error::Corrupt {
                         what: TRUNCATED,
                         offset,
+                        path: None,
                     });
                 }
                 want = (out.len() - start).max(1 << 15);

@@ -21,6 +21,7 @@ pub fn frame_info(data: &[u8]) -> Result<FrameInfo> {
     let content_size = zstd_safe::get_frame_content_size(data).map_err(|_| Error::Corrupt {
         what: "not the complete header of a zstd frame",
         offset: Some(0),
+        path: None,
     })?;
     let dictionary_id = zstd_safe::get_dict_id_from_frame(data).map_or(0, |id| id.get());
     Ok(FrameInfo {
@@ -67,6 +68,7 @@ pub(crate) fn scan(data: &[u8], max_window: u64) -> Result<Frames> {
         return Err(Error::Corrupt {
             what: TRUNCATED,
             offset: Some(0),
+            path: None,
         });
     }
     let mut spans = Vec::new();
@@ -78,6 +80,7 @@ pub(crate) fn scan(data: &[u8], max_window: u64) -> Result<Frames> {
         let truncated = Error::Corrupt {
             what: TRUNCATED,
             offset,
+            path: None,
         };
         let mut header = std::mem::MaybeUninit::<sys::ZSTD_FrameHeader>::zeroed();
         // SAFETY: zstd reads at most `rest.len()` bytes and fills the header.
@@ -96,6 +99,7 @@ pub(crate) fn scan(data: &[u8], max_window: u64) -> Result<Frames> {
             return Err(Error::Corrupt {
                 what: "Frame requires too much memory for decoding (raise window_log_max)",
                 offset,
+                path: None,
             });
         }
         let length = zstd_safe::find_frame_compressed_size(rest).map_err(|code| {
@@ -113,6 +117,7 @@ pub(crate) fn scan(data: &[u8], max_window: u64) -> Result<Frames> {
             return Err(Error::Corrupt {
                 what: "frame content size impossible for its compressed size",
                 offset,
+                path: None,
             });
         } else {
             Some(header.frameContentSize)
@@ -121,6 +126,7 @@ pub(crate) fn scan(data: &[u8], max_window: u64) -> Result<Frames> {
             (Some(total), Some(size)) => Some(total.checked_add(size).ok_or(Error::Corrupt {
                 what: "content sizes overflow",
                 offset,
+                path: None,
             })?),
             _ => None,
         };

@@ -52,6 +52,7 @@ pub(crate) fn corrupt(code: usize, offset: Option<u64>) -> Error {
     Error::Corrupt {
         what: zstd_safe::get_error_name(code),
         offset,
+        path: None,
     }
 }
 

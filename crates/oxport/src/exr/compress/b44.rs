@@ -17,7 +17,11 @@ use crate::scratch::with_buffer;
 use crate::{Error, Result};
 
 fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt { what, offset: None }
+    Error::Corrupt {
+        what,
+        offset: None,
+        path: None,
+    }
 }
 
 /// 8·log(x) for every half: what a `linear` channel's samples go through.

@@ -211,6 +211,7 @@ pub(crate) fn decompress(
         Compression::None => Err(Error::Corrupt {
             what: "an uncompressed chunk's size does not match its lines",
             offset: None,
+            path: None,
         }),
         Compression::Rle => rle::decompress(packed, out),
         Compression::Zip | Compression::Zips => zip::decompress(packed, out),

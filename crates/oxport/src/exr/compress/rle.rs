@@ -56,7 +56,11 @@ pub(crate) fn encode_runs(src: &[u8], out: &mut Vec<u8>) {
 }
 
 pub(crate) fn decode_runs(packed: &[u8], out: &mut [u8]) -> Result<()> {
-    let corrupt = |what| Error::Corrupt { what, offset: None };
+    let corrupt = |what| Error::Corrupt {
+        what,
+        offset: None,
+        path: None,
+    };
     let (mut at, mut written) = (0, 0);
     while at < packed.len() {
         let count = packed[at] as i8;

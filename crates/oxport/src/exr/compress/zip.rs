@@ -47,6 +47,7 @@ pub(crate) fn inflate_exact(
         Error::InvalidArgument(_) => Error::Corrupt {
             what: more,
             offset: None,
+            path: None,
         },
         other => other,
     })?;
@@ -54,6 +55,7 @@ pub(crate) fn inflate_exact(
         return Err(Error::Corrupt {
             what: fewer,
             offset: None,
+            path: None,
         });
     }
     Ok(())

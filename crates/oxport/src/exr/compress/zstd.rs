@@ -22,7 +22,11 @@ const FORMAT_SORTED_DELTA: u32 = 2;
 const FLAG_DELTA: u32 = 1;
 
 fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt { what, offset: None }
+    Error::Corrupt {
+        what,
+        offset: None,
+        path: None,
+    }
 }
 
 /// Appends `raw` (a chunk in `layout`) compressed at `level` to `out`.

@@ -77,6 +77,7 @@ pub fn decode(encoded: &[u8], layout: &Layout, delta: bool, out: &mut [u8]) -> R
                 return Err(Error::Corrupt {
                     what: "a ZSTD chunk's part length does not match its channels",
                     offset: None,
+                    path: None,
                 });
             }
             at += 8;

@@ -30,7 +30,11 @@ pub(crate) struct Rule {
 }
 
 fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt { what, offset: None }
+    Error::Corrupt {
+        what,
+        offset: None,
+        path: None,
+    }
 }
 
 /// Rules for the DCT channels (each named with its place in a triple, if

@@ -12,7 +12,11 @@ use crate::half;
 use crate::{Error, Result};
 
 fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt { what, offset: None }
+    Error::Corrupt {
+        what,
+        offset: None,
+        path: None,
+    }
 }
 
 /// The AC and DC coefficients of a chunk, consumed channel by channel.

@@ -37,7 +37,11 @@ use crate::half;
 use crate::{Error, Result};
 
 fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt { what, offset: None }
+    Error::Corrupt {
+        what,
+        offset: None,
+        path: None,
+    }
 }
 
 const SIZES: usize = 11;

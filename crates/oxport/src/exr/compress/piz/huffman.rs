@@ -42,7 +42,11 @@ fn short_code(entry: u32) -> Option<(u32, u32)> {
 }
 
 fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt { what, offset: None }
+    Error::Corrupt {
+        what,
+        offset: None,
+        path: None,
+    }
 }
 
 /// Reads bits most significant first from a byte slice, up to a limit.

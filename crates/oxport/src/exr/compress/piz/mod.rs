@@ -16,7 +16,11 @@ use crate::exr::chunk::Layout;
 use crate::{Error, Result};
 
 fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt { what, offset: None }
+    Error::Corrupt {
+        what,
+        offset: None,
+        path: None,
+    }
 }
 
 /// The bitmap's size in bytes: a bit for each 16-bit value.
