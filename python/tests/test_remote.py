@@ -477,6 +477,9 @@ def test_a_dask_worker_killed_mid_object_leaves_nothing_in_the_bucket(
                 assert not batch.is_alive()
     finally:
         del os.environ["TMPDIR"]
+    # The file the killed worker was writing was removed by the next write
+    # on this machine, its writer's process being gone.
+    assert list(scratch.glob(".oxport-upload.*")) == []
     summary = result[0]
     assert summary.files == len(inputs) and summary.failures == [], summary
     for path in inputs:

@@ -68,6 +68,41 @@ pub fn remove_temporaries(path: &Path) -> Result<usize> {
     Ok(removed)
 }
 
+/// How the temporary files of outputs published to URLs start, in the
+/// system's temporary directory: `.oxport-upload.{pid}.`, the writer's
+/// process id, so that a file whose writer died can be told.
+#[cfg_attr(not(feature = "remote"), allow(dead_code))]
+fn upload_prefix(pid: u32) -> String {
+    format!(".oxport-upload.{pid}.")
+}
+
+/// Removes the files of outputs for URLs that writers killed in the middle
+/// left in `folder` (a worker killed by its scheduler): those whose writer's
+/// process is gone. Best effort, and on Linux only (where a process is known
+/// by `/proc`); a file it cannot remove is left.
+#[cfg_attr(not(feature = "remote"), allow(dead_code))]
+fn remove_dead_uploads(folder: &Path) {
+    #[cfg(target_os = "linux")]
+    if let Ok(entries) = std::fs::read_dir(folder) {
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let pid = name
+                .to_str()
+                .and_then(|n| n.strip_prefix(".oxport-upload."))
+                .filter(|n| n.ends_with(SUFFIX))
+                .and_then(|n| n.split('.').next())
+                .and_then(|pid| pid.parse::<u32>().ok());
+            if let Some(pid) = pid
+                && !Path::new(&format!("/proc/{pid}")).exists()
+            {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = folder;
+}
+
 /// A file being written under a temporary name beside its path: renamed by
 /// [`Pending::commit`], removed when dropped uncommitted.
 ///
@@ -90,12 +125,14 @@ impl Pending {
     pub(crate) fn open(path: &Path, direct: bool) -> Result<(Pending, File, bool)> {
         #[cfg(feature = "remote")]
         if crate::remote::is_url(path) {
+            let folder = std::env::temp_dir();
+            remove_dead_uploads(&folder);
             let ((file, direct), temporary) = tempfile::Builder::new()
-                .prefix(".oxport-upload.")
+                .prefix(&upload_prefix(std::process::id()))
                 .rand_bytes(RANDOM)
                 .suffix(SUFFIX)
-                .make_in(std::env::temp_dir(), |temporary| create(temporary, direct))
-                .map_err(|e| Error::io_at(&std::env::temp_dir(), e))?
+                .make_in(&folder, |temporary| create(temporary, direct))
+                .map_err(|e| Error::io_at(&folder, e))?
                 .into_parts();
             let pending = Pending {
                 path: path.to_path_buf(),
@@ -226,5 +263,26 @@ mod tests {
             remove_temporaries(&folder.path().join("gone/x")).unwrap(),
             0
         );
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn uploads_left_by_dead_writers_are_removed_and_no_others() {
+        let folder = tempfile::tempdir().unwrap();
+        // A process that has ended: its id names no process (until reused).
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let left = format!("{}abcd1234{SUFFIX}", upload_prefix(dead));
+        let mine = format!("{}abcd1234{SUFFIX}", upload_prefix(std::process::id()));
+        let others = [".oxport-upload.x.y.oxport-tmp", "notes.txt"];
+        for name in [left.as_str(), mine.as_str()].into_iter().chain(others) {
+            std::fs::write(folder.path().join(name), b"").unwrap();
+        }
+        remove_dead_uploads(folder.path());
+        assert!(!folder.path().join(&left).exists());
+        for name in [mine.as_str()].into_iter().chain(others) {
+            assert!(folder.path().join(name).exists(), "{name}");
+        }
     }
 }
