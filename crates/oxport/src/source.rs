@@ -56,6 +56,14 @@ pub trait Source: Send + Sync {
     fn read_size(&self) -> usize {
         32 << 10
     }
+
+    /// Announces reads to come, as (offset, length), each of which a later
+    /// [`Source::read_exact_at`] asks for exactly: a remote source starts
+    /// fetching them side by side, so that a reader working through them
+    /// waits for one round trip, not one each. Others ignore it.
+    fn prefetch(&self, reads: &[(u64, usize)]) {
+        let _ = reads;
+    }
 }
 
 /// Every byte at `location` (a path, or with the `remote` feature a URL),
@@ -182,6 +190,10 @@ impl<S: Source + ?Sized> Source for &S {
     fn read_size(&self) -> usize {
         (**self).read_size()
     }
+
+    fn prefetch(&self, reads: &[(u64, usize)]) {
+        (**self).prefetch(reads)
+    }
 }
 
 impl<S: Source + ?Sized> Source for Box<S> {
@@ -195,5 +207,9 @@ impl<S: Source + ?Sized> Source for Box<S> {
 
     fn read_size(&self) -> usize {
         (**self).read_size()
+    }
+
+    fn prefetch(&self, reads: &[(u64, usize)]) {
+        (**self).prefetch(reads)
     }
 }

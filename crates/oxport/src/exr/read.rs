@@ -563,6 +563,8 @@ impl Decoder<'_> {
         let band_bytes = plan.bands.first().map_or(0, |band| {
             band.chunks.iter().map(|c| self.layout(c).bytes()).sum()
         });
+        // Where each read is a request, the reads are asked for at once.
+        source.prefetch(&self.reads(source, spans));
         Pipeline::new(self.threads)?
             .grouping(plan.bands.len(), band_bytes)
             .stream(
@@ -604,6 +606,21 @@ impl Decoder<'_> {
             sampling: &part.sampling,
             origin: (chunk.x, chunk.y),
         }
+    }
+
+    /// The reads the bands take, in order: (offset, length) of each run of
+    /// neighbours.
+    fn reads<S: Source + ?Sized>(&self, source: &S, spans: &[Span]) -> Vec<(u64, usize)> {
+        let mut reads = Vec::new();
+        for band in &self.plan.bands {
+            let mut rest = &band.chunks[..];
+            while !rest.is_empty() {
+                let (run, len) = self.neighbours(source, spans, rest);
+                reads.push((spans[rest[0].index].offset, len));
+                rest = &rest[run..];
+            }
+        }
+        reads
     }
 
     /// How many of the chunks that open `chunks` lie end to end in the

@@ -1,11 +1,15 @@
 //! An object read by byte range.
 
+use std::collections::HashMap;
 use std::io;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use futures_util::{StreamExt, TryStreamExt};
 use object_store::{GetOptions, GetRange, ObjectStoreExt};
+use tokio::sync::Semaphore;
+use tokio::task::JoinHandle;
 
 use super::{Object, io_error, runtime};
 use crate::Result;
@@ -18,7 +22,17 @@ pub struct RemoteSource {
     size: u64,
     /// The object's first bytes, when they were fetched on opening.
     head: Bytes,
+    /// Reads announced by [`Source::prefetch`], by (offset, length): their
+    /// GETs, under way or done.
+    prefetched: Mutex<HashMap<(u64, usize), Prefetch>>,
+    /// How many of those GETs run at once.
+    in_flight: Arc<Semaphore>,
 }
+
+type Prefetch = JoinHandle<object_store::Result<Bytes>>;
+
+/// The bytes a source holds or fetches ahead of its reads, at most.
+const PREFETCH_LIMIT: usize = 64 << 20;
 
 impl RemoteSource {
     /// Opens the object `url` names: its size is asked for (an error naming
@@ -28,11 +42,7 @@ impl RemoteSource {
         let meta = runtime()
             .block_on(object.store.head(&object.key))
             .map_err(|e| object.error(e))?;
-        Ok(RemoteSource {
-            size: meta.size,
-            object,
-            head: Bytes::new(),
-        })
+        Ok(RemoteSource::new(object, meta.size, Bytes::new()))
     }
 
     /// Opens the object `url` names with one ranged GET of its first
@@ -52,13 +62,23 @@ impl RemoteSource {
             Ok::<_, object_store::Error>((size, result.bytes().await?))
         });
         match fetched {
-            Ok((size, head)) => Ok(RemoteSource { object, size, head }),
+            Ok((size, head)) => Ok(RemoteSource::new(object, size, head)),
             Err(
                 e @ (object_store::Error::NotFound { .. }
                 | object_store::Error::PermissionDenied { .. }
                 | object_store::Error::Unauthenticated { .. }),
             ) => Err(object.error(e)),
             Err(_) => RemoteSource::open(url),
+        }
+    }
+
+    fn new(object: Object, size: u64, head: Bytes) -> RemoteSource {
+        RemoteSource {
+            object,
+            size,
+            head,
+            prefetched: Mutex::default(),
+            in_flight: Arc::new(Semaphore::new(IN_FLIGHT)),
         }
     }
 
@@ -93,6 +113,14 @@ impl Source for RemoteSource {
             buf.copy_from_slice(&self.head[offset as usize..end as usize]);
             return Ok(());
         }
+        let prefetched = lock(&self.prefetched).remove(&(offset, buf.len()));
+        if let Some(fetch) = prefetched {
+            let bytes = runtime()
+                .block_on(fetch)
+                .map_err(io::Error::other)?
+                .map_err(io_error)?;
+            return self.copy(buf, offset, &bytes);
+        }
         let parts = buf
             .chunks_mut(PART)
             .enumerate()
@@ -103,6 +131,46 @@ impl Source for RemoteSource {
                 .try_collect::<()>(),
         )
     }
+
+    /// Starts the GETs of the reads announced, [`IN_FLIGHT`] at a time,
+    /// while the bytes held or under way stay within [`PREFETCH_LIMIT`].
+    fn prefetch(&self, reads: &[(u64, usize)]) {
+        let mut prefetched = lock(&self.prefetched);
+        let mut held: usize = prefetched.keys().map(|&(_, len)| len).sum();
+        for &(offset, len) in reads {
+            let end = offset.checked_add(len as u64);
+            if len == 0
+                || end.is_none_or(|end| end <= self.head.len() as u64 || end > self.size)
+                || prefetched.contains_key(&(offset, len))
+            {
+                continue;
+            }
+            held += len;
+            if held > PREFETCH_LIMIT {
+                break;
+            }
+            let (object, permits) = (self.object.clone(), self.in_flight.clone());
+            let fetch = runtime().spawn(async move {
+                let _permit = permits.acquire_owned().await;
+                let range = offset..offset + len as u64;
+                object.store.get_range(&object.key, range).await
+            });
+            prefetched.insert((offset, len), fetch);
+        }
+    }
+}
+
+impl Drop for RemoteSource {
+    /// GETs announced and never read are stopped.
+    fn drop(&mut self) {
+        for fetch in lock(&self.prefetched).values() {
+            fetch.abort();
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The bytes of one ranged GET of a large read.
@@ -120,18 +188,23 @@ impl RemoteSource {
             .get_range(&object.key, offset..end)
             .await
             .map_err(io_error)?;
+        self.copy(buf, offset, &bytes)
+    }
+
+    /// Fills `buf` with the `bytes` a GET at `offset` gave.
+    fn copy(&self, buf: &mut [u8], offset: u64, bytes: &[u8]) -> io::Result<()> {
         if bytes.len() != buf.len() {
             return Err(io::Error::new(
                 io::ErrorKind::UnexpectedEof,
                 format!(
                     "{}: asked for {} bytes at {offset}, got {}",
-                    object.url,
+                    self.object.url,
                     buf.len(),
                     bytes.len()
                 ),
             ));
         }
-        buf.copy_from_slice(&bytes);
+        buf.copy_from_slice(bytes);
         Ok(())
     }
 }
