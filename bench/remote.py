@@ -23,7 +23,11 @@ Contenders alternate (the order flips every round), a warm-up round is not
 counted, outputs are removed and the disk synced before each run, local
 inputs come from the page cache; medians.
 
-Run: make bench-remote  (or .venv/bin/python bench/remote.py [--runs N] [--frames N] [--batch N])
+With ``--latency MS`` each request waits that long at the endpoint before
+it is answered, as a distant endpoint's first byte does: the window is read
+and its figures printed (the batch is left out, ``docs/scale.md`` alone).
+
+Run: make bench-remote  (or .venv/bin/python bench/remote.py [--runs N] [--frames N] [--batch N] [--latency MS])
 """
 
 from __future__ import annotations
@@ -78,12 +82,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--frames", type=int, default=100)
     parser.add_argument("--batch", type=int, default=20)
+    parser.add_argument("--latency", type=float, default=0.0,
+                        help="milliseconds each request waits at the endpoint, as a distant one's first byte "
+                             "does (the figures are then printed, not written into docs/scale.md)")
     args = parser.parse_args()
     where = machine()
     frames = make_frames(args.frames)
     total = sum(p.stat().st_size for p in frames)
 
-    server = S3Server().start()
+    server = S3Server(latency=args.latency / 1000).start()
     os.environ.update(server.environment())
     import s3fs
 
@@ -149,6 +156,14 @@ def main() -> None:
         ])
     window_table = table(["window of every frame", "time", "range", "vs local files", "fetched",
                           "requests"], rows)
+    if args.latency:
+        client.close()
+        cluster.close()
+        server.stop()
+        print(f"`.venv/bin/python bench/remote.py --runs {args.runs} --frames {args.frames} "
+              f"--latency {args.latency:g}` ({where}): each request waits {args.latency:g} ms at the endpoint.")
+        print(window_table)
+        return
 
     batch = frames[:args.batch]
     batch_bytes = sum(p.stat().st_size for p in batch)

@@ -9,6 +9,7 @@ test credentials (:meth:`S3Server.environment`)."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -33,12 +34,15 @@ class Request:
 class S3Server:
     """moto's S3 on ``127.0.0.1``, started by :meth:`start`."""
 
-    def __init__(self) -> None:
+    def __init__(self, latency: float = 0.0) -> None:
+        """``latency``: seconds each request waits before it is answered,
+        as a distant endpoint's first byte does (0: none)."""
         from moto.moto_server.threaded_moto_server import MotoRequestHandler
         from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
         from werkzeug.serving import make_server
 
         self._lock = threading.Lock()
+        self.latency = latency
         #: Requests answered, in the order they ended.
         self.requests: list[Request] = []
         #: ``(method, path)`` of every request, as it arrived.
@@ -85,6 +89,8 @@ class S3Server:
             with self._lock:
                 self.started.append((environ["REQUEST_METHOD"], unquote(environ.get("PATH_INFO", ""))))
             sent = 0
+            if self.latency:
+                time.sleep(self.latency)
             body = app(environ, start)
             try:
                 for chunk in body:
