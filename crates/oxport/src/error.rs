@@ -90,6 +90,16 @@ impl Error {
         }
     }
 
+    /// Damaged input: what is wrong, where not known (a decoder's error,
+    /// which its caller may locate and name the file of).
+    pub(crate) fn corrupt(what: &'static str) -> Self {
+        Error::Corrupt {
+            what,
+            offset: None,
+            path: None,
+        }
+    }
+
     /// A caller error with a message.
     pub fn invalid(reason: impl Into<Cow<'static, str>>) -> Self {
         Error::InvalidArgument(reason.into())

@@ -52,14 +52,6 @@ pub(crate) fn sample_offsets(counts: &[u32]) -> Vec<u64> {
     offsets
 }
 
-fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt {
-        what,
-        offset: None,
-        path: None,
-    }
-}
-
 impl<S: Source> Reader<S> {
     /// Reads the samples of `selection` (a deep part, any of its channels,
     /// any window of any level) on `options.threads` threads.
@@ -79,7 +71,7 @@ impl<S: Source> Reader<S> {
             ));
         }
         if plan.part.sampling.iter().any(|&s| s != (1, 1)) {
-            return Err(corrupt("a deep part has a subsampled channel"));
+            return Err(Error::corrupt("a deep part has a subsampled channel"));
         }
         let decoder = DeepDecoder { plan: &plan };
         let source = self.source();
@@ -213,7 +205,7 @@ impl DeepDecoder<'_> {
         }
         let method = part.compression();
         if unpacked_data > packed_data.saturating_mul(max_ratio(method)) {
-            return Err(corrupt(
+            return Err(Error::corrupt(
                 "a deep chunk's unpacked size is more than its packed size can hold",
             ));
         }
@@ -240,7 +232,7 @@ impl DeepDecoder<'_> {
                     for entry in line.chunks_exact(4) {
                         let n = i32::from_le_bytes(entry.try_into().expect("4"));
                         if n < previous {
-                            return Err(corrupt("a deep chunk's sample counts go down"));
+                            return Err(Error::corrupt("a deep chunk's sample counts go down"));
                         }
                         previous = n;
                     }
@@ -249,7 +241,7 @@ impl DeepDecoder<'_> {
                 }
                 let combined: u64 = part.sizes.iter().map(|&s| s as u64).sum();
                 if total.saturating_mul(combined) > unpacked_data {
-                    return Err(corrupt(
+                    return Err(Error::corrupt(
                         "a deep chunk holds fewer samples than its counts say",
                     ));
                 }

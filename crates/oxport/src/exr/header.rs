@@ -64,11 +64,9 @@ pub(crate) fn check_sampling_fits(channels: &[Channel], window: &Window) -> Resu
         if !fits(channel.x_sampling, window.x_min, window.width())
             || !fits(channel.y_sampling, window.y_min, window.height())
         {
-            return Err(Error::Corrupt {
-                what: "a channel's sampling does not divide the data window's position and size",
-                offset: None,
-                path: None,
-            });
+            return Err(Error::corrupt(
+                "a channel's sampling does not divide the data window's position and size",
+            ));
         }
     }
     Ok(())

@@ -92,7 +92,7 @@ impl Part {
         let method = header.compression()?;
         let window = header.data_window()?;
         if window.width() == 0 || window.height() == 0 {
-            return Err(corrupt("the data window is empty"));
+            return Err(Error::corrupt("the data window is empty"));
         }
         let channels = header.channels()?;
         check_sampling_fits(channels, &window)?;
@@ -100,7 +100,9 @@ impl Part {
         // Sides past 2^31 pixels cannot be addressed by the chunks' i32s.
         let (width, height) = (window.width(), window.height());
         if width > i32::MAX as u64 || height > i32::MAX as u64 {
-            return Err(corrupt("the data window is larger than 2^31 pixels a side"));
+            return Err(Error::corrupt(
+                "the data window is larger than 2^31 pixels a side",
+            ));
         }
         let levels = match storage.tiles() {
             Some(tiles) => tiles.levels(&window),
@@ -122,12 +124,14 @@ impl Part {
             chunks = across
                 .checked_mul(down)
                 .and_then(|n| chunks.checked_add(n))
-                .ok_or(corrupt("the part has more chunks than memory can count"))?;
+                .ok_or(Error::corrupt(
+                    "the part has more chunks than memory can count",
+                ))?;
         }
         if let Some(AttributeValue::Int(stated)) = header.get("chunkCount")
             && i64::from(*stated) != chunks as i64
         {
-            return Err(corrupt(
+            return Err(Error::corrupt(
                 "the chunkCount attribute does not match the part's size and tiles",
             ));
         }
@@ -344,14 +348,16 @@ fn storage(header: &Header, file: &Headers) -> Result<Storage> {
     let tiles = || {
         header
             .get("tiles")
-            .ok_or(corrupt("a tiled part has no tiles attribute"))
+            .ok_or(Error::corrupt("a tiled part has no tiles attribute"))
             .and_then(Tiles::from_attribute)
     };
     let type_name = match header.get("type") {
         Some(AttributeValue::String(s)) => Some(s.as_slice()),
-        Some(_) => return Err(corrupt("the type attribute is not a string")),
+        Some(_) => return Err(Error::corrupt("the type attribute is not a string")),
         None if file.multipart => {
-            return Err(corrupt("a part of a multi-part file has no type attribute"));
+            return Err(Error::corrupt(
+                "a part of a multi-part file has no type attribute",
+            ));
         }
         None => None,
     };
@@ -377,14 +383,6 @@ fn storage(header: &Header, file: &Headers) -> Result<Storage> {
             (true, true) => Storage::DeepTiles(tiles()?),
         },
     })
-}
-
-fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt {
-        what,
-        offset: None,
-        path: None,
-    }
 }
 
 #[cfg(test)]

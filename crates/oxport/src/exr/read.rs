@@ -149,11 +149,9 @@ impl<S: Source> Reader<S> {
                 part.raw_bytes()
             };
             if raw > size.saturating_mul(max_ratio(part.compression())) {
-                return Err(Error::Corrupt {
-                    what: "the data window is larger than the file could hold",
-                    offset: None,
-                    path: None,
-                });
+                return Err(Error::corrupt(
+                    "the data window is larger than the file could hold",
+                ));
             }
         }
         let mut tables = Vec::with_capacity(parts.len());

@@ -99,21 +99,29 @@ impl Tiles {
             mode,
         } = *value
         else {
-            return Err(corrupt("the tiles attribute is not a tiledesc"));
+            return Err(Error::corrupt("the tiles attribute is not a tiledesc"));
         };
         let level_mode = match mode & 0x0f {
             0 => LevelMode::One,
             1 => LevelMode::Mipmap,
             2 => LevelMode::Ripmap,
-            _ => return Err(corrupt("the tiles attribute has an unknown level mode")),
+            _ => {
+                return Err(Error::corrupt(
+                    "the tiles attribute has an unknown level mode",
+                ));
+            }
         };
         let rounding = match mode >> 4 {
             0 => Rounding::Down,
             1 => Rounding::Up,
-            _ => return Err(corrupt("the tiles attribute has an unknown rounding mode")),
+            _ => {
+                return Err(Error::corrupt(
+                    "the tiles attribute has an unknown rounding mode",
+                ));
+            }
         };
         if x_size == 0 || y_size == 0 || x_size > i32::MAX as u32 || y_size > i32::MAX as u32 {
-            return Err(corrupt(
+            return Err(Error::corrupt(
                 "the tiles attribute has a tile size of 0 or past 2^31",
             ));
         }
@@ -199,14 +207,6 @@ impl Tiles {
             level.width.div_ceil(self.width as usize),
             level.height.div_ceil(self.height as usize),
         )
-    }
-}
-
-fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt {
-        what,
-        offset: None,
-        path: None,
     }
 }
 

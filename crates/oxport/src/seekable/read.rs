@@ -83,11 +83,7 @@ impl<S: Source> Reader<S> {
         let pipeline = Pipeline::new(options.threads)?;
         let archive_size = source.size()?;
         if archive_size == 0 {
-            return Err(Error::Corrupt {
-                what: "empty file: not a zstd archive",
-                offset: None,
-                path: None,
-            });
+            return Err(Error::corrupt("empty file: not a zstd archive"));
         }
         let (index, frames) = match seek_table(&source, archive_size)? {
             Some((frames, checksums)) => (Index::SeekTable { checksums }, frames),

@@ -263,11 +263,7 @@ pub fn unpack_stream(
         });
     }
     if read == 0 {
-        return Err(Error::Corrupt {
-            what: "empty input: not a zstd archive",
-            offset: None,
-            path: None,
-        });
+        return Err(Error::corrupt("empty input: not a zstd archive"));
     }
     output.flush()?;
     Ok(done)

@@ -16,14 +16,6 @@ use crate::half;
 use crate::scratch::with_buffer;
 use crate::{Error, Result};
 
-fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt {
-        what,
-        offset: None,
-        path: None,
-    }
-}
-
 /// 8·log(x) for every half: what a `linear` channel's samples go through.
 fn log_table() -> &'static [u16] {
     static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
@@ -242,7 +234,7 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         let mut input = packed;
         let mut take = |n: usize| -> Result<&[u8]> {
             if input.len() < n {
-                return Err(corrupt("a B44 chunk ends before its channels do"));
+                return Err(Error::corrupt("a B44 chunk ends before its channels do"));
             }
             let (head, rest) = input.split_at(n);
             input = rest;

@@ -208,11 +208,9 @@ pub(crate) fn decompress(
         return Ok(());
     }
     match method {
-        Compression::None => Err(Error::Corrupt {
-            what: "an uncompressed chunk's size does not match its lines",
-            offset: None,
-            path: None,
-        }),
+        Compression::None => Err(Error::corrupt(
+            "an uncompressed chunk's size does not match its lines",
+        )),
         Compression::Rle => rle::decompress(packed, out),
         Compression::Zip | Compression::Zips => zip::decompress(packed, out),
         Compression::Zstd => zstd::decompress(packed, layout, out),

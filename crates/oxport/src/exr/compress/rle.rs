@@ -56,11 +56,6 @@ pub(crate) fn encode_runs(src: &[u8], out: &mut Vec<u8>) {
 }
 
 pub(crate) fn decode_runs(packed: &[u8], out: &mut [u8]) -> Result<()> {
-    let corrupt = |what| Error::Corrupt {
-        what,
-        offset: None,
-        path: None,
-    };
     let (mut at, mut written) = (0, 0);
     while at < packed.len() {
         let count = packed[at] as i8;
@@ -69,9 +64,11 @@ pub(crate) fn decode_runs(packed: &[u8], out: &mut [u8]) -> Result<()> {
             let n = usize::from(count.unsigned_abs());
             let literal = packed
                 .get(at..at + n)
-                .ok_or_else(|| corrupt("an RLE chunk's literal bytes run past its end"))?;
+                .ok_or_else(|| Error::corrupt("an RLE chunk's literal bytes run past its end"))?;
             out.get_mut(written..written + n)
-                .ok_or_else(|| corrupt("an RLE chunk decodes to more bytes than its lines hold"))?
+                .ok_or_else(|| {
+                    Error::corrupt("an RLE chunk decodes to more bytes than its lines hold")
+                })?
                 .copy_from_slice(literal);
             at += n;
             written += n;
@@ -79,16 +76,18 @@ pub(crate) fn decode_runs(packed: &[u8], out: &mut [u8]) -> Result<()> {
             let n = count as usize + 1;
             let &byte = packed
                 .get(at)
-                .ok_or_else(|| corrupt("an RLE chunk ends inside a run"))?;
+                .ok_or_else(|| Error::corrupt("an RLE chunk ends inside a run"))?;
             out.get_mut(written..written + n)
-                .ok_or_else(|| corrupt("an RLE chunk decodes to more bytes than its lines hold"))?
+                .ok_or_else(|| {
+                    Error::corrupt("an RLE chunk decodes to more bytes than its lines hold")
+                })?
                 .fill(byte);
             at += 1;
             written += n;
         }
     }
     if written != out.len() {
-        return Err(corrupt(
+        return Err(Error::corrupt(
             "an RLE chunk decodes to fewer bytes than its lines hold",
         ));
     }

@@ -44,19 +44,11 @@ pub(crate) fn inflate_exact(
     fewer: &'static str,
 ) -> Result<()> {
     let written = deflate::decompress_into(packed, Format::Zlib, out).map_err(|e| match e {
-        Error::InvalidArgument(_) => Error::Corrupt {
-            what: more,
-            offset: None,
-            path: None,
-        },
+        Error::InvalidArgument(_) => Error::corrupt(more),
         other => other,
     })?;
     if written != out.len() {
-        return Err(Error::Corrupt {
-            what: fewer,
-            offset: None,
-            path: None,
-        });
+        return Err(Error::corrupt(fewer));
     }
     Ok(())
 }

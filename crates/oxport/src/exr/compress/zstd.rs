@@ -21,14 +21,6 @@ const FORMAT_SORTED: u32 = 1;
 const FORMAT_SORTED_DELTA: u32 = 2;
 const FLAG_DELTA: u32 = 1;
 
-fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt {
-        what,
-        offset: None,
-        path: None,
-    }
-}
-
 /// Appends `raw` (a chunk in `layout`) compressed at `level` to `out`.
 pub(crate) fn compress(raw: &[u8], layout: &Layout, level: i32, out: &mut Vec<u8>) -> Result<()> {
     with_buffer(sorted::encoded_len(layout), |inner| {
@@ -50,7 +42,7 @@ pub(crate) fn compress(raw: &[u8], layout: &Layout, level: i32, out: &mut Vec<u8
 pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Result<()> {
     let field = |at: usize, n: usize| &packed[at..at + n];
     if packed.len() < PREFIX || u64::from_le_bytes(field(0, 8).try_into().expect("8")) != MAGIC {
-        return Err(corrupt("a ZSTD chunk has no zstd-exr magic number"));
+        return Err(Error::corrupt("a ZSTD chunk has no zstd-exr magic number"));
     }
     let format = u32::from_le_bytes(field(8, 4).try_into().expect("4"));
     let flags = u32::from_le_bytes(field(12, 4).try_into().expect("4"));
@@ -58,11 +50,15 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         (FORMAT_SORTED, 0) => false,
         (FORMAT_SORTED_DELTA, 0) => false,
         (FORMAT_SORTED_DELTA, FLAG_DELTA) => true,
-        _ => return Err(corrupt("a ZSTD chunk has an unknown format or flags")),
+        _ => {
+            return Err(Error::corrupt(
+                "a ZSTD chunk has an unknown format or flags",
+            ));
+        }
     };
     let frame_size = u64::from_le_bytes(field(16, 8).try_into().expect("8"));
     if frame_size != (packed.len() - PREFIX) as u64 {
-        return Err(corrupt(
+        return Err(Error::corrupt(
             "a ZSTD chunk's frame size does not match the chunk",
         ));
     }
@@ -75,12 +71,12 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         let written =
             codec::decompress_into(&packed[PREFIX..], &options, inner).map_err(|e| match e {
                 Error::TooLarge { .. } | Error::InvalidArgument(_) => {
-                    corrupt("a ZSTD chunk decodes to more bytes than its lines hold")
+                    Error::corrupt("a ZSTD chunk decodes to more bytes than its lines hold")
                 }
                 other => other,
             })?;
         if written != inner.len() {
-            return Err(corrupt(
+            return Err(Error::corrupt(
                 "a ZSTD chunk decodes to fewer bytes than its lines hold",
             ));
         }

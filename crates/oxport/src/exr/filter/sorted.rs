@@ -74,11 +74,9 @@ pub fn decode(encoded: &[u8], layout: &Layout, delta: bool, out: &mut [u8]) -> R
         for &(len, width) in &parts {
             let stored = u64::from_le_bytes(encoded[at..at + 8].try_into().expect("8"));
             if stored != len as u64 {
-                return Err(Error::Corrupt {
-                    what: "a ZSTD chunk's part length does not match its channels",
-                    offset: None,
-                    path: None,
-                });
+                return Err(Error::corrupt(
+                    "a ZSTD chunk's part length does not match its channels",
+                ));
             }
             at += 8;
             planes::join_planes(&encoded[at..at + len], width, &mut sorted[to..to + len]);

@@ -29,14 +29,6 @@ pub(crate) struct Rule {
     case_insensitive: bool,
 }
 
-fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt {
-        what,
-        offset: None,
-        path: None,
-    }
-}
-
 /// Rules for the DCT channels (each named with its place in a triple, if
 /// any), HALF or FLOAT, then `alpha` by RLE (any type).
 fn rules(dct: &[(&str, Option<usize>)], alpha: &str, case_insensitive: bool) -> Vec<Rule> {
@@ -142,23 +134,25 @@ pub(crate) fn write_rules(rules: &[Rule], channels: &[Channel], out: &mut Vec<u8
 /// (with its own 2), then each rule. Returns the rules and the bytes read.
 pub(crate) fn read_rules(data: &[u8]) -> Result<(Vec<Rule>, usize)> {
     if data.len() <= 2 {
-        return Err(corrupt("a DWA chunk ends before its channel rules"));
+        return Err(Error::corrupt("a DWA chunk ends before its channel rules"));
     }
     let size = usize::from(u16::from_le_bytes([data[0], data[1]]));
     if size < 2 || size > data.len() {
-        return Err(corrupt("a DWA chunk's channel rules have a bad size"));
+        return Err(Error::corrupt(
+            "a DWA chunk's channel rules have a bad size",
+        ));
     }
     let mut rest = &data[2..size];
     let mut rules = Vec::new();
     while !rest.is_empty() {
         if rest.len() <= 3 {
-            return Err(corrupt("a DWA channel rule is cut short"));
+            return Err(Error::corrupt("a DWA channel rule is cut short"));
         }
         let len = rest[..rest.len() - 2]
             .iter()
             .take(129)
             .position(|&b| b == 0)
-            .ok_or(corrupt(
+            .ok_or(Error::corrupt(
                 "a DWA channel rule's name is too long or unterminated",
             ))?;
         let suffix = rest[..len].to_vec();
@@ -167,19 +161,19 @@ pub(crate) fn read_rules(data: &[u8]) -> Result<(Vec<Rule>, usize)> {
         let csc = match (value >> 4) as i32 - 1 {
             -1 => None,
             i @ 0..=2 => Some(i as usize),
-            _ => return Err(corrupt("a DWA channel rule has a bad color index")),
+            _ => return Err(Error::corrupt("a DWA channel rule has a bad color index")),
         };
         let scheme = match (value >> 2) & 3 {
             0 => Scheme::Unknown,
             1 => Scheme::LossyDct,
             2 => Scheme::Rle,
-            _ => return Err(corrupt("a DWA channel rule has a bad scheme")),
+            _ => return Err(Error::corrupt("a DWA channel rule has a bad scheme")),
         };
         let pixel_type = match type_code {
             0 => PixelType::Uint,
             1 => PixelType::Half,
             2 => PixelType::Float,
-            _ => return Err(corrupt("a DWA channel rule has a bad type")),
+            _ => return Err(Error::corrupt("a DWA channel rule has a bad type")),
         };
         rules.push(Rule {
             suffix,

@@ -11,14 +11,6 @@ use super::idct::{self, Order};
 use crate::half;
 use crate::{Error, Result};
 
-fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt {
-        what,
-        offset: None,
-        path: None,
-    }
-}
-
 /// The AC and DC coefficients of a chunk, consumed channel by channel.
 pub(crate) struct Coefficients<'a> {
     ac: &'a [u16],
@@ -111,7 +103,7 @@ fn unrun(ac: &mut &[u16], halves: &mut [u16; 64]) -> Result<usize> {
     let mut values = values.iter();
     while at < 64 {
         let Some(&value) = values.next() else {
-            return Err(corrupt("a DWA chunk's AC coefficients end early"));
+            return Err(Error::corrupt("a DWA chunk's AC coefficients end early"));
         };
         if value >= 0xff00 {
             let run = usize::from(value & 0xff);
@@ -258,7 +250,9 @@ fn decode_blocks<K: Kernel>(
     let (across, down) = (width.div_ceil(8), height.div_ceil(8));
     let blocks = across * down;
     if coefficients.dc.len() < count * blocks {
-        return Err(corrupt("a DWA chunk has fewer DC values than blocks"));
+        return Err(Error::corrupt(
+            "a DWA chunk has fewer DC values than blocks",
+        ));
     }
     let (dc, rest) = coefficients.dc.split_at(count * blocks);
     coefficients.dc = rest;

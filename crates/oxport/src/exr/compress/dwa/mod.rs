@@ -36,14 +36,6 @@ use crate::exr::filter::delta;
 use crate::half;
 use crate::{Error, Result};
 
-fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt {
-        what,
-        offset: None,
-        path: None,
-    }
-}
-
 const SIZES: usize = 11;
 
 /// A table over every half of `transfer` applied to its magnitude, the
@@ -96,7 +88,7 @@ fn inflate(packed: &[u8], len: usize, what: &'static str) -> Result<Vec<u8>> {
 /// `layout` (with its `channels`).
 pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Result<()> {
     if packed.len() < 8 * SIZES {
-        return Err(corrupt("a DWA chunk is shorter than its sizes"));
+        return Err(Error::corrupt("a DWA chunk is shorter than its sizes"));
     }
     let size = |i: usize| u64::from_le_bytes(packed[8 * i..8 * i + 8].try_into().expect("8"));
     let [
@@ -130,7 +122,7 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         .iter()
         .try_fold(0u64, |sum, &n| sum.checked_add(n))
         .filter(|&n| n <= data.len() as u64)
-        .ok_or_else(|| corrupt("a DWA chunk's sections run past its end"))?;
+        .ok_or_else(|| Error::corrupt("a DWA chunk's sections run past its end"))?;
     let (unknown_bytes, rest) = data.split_at(unknown_packed as usize);
     let (ac_bytes, rest) = rest.split_at(ac_packed as usize);
     let (dc_bytes, rest) = rest.split_at(dc_packed as usize);
@@ -164,7 +156,9 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         if ok {
             Ok(())
         } else {
-            Err(corrupt("a DWA chunk's sizes do not match its channels"))
+            Err(Error::corrupt(
+                "a DWA chunk's sizes do not match its channels",
+            ))
         }
     };
     check(unknown_needed, unknown_packed, unknown_raw, 0)?;
@@ -175,7 +169,9 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         || ac_count > blocks * 63 * lossy
         || dc_count > blocks * lossy
     {
-        return Err(corrupt("a DWA chunk's sizes are larger than its channels"));
+        return Err(Error::corrupt(
+            "a DWA chunk's sizes are larger than its channels",
+        ));
     }
 
     let unknown = if unknown_packed > 0 {
@@ -197,7 +193,7 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
                     *v = u16::from_le_bytes([b[0], b[1]]);
                 }
             }
-            _ => return Err(corrupt("a DWA chunk names an unknown AC method")),
+            _ => return Err(Error::corrupt("a DWA chunk names an unknown AC method")),
         }
     }
     let mut dc = vec![0u16; dc_count as usize];
@@ -209,7 +205,9 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
             *v = u16::from_le_bytes([b[0], b[1]]);
         }
     } else if dc_count != 0 {
-        return Err(corrupt("a DWA chunk counts DC values it does not hold"));
+        return Err(Error::corrupt(
+            "a DWA chunk counts DC values it does not hold",
+        ));
     }
     let rle_planes = if rle_raw > 0 {
         let runs = inflate(
@@ -230,7 +228,9 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
     let mut coefficients = lossy::Coefficients::new(&ac, &dc);
     for rgb in &triples {
         if rgb.iter().any(|&c| schemes[c] != Scheme::LossyDct) {
-            return Err(corrupt("a DWA color triple is not coded with the DCT"));
+            return Err(Error::corrupt(
+                "a DWA color triple is not coded with the DCT",
+            ));
         }
         let (width, height) = dims[rgb[0]];
         let targets: Vec<lossy::Target> = rgb
@@ -274,7 +274,7 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
                 let planes = rle_planes
                     .get(rle_at..rle_at + count * size)
                     .ok_or_else(|| {
-                        corrupt("a DWA chunk's RLE data is shorter than its channels")
+                        Error::corrupt("a DWA chunk's RLE data is shorter than its channels")
                     })?;
                 for (y, &at) in rows[c].iter().enumerate() {
                     let row = &mut out[at..at + row_bytes];
@@ -292,7 +292,9 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
                         unknown
                             .get(unknown_at..unknown_at + row_bytes)
                             .ok_or_else(|| {
-                                corrupt("a DWA chunk's unknown data is shorter than its channels")
+                                Error::corrupt(
+                                    "a DWA chunk's unknown data is shorter than its channels",
+                                )
                             })?;
                     out[at..at + row_bytes].copy_from_slice(from);
                     unknown_at += row_bytes;

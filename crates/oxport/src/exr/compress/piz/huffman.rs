@@ -41,14 +41,6 @@ fn short_code(entry: u32) -> Option<(u32, u32)> {
     (l.wrapping_sub(1) < FAST_BITS as u32).then_some((entry >> 8, l))
 }
 
-fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt {
-        what,
-        offset: None,
-        path: None,
-    }
-}
-
 /// Reads bits most significant first from a byte slice, up to a limit.
 #[derive(Clone, Copy)]
 struct Bits<'a> {
@@ -124,7 +116,7 @@ impl Code {
             first[l] = c;
             c = (c + count[l]) >> 1;
             if first[l] + count[l] > 1u64 << l {
-                return Err(corrupt(
+                return Err(Error::corrupt(
                     "a PIZ Huffman table has more codes than fit their lengths",
                 ));
             }
@@ -149,7 +141,7 @@ impl Code {
                 let flag = if symbol == run { RUN_FLAG } else { 0 };
                 for slot in &mut fast[base..base + (1 << shift)] {
                     if *slot & 0xff != 0 {
-                        return Err(corrupt("a PIZ Huffman table has overlapping codes"));
+                        return Err(Error::corrupt("a PIZ Huffman table has overlapping codes"));
                     }
                     *slot = symbol << 8 | flag | l as u32;
                 }
@@ -194,7 +186,7 @@ impl Code {
         // follows the end of the data: no code is a prefix of another.
         let word = bits.window();
         let left = bits.end - bits.pos;
-        let end = || corrupt("PIZ Huffman data ends inside a code");
+        let end = || Error::corrupt("PIZ Huffman data ends inside a code");
         let entry = self.fast[(word >> (64 - FAST_BITS)) as usize];
         let (symbol, l) = (entry >> 8, entry & !RUN_FLAG & 0xff);
         if l != 0 {
@@ -223,7 +215,7 @@ impl Code {
                 return Ok(self.symbols[self.start[l] + (code - self.first[l]) as usize]);
             }
         }
-        Err(corrupt(
+        Err(Error::corrupt(
             "PIZ Huffman data holds a code the table does not have",
         ))
     }
@@ -297,13 +289,17 @@ pub(crate) fn decode(data: &[u8], out: &mut [u16]) -> Result<()> {
         return if out.is_empty() {
             Ok(())
         } else {
-            Err(corrupt("a PIZ Huffman block is shorter than its header"))
+            Err(Error::corrupt(
+                "a PIZ Huffman block is shorter than its header",
+            ))
         };
     }
     let (im, last) = (read_u32(data, 0), read_u32(data, 4));
     let n_bits = u64::from(read_u32(data, 12));
     if im > SYMBOLS || last > SYMBOLS || im > last {
-        return Err(corrupt("a PIZ Huffman block's symbol range is invalid"));
+        return Err(Error::corrupt(
+            "a PIZ Huffman block's symbol range is invalid",
+        ));
     }
     // Code lengths, 6 bits each with runs of zeros.
     let mut table = Bits {
@@ -311,7 +307,7 @@ pub(crate) fn decode(data: &[u8], out: &mut [u16]) -> Result<()> {
         pos: 0,
         end: (data.len() as u64 - 20) * 8,
     };
-    let short = || corrupt("a PIZ Huffman table is cut short");
+    let short = || Error::corrupt("a PIZ Huffman table is cut short");
     let mut lengths = Vec::new();
     let mut symbol = im;
     while symbol <= last {
@@ -327,7 +323,7 @@ pub(crate) fn decode(data: &[u8], out: &mut [u16]) -> Result<()> {
             1
         };
         if u64::from(symbol) + zeros > u64::from(last) + 1 {
-            return Err(corrupt(
+            return Err(Error::corrupt(
                 "a PIZ Huffman table's run of zeros passes its last symbol",
             ));
         }
@@ -337,7 +333,9 @@ pub(crate) fn decode(data: &[u8], out: &mut [u16]) -> Result<()> {
     // The data starts at the byte after the table's last bit.
     let start = 20 + table.pos.div_ceil(8) as usize;
     if n_bits.div_ceil(8) > (data.len() - start) as u64 {
-        return Err(corrupt("a PIZ Huffman block's data runs past its end"));
+        return Err(Error::corrupt(
+            "a PIZ Huffman block's data runs past its end",
+        ));
     }
     let mut bits = Bits {
         bytes: &data[start..],
@@ -359,27 +357,27 @@ pub(crate) fn decode(data: &[u8], out: &mut [u16]) -> Result<()> {
         if symbol == last {
             let run = bits
                 .take(8)
-                .ok_or_else(|| corrupt("PIZ Huffman data ends inside a run"))?
+                .ok_or_else(|| Error::corrupt("PIZ Huffman data ends inside a run"))?
                 as usize;
             let previous = *written
                 .checked_sub(1)
                 .and_then(|i| out.get(i))
-                .ok_or_else(|| corrupt("PIZ Huffman data starts with a run"))?;
+                .ok_or_else(|| Error::corrupt("PIZ Huffman data starts with a run"))?;
             out.get_mut(written..written + run)
                 .ok_or_else(|| {
-                    corrupt("PIZ Huffman data decodes to more values than the chunk holds")
+                    Error::corrupt("PIZ Huffman data decodes to more values than the chunk holds")
                 })?
                 .fill(previous);
             written += run;
         } else {
             *out.get_mut(written).ok_or_else(|| {
-                corrupt("PIZ Huffman data decodes to more values than the chunk holds")
+                Error::corrupt("PIZ Huffman data decodes to more values than the chunk holds")
             })? = symbol as u16;
             written += 1;
         }
     }
     if written != out.len() {
-        return Err(corrupt(
+        return Err(Error::corrupt(
             "PIZ Huffman data decodes to fewer values than the chunk holds",
         ));
     }

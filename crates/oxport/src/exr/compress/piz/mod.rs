@@ -15,14 +15,6 @@ pub(crate) mod wavelet;
 use crate::exr::chunk::Layout;
 use crate::{Error, Result};
 
-fn corrupt(what: &'static str) -> Error {
-    Error::Corrupt {
-        what,
-        offset: None,
-        path: None,
-    }
-}
-
 /// The bitmap's size in bytes: a bit for each 16-bit value.
 const BITMAP_BYTES: usize = 1 << 13;
 
@@ -150,10 +142,10 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
     };
     let (min, max) = u16_at(0)
         .zip(u16_at(2))
-        .ok_or_else(|| corrupt("a PIZ chunk is shorter than its header"))?;
+        .ok_or_else(|| Error::corrupt("a PIZ chunk is shorter than its header"))?;
     let (min, max) = (usize::from(min), usize::from(max));
     if max >= 8192 {
-        return Err(corrupt("a PIZ chunk's bitmap range is past 8 KiB"));
+        return Err(Error::corrupt("a PIZ chunk's bitmap range is past 8 KiB"));
     }
     // The bitmap's bytes min..=max (the others are zero): the values that
     // occur, in order, make the table; 0 always does.
@@ -162,7 +154,7 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
     if min <= max {
         let bytes = packed
             .get(at..at + max - min + 1)
-            .ok_or_else(|| corrupt("a PIZ chunk's bitmap runs past its end"))?;
+            .ok_or_else(|| Error::corrupt("a PIZ chunk's bitmap runs past its end"))?;
         for (index, &byte) in bytes.iter().enumerate() {
             for bit in 0..8 {
                 let value = ((min + index) * 8 + bit) as u16;
@@ -177,11 +169,11 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
     let length = packed
         .get(at..at + 4)
         .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize)
-        .ok_or_else(|| corrupt("a PIZ chunk ends before its Huffman block's length"))?;
+        .ok_or_else(|| Error::corrupt("a PIZ chunk ends before its Huffman block's length"))?;
     at += 4;
     let block = packed
         .get(at..at.saturating_add(length))
-        .ok_or_else(|| corrupt("a PIZ chunk's Huffman block runs past its end"))?;
+        .ok_or_else(|| Error::corrupt("a PIZ chunk's Huffman block runs past its end"))?;
     let mut values = vec![0u16; out.len() / 2];
     huffman::decode(block, &mut values)?;
     let planes = planes(layout);
