@@ -57,6 +57,7 @@ pub mod remote;
 mod scratch;
 pub mod seekable;
 pub mod source;
+mod sync;
 pub mod synth;
 
 pub use error::{Error, Result};

@@ -51,11 +51,7 @@ fn cores() -> usize {
 /// caller after that.
 fn shared_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let mut pools = POOLS
-        .get_or_init(Mutex::default)
-        .lock()
-        // A panic while the map was held cannot leave it half-changed: insert is the only change.
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut pools = crate::sync::lock(POOLS.get_or_init(Mutex::default));
     if let Some(pool) = pools.get(&threads) {
         return Ok(Arc::clone(pool));
     }

@@ -78,7 +78,7 @@ impl Object {
         let bucket = whole.strip_suffix(key.as_ref()).unwrap_or(whole).to_owned();
         static STORES: OnceLock<Mutex<HashMap<String, Arc<dyn ObjectStore>>>> = OnceLock::new();
         let stores = STORES.get_or_init(Default::default);
-        let mut stores = stores.lock().unwrap_or_else(|e| e.into_inner());
+        let mut stores = crate::sync::lock(stores);
         let store = match stores.get(&bucket) {
             Some(store) => store.clone(),
             None => {

@@ -14,6 +14,7 @@ use tokio::task::JoinHandle;
 use super::{Object, io_error, runtime};
 use crate::Result;
 use crate::source::Source;
+use crate::sync::lock;
 
 /// An object as a [`Source`]: its size asked once, then each read ranged
 /// GETs of exactly the bytes asked for (one, unless the read is large).
@@ -167,10 +168,6 @@ impl Drop for RemoteSource {
             fetch.abort();
         }
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The bytes of one ranged GET of a large read.

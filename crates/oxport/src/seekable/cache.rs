@@ -38,8 +38,7 @@ impl<T> Cache<T> {
     }
 
     fn lock(&self) -> MutexGuard<'_, Vec<(u64, Arc<T>)>> {
-        // Each change is complete before the lock is released.
-        self.entries.lock().unwrap_or_else(|p| p.into_inner())
+        crate::sync::lock(&self.entries)
     }
 }
 

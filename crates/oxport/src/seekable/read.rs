@@ -5,7 +5,7 @@
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
 
 use super::cache::Cache;
 use super::frame;
@@ -15,6 +15,7 @@ use super::table::{self, FOOTER_SIZE, Frame};
 use super::{WRITE_PIECE, write_pieces};
 use crate::pipeline::Pipeline;
 use crate::source::Source;
+use crate::sync::lock;
 use crate::{Error, Result};
 
 /// Frames up to this size are decompressed whole (and cached); larger ones
@@ -440,14 +441,6 @@ fn short(frame: &Frame) -> Error {
         offset: Some(frame.compressed_offset),
         path: None,
     }
-}
-
-/// Locks `mutex`; a panic elsewhere while it was held leaves the data
-/// consistent (each change is one assignment), so poisoning is ignored.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The seek table of the archive in `source`, if it has one: its frames and

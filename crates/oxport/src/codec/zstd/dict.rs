@@ -85,7 +85,7 @@ impl Dictionary {
     ) -> Result<()> {
         let result = match usage {
             DictUse::Digested => {
-                let mut cdicts = self.cdicts.lock().unwrap_or_else(|e| e.into_inner());
+                let mut cdicts = crate::sync::lock(&self.cdicts);
                 let index = match cdicts.iter().position(|(l, _)| *l == level) {
                     Some(index) => index,
                     None => {
