@@ -522,6 +522,14 @@ impl Plan<'_> {
     }
 }
 
+/// One read of chunks that lie end to end in the file.
+struct Run {
+    offset: u64,
+    len: usize,
+    /// The bytes of each chunk, in order.
+    lens: Vec<usize>,
+}
+
 /// Decodes the bands of a plan.
 struct Decoder<'a> {
     plan: &'a Plan<'a>,
@@ -561,32 +569,34 @@ impl Decoder<'_> {
         let band_bytes = plan.bands.first().map_or(0, |band| {
             band.chunks.iter().map(|c| self.layout(c).bytes()).sum()
         });
-        // Where each read is a request, the reads are asked for at once.
-        source.prefetch(&self.reads(source, spans));
+        // Neighbours in the file come in one read (for a remote source, one
+        // request); where each read is a request, all are asked for at once.
+        let runs: Vec<Vec<Run>> = plan
+            .bands
+            .iter()
+            .map(|band| self.runs(source, spans, &band.chunks))
+            .collect();
+        let reads: Vec<(u64, usize)> = runs.iter().flatten().map(|r| (r.offset, r.len)).collect();
+        source.prefetch(&reads);
         Pipeline::new(self.threads)?
             .grouping(plan.bands.len(), band_bytes)
             .stream(
-                plan.bands.iter().zip(outputs),
-                |(band, mut out)| {
-                    let mut rest = &band.chunks[..];
-                    while !rest.is_empty() {
-                        let (run, len) = self.neighbours(source, spans, rest);
-                        let first = spans[rest[0].index].offset;
-                        // Neighbours in the file come in one read (for a
-                        // remote source, one request), each then decoded.
-                        with_buffer(len, |bytes| {
-                            source.read_exact_at(bytes, first)?;
+                plan.bands.iter().zip(outputs).zip(runs),
+                |((band, mut out), runs)| {
+                    let mut chunks = band.chunks.iter();
+                    for run in &runs {
+                        with_buffer(run.len, |bytes| {
+                            source.read_exact_at(bytes, run.offset)?;
                             let mut at = 0;
-                            for chunk in &rest[..run] {
+                            // The lengths first: zip stops at their end
+                            // without taking the next run's chunk.
+                            for (&len, chunk) in run.lens.iter().zip(chunks.by_ref()) {
                                 let span = &spans[chunk.index];
-                                let len = self.read_len(span, chunk);
-                                let bytes = &bytes[at..at + len];
-                                self.chunk(bytes, span, band, chunk, &mut out)?;
+                                self.chunk(&bytes[at..at + len], span, band, chunk, &mut out)?;
                                 at += len;
                             }
                             Ok::<_, Error>(())
                         })?;
-                        rest = &rest[run..];
                     }
                     Ok(())
                 },
@@ -606,50 +616,38 @@ impl Decoder<'_> {
         }
     }
 
-    /// The reads the bands take, in order: (offset, length) of each run of
-    /// neighbours.
-    fn reads<S: Source + ?Sized>(&self, source: &S, spans: &[Span]) -> Vec<(u64, usize)> {
-        let mut reads = Vec::new();
-        for band in &self.plan.bands {
-            let mut rest = &band.chunks[..];
-            while !rest.is_empty() {
-                let (run, len) = self.neighbours(source, spans, rest);
-                reads.push((spans[rest[0].index].offset, len));
-                rest = &rest[run..];
-            }
-        }
-        reads
-    }
-
-    /// How many of the chunks that open `chunks` lie end to end in the
-    /// file, each read whole, within [`MERGED_READS`] reads of the source's
-    /// size; and their bytes. One at least.
-    fn neighbours<S: Source + ?Sized>(
+    /// The reads that fetch `chunks` (a band's, in order): chunks that lie
+    /// end to end in the file, each read whole, share one read of up to
+    /// [`MERGED_READS`] of the source's read sizes.
+    fn runs<S: Source + ?Sized>(
         &self,
         source: &S,
         spans: &[Span],
         chunks: &[ChunkRef],
-    ) -> (usize, usize) {
+    ) -> Vec<Run> {
         let limit = source.read_size().saturating_mul(MERGED_READS);
-        let mut before = &spans[chunks[0].index];
-        let mut before_len = self.read_len(before, &chunks[0]);
-        let (mut run, mut len) = (1, before_len);
-        for chunk in &chunks[1..] {
-            let next = &spans[chunk.index];
-            let next_len = self.read_len(next, chunk);
-            // The bytes read for the one before must be its whole span,
-            // and reach the next.
-            if before_len as u64 != before.len
-                || before.offset.checked_add(before.len) != Some(next.offset)
-                || len + next_len > limit
-            {
-                break;
+        let mut runs: Vec<Run> = Vec::new();
+        // Where the last chunk's span ends, when it was read whole.
+        let mut reached = None;
+        for chunk in chunks {
+            let span = &spans[chunk.index];
+            let len = self.read_len(span, chunk);
+            match runs.last_mut() {
+                Some(run) if reached == Some(span.offset) && run.len + len <= limit => {
+                    run.len += len;
+                    run.lens.push(len);
+                }
+                _ => runs.push(Run {
+                    offset: span.offset,
+                    len,
+                    lens: vec![len],
+                }),
             }
-            (before, before_len) = (next, next_len);
-            len += next_len;
-            run += 1;
+            reached = (len as u64 == span.len)
+                .then(|| span.offset.checked_add(span.len))
+                .flatten();
         }
-        (run, len)
+        runs
     }
 
     /// How many bytes from `span`'s offset are read for `chunk`: at most
