@@ -14,7 +14,7 @@ use pyo3::types::{PyBytes, PyList, PyTuple};
 
 use crate::bytes::Buffer;
 use crate::errors::to_py_err;
-use crate::source::open_source;
+use crate::source::open_reader;
 
 fn pixel_type_name(t: PixelType) -> &'static str {
     match t {
@@ -342,16 +342,8 @@ impl ExrReader {
     /// object.
     #[new]
     fn new(py: Python<'_>, file: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let reader = match file.extract::<PathBuf>() {
-            Ok(path) => py.detach(|| exr::Reader::open(&path)),
-            Err(_) => {
-                let source = open_source(py, file)?;
-                py.detach(|| exr::Reader::new(source))
-            }
-        };
-        Ok(ExrReader {
-            reader: reader.map_err(to_py_err)?,
-        })
+        let reader = open_reader(py, file, exr::Reader::open, exr::Reader::new)?;
+        Ok(ExrReader { reader })
     }
 
     /// Whether chunks name their part (a multi-part file).

@@ -12,7 +12,7 @@ use oxport::obj::{self, Precision};
 
 use crate::errors::{invalid, to_py_err};
 use crate::mesh::Mesh;
-use crate::source::open_source;
+use crate::source::open_reader;
 
 /// How to write OBJ files (`oxport.write_obj`, `oxport.ObjWriter`). The
 /// defaults are Blender 3.4's.
@@ -402,14 +402,12 @@ pub(crate) fn read_obj(
         materials,
         mtl_root,
     };
-    let scene = match path.extract::<PathBuf>() {
-        Ok(path) => py.detach(|| obj::read(&path, &options)),
-        Err(_) => {
-            let source = open_source(py, path)?;
-            py.detach(|| obj::read_source(&*source, &options))
-        }
-    }
-    .map_err(to_py_err)?;
+    let scene = open_reader(
+        py,
+        path,
+        |path| obj::read(path, &options),
+        |source| obj::read_source(&*source, &options),
+    )?;
     let warnings = scene.warnings.into_iter().map(warning_fields);
     Ok((
         scene.meshes.into_iter().map(Mesh::from_owned).collect(),

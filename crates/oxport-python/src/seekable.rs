@@ -13,7 +13,7 @@ use pyo3::types::PyBytes;
 
 use crate::bytes::Buffer;
 use crate::errors::to_py_err;
-use crate::source::open_source;
+use crate::source::open_reader;
 
 /// An archive open for reading (`oxport.seekable.open(..., "rb")` wraps it).
 #[pyclass(module = "oxport._native", frozen)]
@@ -29,16 +29,13 @@ impl SeekableReader {
     #[pyo3(signature = (file, *, threads = None))]
     fn new(py: Python<'_>, file: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<Self> {
         let options = ReadOptions { threads };
-        let reader = match file.extract::<PathBuf>() {
-            Ok(path) => py.detach(|| Reader::open(&path, &options)),
-            Err(_) => {
-                let source = open_source(py, file)?;
-                py.detach(|| Reader::new(source, &options))
-            }
-        };
-        Ok(SeekableReader {
-            reader: reader.map_err(to_py_err)?,
-        })
+        let reader = open_reader(
+            py,
+            file,
+            |path| Reader::open(path, &options),
+            |source| Reader::new(source, &options),
+        )?;
+        Ok(SeekableReader { reader })
     }
 
     /// The decompressed size; `None` for an archive whose frames do not

@@ -5,7 +5,7 @@
 //! are fetched).
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use oxport::source::Source;
@@ -35,14 +35,24 @@ pub(crate) fn source_size(py: Python<'_>, location: PathBuf) -> PyResult<u64> {
     .map_err(to_py_err)
 }
 
-/// `file` as a source: a path or a URL (`s3://...`, `https://...`, read by
-/// byte range) is opened (its errors name it); anything else must be a
-/// binary file object with `read` and `seek`.
-pub fn open_source(py: Python<'_>, file: &Bound<'_, PyAny>) -> PyResult<Box<dyn Source>> {
-    match file.extract::<PathBuf>() {
-        Ok(path) => py.detach(|| oxport::source::open(&path)).map_err(to_py_err),
-        Err(_) => Ok(Box::new(PyFile::new(file)?)),
-    }
+/// What a reader makes of `file`, without the GIL: for a path or a URL
+/// (`s3://...`, `https://...`, read by byte range), `open` (the reader's own
+/// opener, whose errors name it); for anything else, which must be a binary
+/// file object with `read` and `seek`, `new` over it as a source.
+pub fn open_reader<T: Send>(
+    py: Python<'_>,
+    file: &Bound<'_, PyAny>,
+    open: impl FnOnce(&Path) -> oxport::Result<T> + Send,
+    new: impl FnOnce(Box<dyn Source>) -> oxport::Result<T> + Send,
+) -> PyResult<T> {
+    let read = match file.extract::<PathBuf>() {
+        Ok(path) => py.detach(|| open(&path)),
+        Err(_) => {
+            let source: Box<dyn Source> = Box::new(PyFile::new(file)?);
+            py.detach(|| new(source))
+        }
+    };
+    read.map_err(to_py_err)
 }
 
 /// A Python binary file object as a source: `seek` then `read`, under the
