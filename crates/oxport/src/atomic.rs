@@ -191,14 +191,55 @@ impl Pending {
             // Dropping the temporary path removes the file, sent or not.
             return crate::remote::upload(&temporary, &self.path).map(drop);
         }
-        if let Some(temporary) = self.temporary.take() {
-            // On failure the error gives the temporary path back, and dropping it removes the file.
-            temporary
-                .persist(&self.path)
-                .map_err(|e| Error::io_at(&self.path, e.error))?;
+        if let Some(mut temporary) = self.temporary.take() {
+            // On failure dropping the temporary path removes the file.
+            replace(&temporary, &self.path).map_err(|e| Error::io_at(&self.path, e))?;
+            temporary.disable_cleanup(true);
         }
         Ok(())
     }
+}
+
+/// Renames the file `from` to `to`, replacing what is there in one step.
+///
+/// On Unix, a reader that has the old file open keeps reading it. Windows
+/// does the same (std's rename asks for POSIX semantics, Windows 10 1607 and
+/// later on NTFS) when the old file's readers share it for deletion, as
+/// Rust's and most tools' reads do; a file held open without that sharing,
+/// or mapped into memory, cannot be replaced while it is held. Virus
+/// scanners and indexers hold new files for a moment, so the rename is tried
+/// again for about a second before the error says who is in the way.
+fn replace(from: &Path, to: &Path) -> std::io::Result<()> {
+    #[cfg(windows)]
+    {
+        /// ERROR_ACCESS_DENIED, ERROR_SHARING_VIOLATION, ERROR_LOCK_VIOLATION,
+        /// ERROR_USER_MAPPED_FILE (winerror.h).
+        const HELD: [i32; 4] = [5, 32, 33, 1224];
+        let mut wait = std::time::Duration::from_millis(5);
+        let mut waited = std::time::Duration::ZERO;
+        loop {
+            match std::fs::rename(from, to) {
+                Err(e) if e.raw_os_error().is_some_and(|code| HELD.contains(&code)) => {
+                    if waited >= std::time::Duration::from_secs(1) {
+                        return Err(std::io::Error::new(
+                            e.kind(),
+                            format!(
+                                "cannot be replaced: another program has it open without \
+                                 sharing it, or mapped, or it is read-only ({e}); it is \
+                                 left as it was"
+                            ),
+                        ));
+                    }
+                    std::thread::sleep(wait);
+                    waited += wait;
+                    wait = (wait * 2).min(std::time::Duration::from_millis(200));
+                }
+                result => return result,
+            }
+        }
+    }
+    #[cfg(not(windows))]
+    std::fs::rename(from, to)
 }
 
 /// Creates the new file `path` (it must not exist), with the permissions

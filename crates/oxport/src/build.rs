@@ -28,8 +28,8 @@ pub const ENGINES: [Engine; 2] = [
     },
     Engine {
         name: "direct",
-        enabled: cfg!(target_os = "linux"),
-        changes: "writes may go around the page cache (O_DIRECT) when asked to",
+        enabled: crate::direct::AVAILABLE,
+        changes: crate::direct::HOW,
     },
 ];
 

@@ -59,6 +59,8 @@ pub mod seekable;
 pub mod source;
 mod sync;
 pub mod synth;
+#[cfg(test)]
+mod testing;
 
 pub use error::{Error, Result};
 pub use mesh::{Curve, CurveLayout, Material, Mesh, TextureMap};

@@ -3,9 +3,22 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+/// The `oxport` binary as a command: under the emulator that runs the tests
+/// when `OXPORT_TEST_RUNNER` names one (`tools/cross/qemu-run.sh`).
+pub fn command() -> Command {
+    match std::env::var_os("OXPORT_TEST_RUNNER") {
+        Some(runner) => {
+            let mut command = Command::new(runner);
+            command.arg(env!("CARGO_BIN_EXE_oxport"));
+            command
+        }
+        None => Command::new(env!("CARGO_BIN_EXE_oxport")),
+    }
+}
+
 /// Runs `oxport args` with `stdin` as its input: (success, stdout, stderr).
 pub fn oxport_with(args: &[&str], stdin: &[u8]) -> (bool, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oxport"))
+    let mut child = command()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -15,7 +15,10 @@ fn version_lists_the_engines_of_this_build() {
     for (name, enabled) in [
         ("isal", cfg!(feature = "isal")),
         ("zfp", cfg!(feature = "zfp")),
-        ("direct", cfg!(target_os = "linux")),
+        (
+            "direct",
+            cfg!(any(target_os = "linux", windows, target_vendor = "apple")),
+        ),
     ] {
         let mark = if enabled { '+' } else { '-' };
         assert!(

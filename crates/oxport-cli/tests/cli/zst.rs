@@ -154,7 +154,7 @@ fn a_scheduler_needs_the_python_package() {
     let input = dir.path().join("in");
     std::fs::write(&input, b"data").unwrap();
     let output = dir.path().join("out");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_oxport"))
+    let status = crate::common::command()
         .args(["zst", "pack", "--scheduler", "tcp://127.0.0.1:1"])
         .arg(&input)
         .arg(&output)

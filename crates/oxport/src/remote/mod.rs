@@ -32,15 +32,24 @@ pub use upload::upload;
 /// Whether `location` is a URL oxport reads and writes through object
 /// storage (`s3://`, `s3a://`, `gs://`, `az://`, `abfs://`, `http://`,
 /// `https://`...) rather than a local path.
+///
+/// A path with a drive letter (`C:\renders\a.exr`, `C:/a.exr`, `Z:x.obj`)
+/// or a UNC prefix (`\\server\share\a.exr`) is a path on every system:
+/// no store's scheme is one letter, and none starts with a backslash.
 pub fn is_url(location: &Path) -> bool {
-    location
-        .to_str()
-        .and_then(|text| Url::parse(text).ok())
-        .is_some_and(|url| {
-            !matches!(url.scheme(), "file" | "memory")
-                && url.host_str().is_some_and(|host| !host.is_empty())
-                && ObjectStoreScheme::parse(&url).is_ok()
-        })
+    let Some(text) = location.to_str() else {
+        return false;
+    };
+    let drive =
+        text.len() >= 2 && text.as_bytes()[0].is_ascii_alphabetic() && text.as_bytes()[1] == b':';
+    if drive || text.starts_with(['\\', '/']) {
+        return false;
+    }
+    Url::parse(text).ok().is_some_and(|url| {
+        !matches!(url.scheme(), "file" | "memory")
+            && url.host_str().is_some_and(|host| !host.is_empty())
+            && ObjectStoreScheme::parse(&url).is_ok()
+    })
 }
 
 /// An object: its store, its key there, and the URL it was named by (for
@@ -177,6 +186,15 @@ mod tests {
             "c:/x.exr",
             "file:///tmp/x",
             "s3:/x",
+            // Windows paths, which a URL parser reads as a scheme `c:`.
+            r"C:\renders\a.exr",
+            "C:/renders/a.exr",
+            "C://renders/a.exr",
+            r"\\server\share\a.exr",
+            "//server/share/a.exr",
+            r"Z:\x.obj",
+            "Z:x.obj",
+            r"\\?\C:\very\long\path.exr",
         ] {
             assert!(!is_url(Path::new(path)), "{path}");
         }

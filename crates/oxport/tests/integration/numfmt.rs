@@ -8,7 +8,10 @@ use crate::glibc::{c_fixed, c_general, fixed};
 use oxport::synth::Rng;
 use rayon::prelude::*;
 
-const RANDOM_VALUES: u64 = 10_000_000;
+/// Random values of each test (a sample of them under an emulator).
+fn random_values() -> u64 {
+    crate::sweep(10_000_000)
+}
 
 fn assert_same_f32(bits: u32, precision: usize) {
     let value = f32::from_bits(bits);
@@ -60,11 +63,11 @@ fn random_f64(rng: &mut Rng) -> u64 {
 #[test]
 fn random_f32_at_4_and_6_decimals() {
     for precision in [4, 6] {
-        (0..RANDOM_VALUES / 100_000)
+        (0..random_values().div_ceil(100_000))
             .into_par_iter()
             .for_each(|block| {
                 let mut rng = Rng::new(block * 31 + precision as u64);
-                for _ in 0..100_000 {
+                for _ in 0..random_values().min(100_000) {
                     assert_same_f32(random_f32(&mut rng), precision);
                 }
             });
@@ -74,11 +77,11 @@ fn random_f32_at_4_and_6_decimals() {
 #[test]
 fn random_f64_at_4_and_6_decimals() {
     for precision in [4, 6] {
-        (0..RANDOM_VALUES / 100_000)
+        (0..random_values().div_ceil(100_000))
             .into_par_iter()
             .for_each(|block| {
                 let mut rng = Rng::new(block * 37 + precision as u64 + 1000);
-                for _ in 0..100_000 {
+                for _ in 0..random_values().min(100_000) {
                     assert_same_f64(random_f64(&mut rng), precision);
                 }
             });
@@ -89,7 +92,7 @@ fn random_f64_at_4_and_6_decimals() {
 fn random_values_at_every_precision() {
     (0..=9usize).into_par_iter().for_each(|precision| {
         let mut rng = Rng::new(precision as u64 + 77);
-        for _ in 0..200_000 {
+        for _ in 0..crate::sweep(200_000) {
             assert_same_f32(random_f32(&mut rng), precision);
             assert_same_f64(random_f64(&mut rng), precision);
         }
@@ -99,12 +102,18 @@ fn random_values_at_every_precision() {
 /// Every dyadic rational m / 2^k with |m / 2^k| < 64 and k up to 14, for every
 /// precision: all the exact ties at precision p are the odd multiples of
 /// 2^-(p+1), so this covers every tie of precisions 0 to 9 in that range
-/// (for p = 9 the ties need k = 10 and appear among these).
+/// (for p = 9 the ties need k = 10 and appear among these). Under an
+/// emulator: k up to 10 and |m / 2^k| < 2.
 #[test]
 fn every_dyadic_tie() {
-    (0..=14u32).into_par_iter().for_each(|k| {
+    let (most_k, bound) = if crate::sweep(64) < 64 {
+        (10, 2)
+    } else {
+        (14, 64)
+    };
+    (0..=most_k).into_par_iter().for_each(|k| {
         let denominator = (1u64 << k) as f64;
-        let limit = 64i64 << k;
+        let limit = bound << k;
         for m in -limit..=limit {
             let value = m as f64 / denominator;
             for precision in 0..=9 {

@@ -100,6 +100,20 @@ impl CCtx {
         check(unsafe { sys::ZSTD_CCtx_setParameter(self.ptr(), parameter, value) }).map(drop)
     }
 
+    /// How many worker threads the parameters ask for (0: none).
+    fn workers(&mut self) -> i32 {
+        let mut value = 0;
+        // SAFETY: a live context and a valid parameter.
+        unsafe {
+            sys::ZSTD_CCtx_getParameter(
+                self.ptr(),
+                sys::ZSTD_cParameter::ZSTD_c_nbWorkers,
+                &mut value,
+            )
+        };
+        value
+    }
+
     /// `None`: unknown (the frame header then records no size).
     pub(crate) fn set_pledged_size(&mut self, size: Option<u64>) -> std::result::Result<(), usize> {
         let size = size.unwrap_or(super::frames::CONTENTSIZE_UNKNOWN);
@@ -365,7 +379,13 @@ pub(crate) fn with_compressor<R>(work: impl FnOnce(&mut CCtx) -> Result<R>) -> R
         let context = slot.as_mut().expect("made above");
         context.reset(true);
         let result = work(context);
-        if context.1 {
+        if context.workers() > 0 {
+            // The context now owns a pool of worker threads. Freed here, not
+            // when this thread ends: Windows destroys thread-locals under its
+            // loader lock, which those threads need to end, and joining them
+            // there never returns.
+            *slot = None;
+        } else if context.1 {
             context.reset(true);
         }
         result

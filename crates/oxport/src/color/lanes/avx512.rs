@@ -346,6 +346,10 @@ pub(super) mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(all(target_os = "linux", target_env = "gnu")),
+        ignore = "the reference is glibc's libm (mingw's pow is 2e-14 off near 1e284)"
+    )]
     fn the_functions_agree_with_the_c_library() {
         if runs_here() {
             agree_with_the_c_library(&PAIRS);

@@ -24,7 +24,9 @@ const M2: [[f32; 4]; 4] = [[B, D, E, G], [D, -G, -B, -E], [E, -B, G, D], [G, -E,
 /// Which of OpenEXR's inverse DCTs this CPU gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Order {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     Avx,
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     Sse2,
     #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
     Scalar,
