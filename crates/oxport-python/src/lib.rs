@@ -8,6 +8,7 @@ mod blender_import;
 mod buffers;
 mod build;
 mod bytes;
+mod cli;
 mod color;
 mod deflate;
 mod errors;
@@ -72,6 +73,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     deflate::register(m)?;
     m.add_class::<build::BuildInfo>()?;
     m.add_function(wrap_pyfunction!(build::build_info, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::cli, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -134,7 +134,8 @@ pub fn finish(failed: usize, total: usize) -> oxport::Result<()> {
 
 /// Runs the batch on the Dask cluster whose scheduler is at `scheduler`:
 /// one task per file, through the Python package's `oxport.dask` (the
-/// interpreter named by `OXPORT_PYTHON`, else `python3`), which reports the
+/// interpreter named by `OXPORT_PYTHON`, else `python3`, `python` on
+/// Windows), which reports the
 /// files and failures itself.
 pub fn on_cluster(
     scheduler: &str,
@@ -143,7 +144,9 @@ pub fn on_cluster(
     output: &Path,
     options: &[String],
 ) -> oxport::Result<()> {
-    let python = std::env::var_os("OXPORT_PYTHON").unwrap_or_else(|| "python3".into());
+    // Windows installs Python as `python` (and `py`), not `python3`.
+    let default = if cfg!(windows) { "python" } else { "python3" };
+    let python = std::env::var_os("OXPORT_PYTHON").unwrap_or_else(|| default.into());
     let status = Command::new(&python)
         .args([
             "-m",
@@ -175,7 +178,8 @@ pub fn on_cluster(
             Err(std::io::Error::other("some files failed on the cluster (listed above)").into())
         }
         _ => Err(std::io::Error::other(format!(
-            "{} -m oxport.dask failed ({status}); is the `oxport[dask]` extra installed?",
+            "{} -m oxport.dask failed ({status}); is the `oxport[dask]` extra installed? \
+             (OXPORT_PYTHON names the Python that has it)",
             python.to_string_lossy()
         ))
         .into()),

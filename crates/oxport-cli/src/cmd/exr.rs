@@ -85,7 +85,8 @@ pub struct ConvertArgs {
     /// (tcp://host:8786), one task per file on its workers (paths they can
     /// see, or fsspec URLs), OUTPUT a directory. Runs the Python package's
     /// `oxport.dask` (`pip install 'oxport[dask]'`; OXPORT_PYTHON names the
-    /// interpreter, default python3)
+    /// interpreter: by default the one the `oxport` command was installed
+    /// with, else python3, python on Windows)
     #[arg(long, value_name = "ADDRESS")]
     pub scheduler: Option<String>,
 }

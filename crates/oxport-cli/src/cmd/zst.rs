@@ -51,7 +51,8 @@ pub struct PackArgs {
     /// (tcp://host:8786), one task per file on its workers (paths they can
     /// see, or fsspec URLs), the output a directory. Runs the Python
     /// package's `oxport.dask` (`pip install 'oxport[dask]'`; OXPORT_PYTHON
-    /// names the interpreter, default python3)
+    /// names the interpreter: by default the one the `oxport`
+    /// command was installed with, else python3, python on Windows)
     #[arg(long, value_name = "ADDRESS")]
     pub scheduler: Option<String>,
 }
