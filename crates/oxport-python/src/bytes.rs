@@ -2,9 +2,10 @@
 //! with the buffer protocol, read in place; outputs are `bytes` objects
 //! allocated uninitialised and filled in place — at their exact size when
 //! it is known, grown in place (`_PyBytes_Resize`, which reallocates) when
-//! it is not, so that no list of pieces is joined at the end.
+//! it is not, so that no list of pieces is joined at the end. (The abi3
+//! module for Windows grows them by copying: python3.dll does not export
+//! `_PyBytes_Resize`.)
 
-use std::ffi::c_int;
 use std::mem::MaybeUninit;
 use std::ptr::null_mut;
 
@@ -16,11 +17,53 @@ use pyo3::types::PyBytes;
 
 use crate::view::{Request, View};
 
+#[cfg(not(all(windows, any(feature = "abi3", feature = "abi3-py311"))))]
 unsafe extern "C" {
     // CPython's own way to grow or shrink a `bytes` object nobody else
     // references yet: exported by every CPython 3 with this signature, though
     // outside the stable ABI (which has no other way to resize one in place).
-    fn _PyBytes_Resize(bytes: *mut *mut ffi::PyObject, size: ffi::Py_ssize_t) -> c_int;
+    fn _PyBytes_Resize(bytes: *mut *mut ffi::PyObject, size: ffi::Py_ssize_t) -> std::ffi::c_int;
+}
+
+/// Resizes the `bytes` object `*bytes` (referenced only by the caller) to
+/// `size`, its first `kept` bytes kept; on failure frees it, nulls the
+/// pointer, sets Python's error and returns `false`. Needs the GIL.
+///
+/// # Safety
+///
+/// `*bytes` is an owned reference to a `bytes` object of at least `kept`
+/// bytes that nothing else references.
+unsafe fn resize(bytes: &mut *mut ffi::PyObject, size: ffi::Py_ssize_t, kept: usize) -> bool {
+    #[cfg(not(all(windows, any(feature = "abi3", feature = "abi3-py311"))))]
+    {
+        let _ = kept;
+        // SAFETY: as the caller promises; on failure CPython frees the
+        // object, nulls the pointer and sets MemoryError.
+        unsafe { _PyBytes_Resize(bytes, size) == 0 }
+    }
+    // An abi3 module on Windows links python3.dll, which does not export
+    // `_PyBytes_Resize`: a new object, the kept bytes copied.
+    #[cfg(all(windows, any(feature = "abi3", feature = "abi3-py311")))]
+    {
+        // SAFETY: a null source asks for uninitialised contents; both
+        // objects hold at least `kept.min(size)` bytes; the old reference is
+        // the caller's, released once.
+        unsafe {
+            let old = std::mem::replace(bytes, std::ptr::null_mut());
+            let new = ffi::PyBytes_FromStringAndSize(std::ptr::null(), size);
+            if !new.is_null() {
+                let kept = kept.min(size as usize);
+                std::ptr::copy_nonoverlapping(
+                    ffi::PyBytes_AsString(old),
+                    ffi::PyBytes_AsString(new),
+                    kept,
+                );
+                *bytes = new;
+            }
+            ffi::Py_DECREF(old);
+            !new.is_null()
+        }
+    }
 }
 
 /// A contiguous buffer borrowed from a Python object, released on drop.
@@ -91,10 +134,8 @@ impl BytesOut {
             return Ok(PyBytes::new(py, b""));
         }
         if self.len != self.capacity {
-            // SAFETY: our object, referenced only here; on failure CPython
-            // frees it, nulls the pointer and sets MemoryError.
-            if unsafe { _PyBytes_Resize(&mut self.object, self.len as ffi::Py_ssize_t) } != 0 {
-                self.object = null_mut();
+            // SAFETY: our object, referenced only here, of `capacity` bytes.
+            if !unsafe { resize(&mut self.object, self.len as ffi::Py_ssize_t, self.len) } {
                 return Err(PyErr::fetch(py));
             }
         }
@@ -113,7 +154,7 @@ impl BytesOut {
                 self.object.is_null()
             } else {
                 // SAFETY: as in `finish`.
-                unsafe { _PyBytes_Resize(&mut self.object, size) != 0 }
+                unsafe { !resize(&mut self.object, size, self.len) }
             };
             if failed {
                 let _ = PyErr::take(py);
