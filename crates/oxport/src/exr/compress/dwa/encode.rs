@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 use super::classify::{self, Scheme};
 use super::fdct;
+use super::idct::Order;
 use super::lossy::ZIGZAG;
 use super::quantize::quantize;
 use crate::Result;
@@ -119,6 +120,8 @@ struct Coefficients {
     dc: Vec<u16>,
     y: Tolerances,
     cbcr: Tolerances,
+    /// Whose arithmetic the transforms follow (`idct::Order`).
+    order: Order,
 }
 
 impl Coefficients {
@@ -155,10 +158,10 @@ impl Coefficients {
                     }
                 }
                 if let [r, g, b] = &mut data[..] {
-                    fdct::csc709_forward(r, g, b);
+                    fdct::csc709_forward(r, g, b, self.order);
                 }
                 for (c, block) in data.iter_mut().enumerate() {
-                    fdct::forward(block);
+                    fdct::forward(block, self.order);
                     let tolerances = if c == 0 { &self.y } else { &self.cbcr };
                     let mut zigzag = [0u16; 64];
                     for i in 0..64 {
@@ -213,6 +216,7 @@ pub(crate) fn compress(
         dc: Vec::new(),
         y: Tolerances::new(base, &TABLE_Y, TABLE_Y_MIN),
         cbcr: Tolerances::new(base, &TABLE_CBCR, TABLE_CBCR_MIN),
+        order: Order::of_this_cpu(),
     };
     let mut done = vec![false; channels.len()];
     for rgb in &triples {

@@ -2,9 +2,12 @@
 //! R'G'B' with Rec. 709's weights, and the 8×8 DCT. On x86-64 OpenEXR runs
 //! its SSE2 code (every x86-64 build has it): a 1D pass down every column,
 //! then along every row; elsewhere its scalar code: rows, then columns,
-//! with other constants. Each is followed here with its constants and
-//! order of operations, in `f32`, so that the coefficients (and so the
-//! quantized halves) are OpenEXR's to the bit.
+//! with other constants, which GCC compiles for aarch64 with products fused
+//! into sums (`Order::Fused`, see `idct`). Each is followed here with its
+//! constants and order of operations, in `f32`, so that the coefficients
+//! (and so the quantized halves) are OpenEXR's to the bit.
+
+use super::idct::{COS, Order, fused_difference};
 
 /// OpenEXR's constants: cos(π/4) and ½·cos(kπ/16), its decimals kept.
 #[allow(clippy::approx_constant)]
@@ -16,13 +19,25 @@ const C5_HALF: f32 = 0.277_785_12;
 const C6_HALF: f32 = 0.191_341_72;
 const C7_HALF: f32 = 0.097_545_16;
 
-/// Y'CbCr from R'G'B', in place (OpenEXR's `csc709Forward64`).
-pub(super) fn csc709_forward(r: &mut [f32; 64], g: &mut [f32; 64], b: &mut [f32; 64]) {
+/// Y'CbCr from R'G'B', in place (OpenEXR's `csc709Forward64`; `Fused`:
+/// as GCC vectorizes its loop for aarch64).
+pub(super) fn csc709_forward(
+    r: &mut [f32; 64],
+    g: &mut [f32; 64],
+    b: &mut [f32; 64],
+    order: Order,
+) {
     for i in 0..64 {
         let (sr, sg, sb) = (r[i], g[i], b[i]);
-        r[i] = 0.2126 * sr + 0.7152 * sg + 0.0722 * sb;
-        g[i] = -0.1146 * sr - 0.3854 * sg + 0.5000 * sb;
-        b[i] = 0.5000 * sr - 0.4542 * sg - 0.0458 * sb;
+        if order == Order::Fused {
+            r[i] = 0.0722f32.mul_add(sb, 0.2126f32.mul_add(sr, 0.7152 * sg));
+            g[i] = 0.5f32.mul_add(sb, fused_difference(true, -0.1146, sr, 0.3854, sg));
+            b[i] = (-0.0458f32).mul_add(sb, fused_difference(true, 0.5, sr, 0.4542, sg));
+        } else {
+            r[i] = 0.2126 * sr + 0.7152 * sg + 0.0722 * sb;
+            g[i] = -0.1146 * sr - 0.3854 * sg + 0.5000 * sb;
+            b[i] = 0.5000 * sr - 0.4542 * sg - 0.0458 * sb;
+        }
     }
 }
 
@@ -54,13 +69,13 @@ fn pass(x: [f32; 8]) -> [f32; 8] {
     out
 }
 
-/// The forward 8×8 DCT of a row-major block, in place, as OpenEXR runs it
-/// on this CPU.
-pub(super) fn forward(block: &mut [f32; 64]) {
-    if cfg!(target_arch = "x86_64") {
-        forward_sse2(block)
-    } else {
-        forward_scalar(block)
+/// The forward 8×8 DCT of a row-major block, in place, as OpenEXR's build
+/// that computes in `order` runs it.
+pub(super) fn forward(block: &mut [f32; 64], order: Order) {
+    match order {
+        Order::Avx | Order::Sse2 => forward_sse2(block),
+        Order::Scalar => forward_scalar(block),
+        Order::Fused => forward_fused(block),
     }
 }
 
@@ -141,19 +156,79 @@ fn forward_scalar(block: &mut [f32; 64]) {
     }
 }
 
+/// OpenEXR's scalar code as GCC 14 vectorizes it for aarch64, rows and
+/// columns alike: products fused into the sums they feed (see
+/// `idct::fused_difference`), `c4` into both of its sums. Checked to the
+/// bit against the `openexr` package's aarch64 wheel on random blocks.
+fn forward_fused(block: &mut [f32; 64]) {
+    let c4 = COS[4];
+    let pass = |x: [f32; 8], rows: bool| -> [f32; 8] {
+        // Rows take ½·cos; columns cos, and ½ of the result.
+        let k = |i: usize| if rows { 0.5 * COS[i] } else { COS[i] };
+        let scale = |v: f32| if rows { v } else { 0.5 * v };
+        let a0 = x[0] + x[7];
+        let a1 = x[1] + x[2];
+        let a2 = x[1] - x[2];
+        let a3 = x[3] + x[4];
+        let a4 = x[3] - x[4];
+        let a5 = x[5] + x[6];
+        let a6 = x[5] - x[6];
+        let a7 = x[0] - x[7];
+        let mut out = [0f32; 8];
+        let k1 = c4 * (a1 + a5);
+        out[0] = 0.5 * c4.mul_add(a0 + a3, k1);
+        out[4] = 0.5 * c4.mul_add(a0 + a3, -k1);
+        let (rx, ry) = (a2 - a6, a0 - a3);
+        out[2] = scale(k(6).mul_add(rx, k(2) * ry));
+        out[6] = scale(fused_difference(true, k(6), ry, k(2), rx));
+        let (d15, s26) = (a1 - a5, a2 + a6);
+        let (rx, ry) = ((-c4).mul_add(d15, a7), (-c4).mul_add(s26, a4));
+        out[3] = scale(fused_difference(true, k(3), rx, k(5), ry));
+        out[5] = scale(k(5).mul_add(rx, k(3) * ry));
+        let (rx, ry) = (c4.mul_add(d15, a7), (-c4).mul_add(s26, -a4));
+        out[1] = scale(fused_difference(true, k(1), rx, k(7), ry));
+        out[7] = scale(k(7).mul_add(rx, k(1) * ry));
+        out
+    };
+    for row in block.chunks_exact_mut(8) {
+        let out = pass(row.try_into().expect("8"), true);
+        row.copy_from_slice(&out);
+    }
+    for column in 0..8 {
+        let out = pass(std::array::from_fn(|row| block[8 * row + column]), false);
+        for (row, v) in out.into_iter().enumerate() {
+            block[8 * row + column] = v;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
+    fn fused_is_openexrs_aarch64_build_to_the_bit() {
+        let blocks = super::super::idct::tests::aarch64_blocks();
+        let forward_blocks: Vec<_> = blocks.into_iter().filter(|b| b.0 == 255).collect();
+        assert!(!forward_blocks.is_empty());
+        for (n, (_, input, expected)) in forward_blocks.into_iter().enumerate() {
+            let mut block = input;
+            forward(&mut block, Order::Fused);
+            for (i, (got, want)) in block.iter().zip(&expected).enumerate() {
+                assert_eq!(got.to_bits(), want.to_bits(), "block {n}, value {i}");
+            }
+        }
+    }
+
+    #[test]
     fn a_constant_block_has_only_a_dc_and_the_inverse_undoes_the_forward() {
         let mut block = [2.0f32; 64];
-        forward(&mut block);
+        forward(&mut block, Order::of_this_cpu());
         // 8 × the value for this DCT's scale (½·√2 per pass, 8 values).
         assert!((block[0] - 16.0).abs() < 1e-4, "{}", block[0]);
         assert!(block[1..].iter().all(|v| v.abs() < 1e-4));
         let source: [f32; 64] = std::array::from_fn(|i| ((i * 37) % 11) as f32 - 5.0);
-        for transform in [forward_sse2, forward_scalar] {
+        for transform in [forward_sse2, forward_scalar, forward_fused] {
             let mut block = source;
             transform(&mut block);
             super::super::idct::Order::Scalar.inverse(&mut block, 0);

@@ -281,14 +281,25 @@ fn decode_blocks<K: Kernel>(
                     kernel.inverse(block, zeroed);
                 }
             }
-            // A triple: Y'CbCr back to R'G'B'.
+            // A triple: Y'CbCr back to R'G'B' (aarch64's build fuses each
+            // product into the sum it feeds; nothing here is ambiguous).
             if let [r, g, b] = &mut blocks_f32[..] {
                 let n = if constant { 1 } else { 64 };
-                for ((r, g), b) in r.iter_mut().zip(g.iter_mut()).zip(b.iter_mut()).take(n) {
-                    let (y, cb, cr) = (*r, *g, *b);
-                    *r = y + 1.5747 * cr;
-                    *g = y - 0.1873 * cb - 0.4682 * cr;
-                    *b = y + 1.8556 * cb;
+                let pixels = r.iter_mut().zip(g.iter_mut()).zip(b.iter_mut()).take(n);
+                if coefficients.order == Order::Fused {
+                    for ((r, g), b) in pixels {
+                        let (y, cb, cr) = (*r, *g, *b);
+                        *r = 1.5747f32.mul_add(cr, y);
+                        *g = (-0.4682f32).mul_add(cr, (-0.1873f32).mul_add(cb, y));
+                        *b = 1.8556f32.mul_add(cb, y);
+                    }
+                } else {
+                    for ((r, g), b) in pixels {
+                        let (y, cb, cr) = (*r, *g, *b);
+                        *r = y + 1.5747 * cr;
+                        *g = y - 0.1873 * cb - 0.4682 * cr;
+                        *b = y + 1.8556 * cb;
+                    }
                 }
             }
             for (block, row) in blocks_f32.iter().zip(&mut halves) {

@@ -1,10 +1,13 @@
-//! The inverse 8×8 DCT of DWA blocks, in the three orders of operations
-//! OpenEXR computes it in: its AVX code (x86-64 CPUs with AVX), its SSE2
-//! code (other x86-64 CPUs) and its scalar code (other CPUs). Each rounds
-//! differently, and a block's pixels are bit-exact only in the order the
-//! OpenEXR library on the same CPU uses, so the order is chosen the way
-//! OpenEXR chooses it. `zeroed` is how many of the block's last rows are
-//! zero: OpenEXR skips work for them, which can change the sign of a zero.
+//! The inverse 8×8 DCT of DWA blocks, in the orders of operations OpenEXR's
+//! builds compute it in: its AVX code (x86-64 CPUs with AVX, where the
+//! build has GCC's inline assembly: not Windows'), its SSE2 code (other
+//! x86-64), its scalar code (other CPUs), and that scalar code as GCC
+//! compiles it for aarch64, products fused into the sums they feed (its
+//! aarch64 wheels). Each rounds differently, and a block's pixels are
+//! bit-exact only in the order the OpenEXR library on the same platform
+//! uses, so the order is chosen the way OpenEXR's build there chooses it.
+//! `zeroed` is how many of the block's last rows are zero: OpenEXR skips
+//! work for them, which can change the sign of a zero.
 
 pub(super) mod avx;
 
@@ -21,21 +24,32 @@ const G: f32 = 9.754573e-02;
 const M1: [[f32; 4]; 4] = [[A, C, A, F], [A, F, -A, -C], [A, -F, -A, C], [A, -C, A, -F]];
 const M2: [[f32; 4]; 4] = [[B, D, E, G], [D, -G, -B, -E], [E, -B, G, D], [G, -E, D, -B]];
 
-/// Which of OpenEXR's inverse DCTs this CPU gets.
+/// Which of OpenEXR's orders of operations a build follows (for the
+/// inverse DCT here, and DWA's other arithmetic: `fdct`, `lossy`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Order {
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     Avx,
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     Sse2,
-    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    #[cfg_attr(any(target_arch = "x86_64", target_arch = "aarch64"), allow(dead_code))]
     Scalar,
+    #[cfg_attr(not(target_arch = "aarch64"), allow(dead_code))]
+    Fused,
 }
 
 impl Order {
-    /// OpenEXR's choice on this CPU: AVX when the CPU and the OS have it.
+    /// What OpenEXR's build for this platform computes on this CPU:
+    /// - x86-64: AVX when the CPU and the OS have it, SSE2 otherwise; on
+    ///   Windows always SSE2 (OpenEXR's Windows build, by MSVC, turns its
+    ///   AVX check off: it needs GCC's inline assembly);
+    /// - aarch64: the scalar code with GCC's fused multiply-adds (checked
+    ///   against the `openexr` package's aarch64 Linux wheel; macOS's
+    ///   build, by Apple's clang, is taken to fuse the same way: it cannot
+    ///   be run here);
+    /// - elsewhere: the scalar code.
     pub(crate) fn of_this_cpu() -> Order {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(windows)))]
         {
             if std::arch::is_x86_feature_detected!("avx") {
                 Order::Avx
@@ -43,7 +57,15 @@ impl Order {
                 Order::Sse2
             }
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(all(target_arch = "x86_64", windows))]
+        {
+            Order::Sse2
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            Order::Fused
+        }
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         {
             Order::Scalar
         }
@@ -56,6 +78,100 @@ impl Order {
             Order::Avx => avx::inverse(block, 8 - zeroed),
             Order::Sse2 => sse2(block, 8 - zeroed),
             Order::Scalar => scalar(block, 8 - zeroed),
+            Order::Fused => fused(block, 8 - zeroed),
+        }
+    }
+}
+
+/// cos(k·3.14159/16) for k = 0 to 7, as OpenEXR's scalar code computes them
+/// (its π is 3.14159; GCC folds the cosines at compile time, correctly
+/// rounded). Halved, they are the inverse DCT's a (k = 4) to g (k = 7).
+pub(super) const COS: [f32; 8] = [
+    1.0,
+    f32::from_bits(0x3f7b_14bf),
+    f32::from_bits(0x3f6c_8361),
+    f32::from_bits(0x3f54_db36),
+    f32::from_bits(0x3f35_04fb),
+    f32::from_bits(0x3f0e_39e5),
+    f32::from_bits(0x3ec3_ef33),
+    f32::from_bits(0x3e47_c60b),
+];
+
+/// `p·x − q·y` with one product fused, as GCC's aarch64 code computes it:
+/// its scalar code rounds `q·y` and fuses `p·x`; its vectorized code
+/// (`four`) rounds `p·x` and fuses `q·y`. (In a sum both fuse the first.)
+#[inline(always)]
+pub(super) fn fused_difference(four: bool, p: f32, x: f32, q: f32, y: f32) -> f32 {
+    if four {
+        (-q).mul_add(y, p * x)
+    } else {
+        p.mul_add(x, -(q * y))
+    }
+}
+
+/// OpenEXR's scalar code as GCC 14 compiles it for aarch64 (the `openexr`
+/// package's wheels): each product fused into the sum or difference it
+/// feeds (`mul_add`), the first of two in a sum, in a difference as
+/// [`fused_difference`] says. GCC vectorizes the rows four at a time when
+/// there are at least four and the columns always; rows past the last
+/// four are its scalar code's. Checked to the bit against the wheel's
+/// compiled functions on random blocks, every count of zero rows.
+fn fused(block: &mut [f32; 64], rows: usize) {
+    let half = |k: usize| 0.5 * COS[k];
+    let (a, b, c, d, e, f, g) = (
+        half(4),
+        half(1),
+        half(2),
+        half(3),
+        half(5),
+        half(6),
+        half(7),
+    );
+    let pass = |x: [f32; 8], four: bool| -> [f32; 8] {
+        let theta1 = c.mul_add(x[2], f * x[6]);
+        let theta2 = fused_difference(four, f, x[2], c, x[6]);
+        let beta = [
+            g.mul_add(x[7], e.mul_add(x[5], b.mul_add(x[1], d * x[3]))),
+            (-e).mul_add(
+                x[7],
+                (-b).mul_add(x[5], fused_difference(four, d, x[1], g, x[3])),
+            ),
+            d.mul_add(
+                x[7],
+                g.mul_add(x[5], fused_difference(four, e, x[1], b, x[3])),
+            ),
+            (-b).mul_add(
+                x[7],
+                d.mul_add(x[5], fused_difference(four, g, x[1], e, x[3])),
+            ),
+        ];
+        let (sum, difference) = (x[0] + x[4], x[0] - x[4]);
+        let gamma = [
+            a.mul_add(sum, theta1),
+            a.mul_add(difference, theta2),
+            a.mul_add(difference, -theta2),
+            a.mul_add(sum, -theta1),
+        ];
+        [
+            gamma[0] + beta[0],
+            gamma[1] + beta[1],
+            gamma[2] + beta[2],
+            gamma[3] + beta[3],
+            gamma[3] - beta[3],
+            gamma[2] - beta[2],
+            gamma[1] - beta[1],
+            gamma[0] - beta[0],
+        ]
+    };
+    for (r, row) in block.chunks_exact_mut(8).take(rows).enumerate() {
+        let four = rows == 8 || (rows >= 4 && r < 4);
+        let out = pass(row.try_into().expect("8"), four);
+        row.copy_from_slice(&out);
+    }
+    for col in 0..8 {
+        let out = pass(std::array::from_fn(|r| block[8 * r + col]), true);
+        for (r, v) in out.into_iter().enumerate() {
+            block[8 * r + col] = v;
         }
     }
 }
@@ -161,8 +277,44 @@ fn scalar(block: &mut [f32; 64], rows: usize) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+
+    /// The blocks of `tests/data/valid/openexr-aarch64/dct.bin` (see its
+    /// README): (the count of zero rows, or 255 for the forward DCT; in; out).
+    pub(in super::super) fn aarch64_blocks() -> Vec<(u8, [f32; 64], [f32; 64])> {
+        let data = include_bytes!("../../../../../tests/data/valid/openexr-aarch64/dct.bin");
+        let records = data.strip_prefix(b"OXDCT1").expect("the magic");
+        assert_eq!(records.len() % 513, 0);
+        let floats = |bytes: &[u8]| -> [f32; 64] {
+            std::array::from_fn(|i| {
+                f32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"))
+            })
+        };
+        records
+            .chunks_exact(513)
+            .map(|r| (r[0], floats(&r[1..257]), floats(&r[257..])))
+            .collect()
+    }
+
+    #[test]
+    fn fused_is_openexrs_aarch64_build_to_the_bit() {
+        let blocks = aarch64_blocks();
+        let mut seen = [0; 8];
+        for (zeroed, input, expected) in blocks.into_iter().filter(|b| b.0 < 8) {
+            let mut block = input;
+            Order::Fused.inverse(&mut block, usize::from(zeroed));
+            for (i, (got, want)) in block.iter().zip(&expected).enumerate() {
+                assert_eq!(
+                    got.to_bits(),
+                    want.to_bits(),
+                    "{zeroed} zero rows, value {i}"
+                );
+            }
+            seen[usize::from(zeroed)] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    }
 
     /// The inverse DCT by its definition, in f64.
     fn reference(block: &[f32; 64]) -> [f64; 64] {
@@ -195,7 +347,7 @@ mod tests {
                 *v = next() * 100.0;
             }
             let expected = reference(&block);
-            for order in [Order::Avx, Order::Sse2, Order::Scalar] {
+            for order in [Order::Avx, Order::Sse2, Order::Scalar, Order::Fused] {
                 let mut out = block;
                 order.inverse(&mut out, zeroed);
                 for (got, want) in out.iter().zip(&expected) {
