@@ -20,7 +20,7 @@ PY_FEATURES := $(strip $(ISAL))
 comma := ,
 LIB_FEATURES := $(subst $(eval) ,$(comma),$(strip $(if $(ISAL),oxport/isal) $(if $(ZFP),oxport-lab/zfp)))
 
-.PHONY: bpy-venvs wheel test-wheel test-default-deps bench-codecs bench-color bench-dask bench-remote bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
+.PHONY: bpy-venvs dist wheel test-wheel test-default-deps bench-codecs bench-color bench-dask bench-remote bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli --features "$(CLI_FEATURES)" -- demo
@@ -31,7 +31,7 @@ test: lint test-default-deps test-rust fuzz-build test-python test-wheel
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
-	$(CARGO) clippy --workspace --all-targets --features "oxport-python/abi3$(if $(LIB_FEATURES),$(comma)$(LIB_FEATURES))" -- -D warnings
+	$(CARGO) clippy --workspace --all-targets --features "oxport-python/abi3,oxport/bench$(if $(LIB_FEATURES),$(comma)$(LIB_FEATURES))" -- -D warnings
 
 # The default build needs Rust and a C compiler only: neither bindgen (libclang)
 # nor ISA-L (nasm, autotools) nor aws-lc (CMake; object storage's TLS runs on
@@ -108,30 +108,31 @@ test-python: build bpy-venvs
 	$(VPY) -m mypy --strict python/oxport
 	$(VPY) -m pytest python/tests -q
 
-# Wheels for manylinux2014 (glibc 2.17 and later), linked by zig's toolchain
-# against that old glibc, with the accelerators whose tools are present: one
-# abi3 wheel for CPython 3.10 and later, and one for 3.9 (abi3 for 3.9 would
-# pass every call's arguments through a tuple and a dict, about 200 ns more a call:
-# docs/benchmarks.md); and the sdist. All into dist/.
+# What oxport ships, for Linux x86_64 and aarch64, Windows x86_64 and macOS
+# arm64 and x86_64 (tools/dist.py): an abi3 wheel each (CPython 3.10 and
+# later, 3.11 on Windows) and one for CPython 3.9 on Linux x86_64 (abi3 for
+# 3.9 would pass every call's arguments through a tuple and a dict, about
+# 200 ns more a call: docs/benchmarks.md), each with the command line tool;
+# the tool alone for each; the Blender extension per platform and the
+# legacy zip; the sdist. All into dist/. Linux and macOS are linked by zig
+# (glibc 2.17; macOS 11 on arm64, 10.12 on x86_64), Windows by mingw-w64.
+# The platforms whose tests run here: Windows under Wine, aarch64 Linux under qemu-user.
+CROSS_TARGETS := x86_64-pc-windows-gnu aarch64-unknown-linux-gnu
 PYENV_ROOT ?= $(or $(shell pyenv root 2>/dev/null),$(HOME)/.pyenv)
 NEWEST_PYTHON ?= $(lastword $(sort $(wildcard $(PYENV_ROOT)/versions/3.13*/bin/python3)))
 OLDEST_PYTHON ?= $(lastword $(sort $(wildcard $(PYENV_ROOT)/versions/3.9*/bin/python3)))
-WHEEL_POLICY := manylinux2014
-WHEEL_TAG := manylinux_2_17_x86_64
-WHEEL_BUILD = env PATH="$(CURDIR)/$(VENV)/bin:$$PATH" "CC_x86_64-unknown-linux-gnu=$(CURDIR)/tools/wheel-cc.sh" \
-	$(VENV)/bin/maturin build --release --quiet --strip --zig --compatibility $(WHEEL_POLICY) \
-	--out dist
+DIST_TOOLS := "ziglang>=0.13" "auditwheel>=6" "cargo-zigbuild>=0.20"
+dist: venv
+	@test -n "$(OLDEST_PYTHON)" || { echo "dist: needs Python 3.9 for its wheel (pyenv install 3.9, or OLDEST_PYTHON=...)"; exit 1; }
+	$(VPY) -m pip install --quiet $(DIST_TOOLS)
+	rustup target add $(CROSS_TARGETS) aarch64-apple-darwin x86_64-apple-darwin
+	$(VPY) tools/dist.py $(if $(ISAL),--isal) --python39 $(OLDEST_PYTHON)
+
+# Linux x86_64's wheels alone (the abi3 one and the 3.9 one), and the sdist.
 wheel: venv
 	@test -n "$(OLDEST_PYTHON)" || { echo "wheel: needs Python 3.9 for its wheel (pyenv install 3.9, or OLDEST_PYTHON=...)"; exit 1; }
-	$(VPY) -m pip install --quiet "ziglang>=0.13" "auditwheel>=6"
-	rm -f dist/oxport-*.whl dist/oxport-*.tar.gz
-	$(WHEEL_BUILD) -i $(VPY) --features "abi3 $(PY_FEATURES)"
-	$(WHEEL_BUILD) -i $(OLDEST_PYTHON) $(if $(PY_FEATURES),--features "$(PY_FEATURES)")
-	$(VENV)/bin/maturin sdist --out dist
-	for wheel in dist/oxport-*.whl; do \
-		$(VENV)/bin/auditwheel show $$wheel | tee target/auditwheel.txt; \
-		grep -q '"$(WHEEL_TAG)"' target/auditwheel.txt || { echo "$$wheel: auditwheel does not confirm $(WHEEL_TAG)"; exit 1; }; \
-	done
+	$(VPY) -m pip install --quiet $(DIST_TOOLS)
+	$(VPY) tools/dist.py $(if $(ISAL),--isal) --python39 $(OLDEST_PYTHON) --only wheels --only sdist --target x86_64-unknown-linux-gnu
 
 # The wheels in fresh virtual environments of other Pythons than the one
 # that built them, with no Rust toolchain on PATH: the smoke suite on 3.13
@@ -139,7 +140,7 @@ wheel: venv
 # (its own wheel; without the extra: Dask needs 3.10).
 SMOKE = cd target && env -i HOME="$$HOME" PATH=/usr/bin:/bin OXPORT_EXPECT_ENGINES="$(PY_FEATURES)" \
 	$(1)/bin/python -m pytest -q -p no:cacheprovider $(2) ../python/smoke
-test-wheel: wheel
+test-wheel: dist
 	@test -n "$(NEWEST_PYTHON)" || { echo "test-wheel: needs Python 3.13 (pyenv install 3.13, or NEWEST_PYTHON=...)"; exit 1; }
 	rm -rf target/wheel-newest target/wheel-oldest
 	$(NEWEST_PYTHON) -m venv target/wheel-newest
@@ -178,8 +179,9 @@ bench-seekable: build
 	$(VPY) -m pip install --quiet pyzstd indexed_zstd
 	$(VPY) bench/seekable.py
 
-# The installable add-on: dist/oxport_obj-VERSION.zip, the extension for Blender 4.2+,
-# and dist/oxport_obj-VERSION-legacy.zip for 3.4 to 4.1 (integrations/blender/build.py).
+# The installable add-on for this machine: dist/oxport_obj-VERSION-linux_x64.zip, the
+# extension for Blender 4.2+, and dist/oxport_obj-VERSION-legacy.zip for 3.4 to 4.1
+# (integrations/blender/build.py; `make dist` makes every platform's).
 blender-addon: venv
 	$(VPY) integrations/blender/build.py
 

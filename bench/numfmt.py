@@ -26,7 +26,7 @@ VALUES_PER_THREAD = 4_000_000
 def single_value() -> None:
     """Criterion's per-value times for one f32 at 6 decimals and one u32."""
     output = subprocess.run(
-        ["cargo", "bench", "-q", "-p", "oxport", "--bench", "numfmt", "--", "--noplot"],
+        ["cargo", "bench", "-q", "-p", "oxport", "--features", "bench", "--bench", "numfmt", "--", "--noplot"],
         cwd=ROOT, check=True, capture_output=True, text=True,
     ).stdout
     # "f32 at 6 decimals/oxport/10000\n  time:   [64.8 µs 65.0 µs 65.3 µs]"
@@ -41,7 +41,7 @@ def single_value() -> None:
 Criterion, median time per value over 10,000 values (coordinates of a few units,
 integers below 10 million), one core. Machine: {machine()}.
 
-Command: `make bench-numfmt` (`cargo bench -p oxport --bench numfmt`).
+Command: `make bench-numfmt` (`cargo bench -p oxport --features bench --bench numfmt`).
 
 {table(["what", "method", "time per value"], rows)}
 """
@@ -52,7 +52,7 @@ Command: `make bench-numfmt` (`cargo bench -p oxport --bench numfmt`).
 def main() -> None:
     single_value()
     output = subprocess.run(
-        ["cargo", "bench", "-q", "-p", "oxport", "--bench", "numfmt_scaling"],
+        ["cargo", "bench", "-q", "-p", "oxport", "--features", "bench", "--bench", "numfmt_scaling"],
         cwd=ROOT, check=True, capture_output=True, text=True,
     ).stdout
     results: dict[str, dict[int, float]] = defaultdict(dict)
@@ -87,7 +87,7 @@ locks); with more threads than cores it grows by threads/cores by construction.
 The chart divides that out: core time per value, flat when nothing contends.
 Machine: {machine()}.
 
-Command: `make bench-numfmt` (`cargo bench -p oxport --bench numfmt_scaling`, then `bench/numfmt.py`).
+Command: `make bench-numfmt` (`cargo bench -p oxport --features bench --bench numfmt_scaling`, then `bench/numfmt.py`).
 
 {table(["method"] + [f"{t} thread{'s' if t > 1 else ''}" for t in threads] + ["1-thread time vs oxport"], rows)}
 

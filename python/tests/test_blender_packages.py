@@ -23,7 +23,7 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("packages")
     subprocess.run([sys.executable, str(ROOT / "integrations" / "blender" / "build.py"), "--out", str(out)],
                    check=True, timeout=1800)
-    (extension,) = (path for path in out.glob("oxport_obj-*.zip") if not path.name.endswith("-legacy.zip"))
+    (extension,) = out.glob("oxport_obj-*-linux_x64.zip")
     (legacy,) = out.glob("oxport_obj-*-legacy.zip")
     return {"extension": extension, "legacy": legacy}
 

@@ -1,0 +1,193 @@
+"""Builds what oxport ships, for every platform it ships for, into dist/
+(`make dist`):
+
+- a wheel per platform: abi3 for CPython 3.10 and later on Linux x86_64 and
+  aarch64 (manylinux2014: glibc 2.17) and macOS arm64 (11.0) and x86_64
+  (10.12), for 3.11 and later on Windows x86_64 (see
+  crates/oxport-python/Cargo.toml), and a wheel for CPython 3.9 on Linux
+  x86_64; each carries the command line tool as its `oxport` command;
+- the command line tool alone: oxport-VERSION-TARGET.tar.gz holding `oxport`
+  (Linux, macOS) and oxport-VERSION-TARGET.zip holding `oxport.exe`
+  (Windows), TARGET as Rust names it;
+- the Blender extension per platform, as Blender's `--split-platforms` build
+  makes them (oxport_obj-VERSION-windows_x64.zip, ...), and the legacy zip
+  for Blender 3.4 to 4.1 (integrations/blender/build.py);
+- the sdist.
+
+Linux and macOS binaries are linked by zig's toolchain (the `ziglang`
+package; Linux against glibc 2.17, macOS against link stubs of the two
+frameworks object storage needs, tools/macos/sdk), Windows ones by
+mingw-w64 with its runtime linked in: each needs only what its system has.
+`--isal` builds ISA-L in wherever it builds (not on Windows: isal-sys hands
+autotools Rust's name for the target, which they do not know).
+
+Run: make dist (python tools/dist.py [--isal] [--only wheels|cli|blender|sdist]
+[--target TARGET ...] [--out DIR]).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tarfile
+import tomllib
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "integrations" / "blender"))
+import build as blender  # noqa: E402  (integrations/blender/build.py)
+
+
+@dataclass(frozen=True)
+class Target:
+    """A platform oxport ships for."""
+
+    rust: str  # Rust's name of the target
+    system: str  # "linux", "macos" or "windows"
+    macos: str = ""  # the oldest macOS it runs on (MACOSX_DEPLOYMENT_TARGET)
+
+    @property
+    def exe(self) -> str:
+        return "oxport.exe" if self.system == "windows" else "oxport"
+
+    @property
+    def zig(self) -> bool:
+        return self.system != "windows"
+
+    @property
+    def isal(self) -> bool:
+        """Whether ISA-L builds for it (see the module's docs)."""
+        return self.system != "windows"
+
+    def env(self) -> dict[str, str]:
+        """What its builds run with (every build of a target the same, so
+        that its dependencies are built once)."""
+        env = dict(os.environ, PATH=f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}")
+        if self.zig:
+            # zig's C compiler for the C dependencies, minus `-static` for
+            # ISA-L's configure (tools/cross/zig-cc.sh).
+            env[f"CC_{self.rust}"] = str(ROOT / "tools" / "cross" / "zig-cc.sh")
+        if self.system == "macos":
+            env["SDKROOT"] = str(ROOT / "tools" / "macos" / "sdk")
+            env["MACOSX_DEPLOYMENT_TARGET"] = self.macos
+        return env
+
+
+TARGETS = [
+    Target("x86_64-unknown-linux-gnu", "linux"),
+    Target("aarch64-unknown-linux-gnu", "linux"),
+    Target("x86_64-pc-windows-gnu", "windows"),
+    Target("aarch64-apple-darwin", "macos", macos="11.0"),
+    Target("x86_64-apple-darwin", "macos", macos="10.12"),
+]
+
+
+def version() -> str:
+    with open(ROOT / "Cargo.toml", "rb") as f:
+        return str(tomllib.load(f)["workspace"]["package"]["version"])
+
+
+def run(command: list[str], env: dict[str, str] | None = None) -> None:
+    print("+", " ".join(command), flush=True)
+    subprocess.run(command, cwd=ROOT, env=env, check=True)
+
+
+def features(target: Target, isal: bool, *extra: str) -> list[str]:
+    wanted = [*extra, *(["isal"] if isal and target.isal else [])]
+    return ["--features", " ".join(wanted)] if wanted else []
+
+
+def wheel(target: Target, out: Path, isal: bool, python: str | None = None) -> None:
+    """The abi3 wheel of `target`, or with `python` a wheel for that
+    interpreter alone (the 3.9 one)."""
+    command = [str(ROOT / ".venv" / "bin" / "maturin"), "build", "--release", "--strip", "--quiet",
+               "--target", target.rust, "--out", str(out)]
+    if target.zig:
+        command.append("--zig")
+    if target.system == "linux":
+        command += ["--compatibility", "manylinux2014"]
+    if python is not None:
+        command += ["-i", python, *features(target, isal)]
+    else:
+        abi3 = "abi3-py311" if target.system == "windows" else "abi3"
+        command += features(target, isal, abi3)
+    run(command, target.env())
+
+
+def cli(target: Target, out: Path, isal: bool) -> Path:
+    """The command line tool of `target`, archived into `out`."""
+    if target.zig:
+        # cargo-zigbuild names the glibc to link against after the target.
+        suffix = ".2.17" if target.system == "linux" else ""
+        command = ["cargo", "zigbuild", "--target", target.rust + suffix]
+    else:
+        command = ["cargo", "build", "--target", target.rust]
+    run([*command, "--release", "-p", "oxport-cli", *features(target, isal)], target.env())
+    binary = ROOT / "target" / target.rust / "release" / target.exe
+    name = f"oxport-{version()}-{target.rust}"
+    if target.system == "windows":
+        archive = out / f"{name}.zip"
+        partial = archive.with_suffix(".partial")
+        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as z:
+            z.write(binary, f"{name}/{target.exe}")
+            z.write(ROOT / "README.md", f"{name}/README.md")
+    else:
+        archive = out / f"{name}.tar.gz"
+        partial = archive.with_suffix(".partial")
+        with tarfile.open(partial, "w:gz") as tar:
+            tar.add(binary, f"{name}/{target.exe}", filter=executable)
+            tar.add(ROOT / "README.md", f"{name}/README.md", filter=readable)
+    partial.replace(archive)
+    print(archive, flush=True)
+    return archive
+
+
+def executable(info: tarfile.TarInfo) -> tarfile.TarInfo:
+    info.mode, info.uid, info.gid, info.uname, info.gname = 0o755, 0, 0, "", ""
+    return info
+
+
+def readable(info: tarfile.TarInfo) -> tarfile.TarInfo:
+    info = executable(info)
+    info.mode = 0o644
+    return info
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--isal", action="store_true", help="build ISA-L in where it builds (needs nasm and autotools)")
+    parser.add_argument("--only", choices=["wheels", "cli", "blender", "sdist"], action="append",
+                        help="build only these (default: all)")
+    parser.add_argument("--target", choices=[t.rust for t in TARGETS], action="append",
+                        help="only these targets (default: all)")
+    parser.add_argument("--python39", default=os.environ.get("OLDEST_PYTHON", ""),
+                        help="a CPython 3.9 for the 3.9 wheel (none: no such wheel)")
+    parser.add_argument("--out", type=Path, default=ROOT / "dist")
+    args = parser.parse_args()
+    only = set(args.only or ["wheels", "cli", "blender", "sdist"])
+    targets = [t for t in TARGETS if args.target is None or t.rust in args.target]
+    args.out.mkdir(parents=True, exist_ok=True)
+    if "wheels" in only:
+        for old in args.out.glob("oxport-*.whl"):
+            old.unlink()
+        for target in targets:
+            wheel(target, args.out, args.isal)
+        if args.python39 and any(t.rust == "x86_64-unknown-linux-gnu" for t in targets):
+            wheel(TARGETS[0], args.out, args.isal, python=args.python39)
+    if "cli" in only:
+        for target in targets:
+            cli(target, args.out, args.isal)
+    if "blender" in only:
+        for path in blender.build(sorted(args.out.glob("oxport-*-abi3-*.whl")), args.out):
+            print(path, flush=True)
+    if "sdist" in only:
+        (args.out / f"oxport-{version()}.tar.gz").unlink(missing_ok=True)
+        run([str(ROOT / ".venv" / "bin" / "maturin"), "sdist", "--out", str(args.out)])
+
+
+if __name__ == "__main__":
+    main()
