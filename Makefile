@@ -20,12 +20,15 @@ PY_FEATURES := $(strip $(ISAL))
 comma := ,
 LIB_FEATURES := $(subst $(eval) ,$(comma),$(strip $(if $(ISAL),oxport/isal) $(if $(ZFP),oxport-lab/zfp)))
 
-.PHONY: bpy-venvs dist wheel test-wheel test-default-deps bench-codecs bench-color bench-dask bench-remote bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
+.PHONY: bpy-venvs dist wheel test-wheel test-cross test-arm64-wheel test-dist test-default-deps bench-codecs bench-color bench-dask bench-remote bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli --features "$(CLI_FEATURES)" -- demo
 
-test: lint test-default-deps test-rust fuzz-build test-python test-wheel
+# `make dist` before the Python tests: they install its Linux extension into
+# Blender (OXPORT_DIST) instead of building one more wheel.
+test: lint test-default-deps test-rust fuzz-build dist test-python test-wheel test-cross test-arm64-wheel test-dist
+test: export OXPORT_DIST = $(CURDIR)/dist
 
 # Clippy on the default build and on the one with the accelerators and abi3.
 lint:
@@ -126,6 +129,7 @@ dist: venv
 	@test -n "$(OLDEST_PYTHON)" || { echo "dist: needs Python 3.9 for its wheel (pyenv install 3.9, or OLDEST_PYTHON=...)"; exit 1; }
 	$(VPY) -m pip install --quiet $(DIST_TOOLS)
 	rustup target add $(CROSS_TARGETS) aarch64-apple-darwin x86_64-apple-darwin
+	rm -rf dist
 	$(VPY) tools/dist.py $(if $(ISAL),--isal) --python39 $(OLDEST_PYTHON)
 
 # Linux x86_64's wheels alone (the abi3 one and the 3.9 one), and the sdist.
@@ -133,6 +137,29 @@ wheel: venv
 	@test -n "$(OLDEST_PYTHON)" || { echo "wheel: needs Python 3.9 for its wheel (pyenv install 3.9, or OLDEST_PYTHON=...)"; exit 1; }
 	$(VPY) -m pip install --quiet $(DIST_TOOLS)
 	$(VPY) tools/dist.py $(if $(ISAL),--isal) --python39 $(OLDEST_PYTHON) --only wheels --only sdist --target x86_64-unknown-linux-gnu
+
+# The library's and the command line tool's tests on Windows (under Wine)
+# and aarch64 Linux (under qemu-user), in the release builds `make dist`
+# made for them: one target folder each, only the tests compiled anew.
+# (macOS is built and inspected by test-dist, not run.)
+test-cross: dist
+	$(VPY) tools/dist.py $(if $(ISAL),--isal) --only tests
+
+# The aarch64 wheel's smoke suite in Debian's arm64 Python under qemu-user,
+# with numpy's and the openexr package's aarch64 wheels (DWA's pixels and
+# bytes compared with the package's); its `oxport` command too.
+ARM64_PYTHON := $(CURDIR)/target/arm64-python
+test-arm64-wheel: dist
+	PYTHON=$(VPY) tools/cross/arm64-python.sh "$$(ls dist/oxport-*-abi3-*_aarch64.whl)"
+	cd target && env -i HOME="$$HOME" PATH=/usr/bin:/bin QEMU_LD_PREFIX=$(ARM64_PYTHON)/root \
+		OXPORT_TEST_RUNNER=qemu-aarch64 OXPORT_EXPECT_ENGINES="$(PY_FEATURES)" \
+		qemu-aarch64 $(ARM64_PYTHON)/venv/bin/python -m pytest -q -p no:cacheprovider -k "not dask" ../python/smoke
+
+# What dist/ holds, platform by platform (python/dist): names, contents,
+# processors, what each binary links; each tool's bytes against the Linux
+# x86_64 tool's (Windows under Wine, given Windows paths; aarch64 under qemu).
+test-dist: dist bpy-venvs
+	$(VPY) -m pytest -q -p no:cacheprovider python/dist
 
 # The wheels in fresh virtual environments of other Pythons than the one
 # that built them, with no Rust toolchain on PATH: the smoke suite on 3.13

@@ -96,6 +96,15 @@ def run(command: list[str], env: dict[str, str] | None = None) -> None:
     subprocess.run(command, cwd=ROOT, env=env, check=True)
 
 
+def cargo(target: Target, command: str) -> list[str]:
+    """Cargo's `command` for `target`: through cargo-zigbuild where zig links
+    (for Linux, against glibc 2.17)."""
+    if target.zig:
+        glibc = ".2.17" if target.system == "linux" else ""
+        return ["cargo-zigbuild", command, "--target", target.rust + glibc]
+    return ["cargo", command, "--target", target.rust]
+
+
 def features(target: Target, isal: bool, *extra: str) -> list[str]:
     wanted = [*extra, *(["isal"] if isal and target.isal else [])]
     return ["--features", " ".join(wanted)] if wanted else []
@@ -120,13 +129,11 @@ def wheel(target: Target, out: Path, isal: bool, python: str | None = None) -> N
 
 def cli(target: Target, out: Path, isal: bool) -> Path:
     """The command line tool of `target`, archived into `out`."""
-    if target.zig:
-        # cargo-zigbuild names the glibc to link against after the target.
-        suffix = ".2.17" if target.system == "linux" else ""
-        command = ["cargo", "zigbuild", "--target", target.rust + suffix]
-    else:
-        command = ["cargo", "build", "--target", target.rust]
-    run([*command, "--release", "-p", "oxport-cli", *features(target, isal)], target.env())
+    # Symbols stripped by the linker: stripping a signed macOS program
+    # afterwards would break its signature.
+    command = [*cargo(target, "rustc"), "--release", "-p", "oxport-cli", "--bin", "oxport", *features(target, isal),
+               "--", "-C", "strip=symbols"]
+    run(command, target.env())
     binary = ROOT / "target" / target.rust / "release" / target.exe
     name = f"oxport-{version()}-{target.rust}"
     if target.system == "windows":
@@ -146,6 +153,18 @@ def cli(target: Target, out: Path, isal: bool) -> Path:
     return archive
 
 
+def test(target: Target, isal: bool) -> None:
+    """The library's and the tool's tests for `target`, run here through
+    the runner .cargo/config.toml names (Wine, qemu-user), in the release
+    build `cli` made (the same environment and features: only the tests
+    are compiled anew)."""
+    packages = ["-p", "oxport", "-p", "oxport-cli"]
+    wanted = features(target, isal)
+    if wanted:
+        wanted[1] = " ".join(f"oxport-cli/{feature}" for feature in wanted[1].split())
+    run([*cargo(target, "test"), "--release", *packages, *wanted], target.env())
+
+
 def executable(info: tarfile.TarInfo) -> tarfile.TarInfo:
     info.mode, info.uid, info.gid, info.uname, info.gname = 0o755, 0, 0, "", ""
     return info
@@ -160,8 +179,9 @@ def readable(info: tarfile.TarInfo) -> tarfile.TarInfo:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--isal", action="store_true", help="build ISA-L in where it builds (needs nasm and autotools)")
-    parser.add_argument("--only", choices=["wheels", "cli", "blender", "sdist"], action="append",
-                        help="build only these (default: all)")
+    parser.add_argument("--only", choices=["wheels", "cli", "blender", "sdist", "tests"], action="append",
+                        help="build only these (default: all but tests); tests: run the library's and the tool's "
+                             "tests of the targets that run here (Windows under Wine, aarch64 Linux under qemu)")
     parser.add_argument("--target", choices=[t.rust for t in TARGETS], action="append",
                         help="only these targets (default: all)")
     parser.add_argument("--python39", default=os.environ.get("OLDEST_PYTHON", ""),
@@ -172,8 +192,6 @@ def main() -> None:
     targets = [t for t in TARGETS if args.target is None or t.rust in args.target]
     args.out.mkdir(parents=True, exist_ok=True)
     if "wheels" in only:
-        for old in args.out.glob("oxport-*.whl"):
-            old.unlink()
         for target in targets:
             wheel(target, args.out, args.isal)
         if args.python39 and any(t.rust == "x86_64-unknown-linux-gnu" for t in targets):
@@ -184,8 +202,11 @@ def main() -> None:
     if "blender" in only:
         for path in blender.build(sorted(args.out.glob("oxport-*-abi3-*.whl")), args.out):
             print(path, flush=True)
+    if "tests" in only:
+        for target in targets:
+            if target.system == "windows" or target.rust.startswith("aarch64-unknown-linux"):
+                test(target, args.isal)
     if "sdist" in only:
-        (args.out / f"oxport-{version()}.tar.gz").unlink(missing_ok=True)
         run([str(ROOT / ".venv" / "bin" / "maturin"), "sdist", "--out", str(args.out)])
 
 
