@@ -78,11 +78,9 @@ fn upload_prefix(pid: u32) -> String {
 
 /// Removes the files of outputs for URLs that writers killed in the middle
 /// left in `folder` (a worker killed by its scheduler): those whose writer's
-/// process is gone. Best effort, and on Linux only (where a process is known
-/// by `/proc`); a file it cannot remove is left.
+/// process is gone. Best effort: a file it cannot remove is left.
 #[cfg_attr(not(feature = "remote"), allow(dead_code))]
 fn remove_dead_uploads(folder: &Path) {
-    #[cfg(target_os = "linux")]
     if let Ok(entries) = std::fs::read_dir(folder) {
         for entry in entries.flatten() {
             let name = entry.file_name();
@@ -92,15 +90,52 @@ fn remove_dead_uploads(folder: &Path) {
                 .filter(|n| n.ends_with(SUFFIX))
                 .and_then(|n| n.split('.').next())
                 .and_then(|pid| pid.parse::<u32>().ok());
-            if let Some(pid) = pid
-                && !Path::new(&format!("/proc/{pid}")).exists()
-            {
+            if pid.is_some_and(|pid| !running(pid)) {
                 let _ = std::fs::remove_file(entry.path());
             }
         }
     }
-    #[cfg(not(target_os = "linux"))]
-    let _ = folder;
+}
+
+/// Whether the process `pid` may still be running: `false` only when the
+/// system says there is no such process.
+#[cfg_attr(not(feature = "remote"), allow(dead_code))]
+fn running(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return true;
+        };
+        // SAFETY: signal 0 sends nothing; it only asks whether `pid` exists.
+        let sent = unsafe { libc::kill(pid, 0) } == 0;
+        sent || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    }
+    #[cfg(windows)]
+    {
+        use windows_sys::Win32::Foundation::{CloseHandle, ERROR_INVALID_PARAMETER, GetLastError};
+        use windows_sys::Win32::System::Threading::{
+            GetExitCodeProcess, OpenProcess, PROCESS_QUERY_LIMITED_INFORMATION,
+        };
+        /// GetExitCodeProcess's code of a process still running.
+        const STILL_ACTIVE: u32 = 259;
+        // SAFETY: plain calls on a handle this function owns and closes.
+        unsafe {
+            let handle = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, 0, pid);
+            if handle.is_null() {
+                // No such process; other refusals (access) mean one runs.
+                return GetLastError() != ERROR_INVALID_PARAMETER;
+            }
+            let mut code = 0;
+            let asked = GetExitCodeProcess(handle, &mut code) != 0;
+            CloseHandle(handle);
+            !asked || code == STILL_ACTIVE
+        }
+    }
+    #[cfg(not(any(unix, windows)))]
+    {
+        let _ = pid;
+        true
+    }
 }
 
 /// A file being written under a temporary name beside its path: renamed by
@@ -307,13 +342,13 @@ mod tests {
     }
 
     #[test]
-    #[cfg(target_os = "linux")]
     fn uploads_left_by_dead_writers_are_removed_and_no_others() {
         let folder = tempfile::tempdir().unwrap();
-        // A process that has ended: its id names no process (until reused).
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        let dead = child.id();
-        child.wait().unwrap();
+        // No system gives this id to a process: Linux's and macOS's stop
+        // below it, Windows' are multiples of 4.
+        let dead = 0x7fff_fff1;
+        assert!(!running(dead));
+        assert!(running(std::process::id()));
         let left = format!("{}abcd1234{SUFFIX}", upload_prefix(dead));
         let mine = format!("{}abcd1234{SUFFIX}", upload_prefix(std::process::id()));
         let others = [".oxport-upload.x.y.oxport-tmp", "notes.txt"];
@@ -325,5 +360,84 @@ mod tests {
         for name in [mine.as_str()].into_iter().chain(others) {
             assert!(folder.path().join(name).exists(), "{name}");
         }
+    }
+
+    /// No temporary file of `path`'s writers is left in its folder.
+    #[cfg(windows)]
+    fn no_temporaries(path: &Path) -> bool {
+        let (folder, prefix) = temporary_names(path);
+        std::fs::read_dir(folder).unwrap().all(|e| {
+            !e.unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with(&prefix)
+        })
+    }
+
+    #[test]
+    #[cfg(windows)]
+    fn a_file_another_program_reads_is_replaced_or_refused_whole() {
+        use std::io::Read;
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("frame.exr");
+        std::fs::write(&path, b"old").unwrap();
+        // Opened as most programs open files: sharing reads, writes and
+        // deletion (std's default).
+        let mut reader = File::open(&path).unwrap();
+        let written = write_file(&path, |f| Ok(std::io::Write::write_all(f, b"new")?));
+        match written {
+            // POSIX semantics: the name is the new file's, the reader keeps the old one.
+            Ok(()) => {
+                assert_eq!(std::fs::read(&path).unwrap(), b"new");
+                let mut old = Vec::new();
+                reader.read_to_end(&mut old).unwrap();
+                assert_eq!(old, b"old");
+            }
+            // A file system without them: refused, the old file whole.
+            Err(e) => {
+                assert!(e.to_string().contains("cannot be replaced"), "{e}");
+                assert_eq!(std::fs::read(&path).unwrap(), b"old");
+            }
+        }
+        assert!(no_temporaries(&path));
+    }
+
+    #[test]
+    #[cfg(windows)]
+    fn a_file_held_without_delete_sharing_or_mapped_is_refused_and_left_whole() {
+        use std::os::windows::fs::OpenOptionsExt;
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("scene.obj");
+        std::fs::write(&path, b"old contents").unwrap();
+        /// FILE_SHARE_READ (winnt.h): others may read, not write or delete.
+        const FILE_SHARE_READ: u32 = 1;
+        let held = std::fs::OpenOptions::new()
+            .read(true)
+            .share_mode(FILE_SHARE_READ)
+            .open(&path)
+            .unwrap();
+        let error = write_file(&path, |f| Ok(std::io::Write::write_all(f, b"new")?)).unwrap_err();
+        let text = error.to_string();
+        assert!(
+            text.starts_with(&format!("{}: cannot be replaced: ", path.display())),
+            "{text}"
+        );
+        assert!(text.contains("another program has it open"), "{text}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"old contents");
+        assert!(no_temporaries(&path));
+        drop(held);
+        // Mapped into memory (by this process or another): replaced where
+        // the system allows it, else refused the same way.
+        let file = File::open(&path).unwrap();
+        // SAFETY: the test reads the mapping only while the file is unchanged.
+        let map = unsafe { memmap2::Mmap::map(&file).unwrap() };
+        match write_file(&path, |f| Ok(std::io::Write::write_all(f, b"new")?)) {
+            Ok(()) => assert_eq!(std::fs::read(&path).unwrap(), b"new"),
+            Err(e) => {
+                assert!(e.to_string().contains("cannot be replaced"), "{e}");
+                assert_eq!(&map[..], b"old contents");
+            }
+        }
+        assert!(no_temporaries(&path));
     }
 }
