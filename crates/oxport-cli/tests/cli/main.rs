@@ -5,5 +5,6 @@ mod common;
 mod exr;
 mod gradient;
 mod obj;
+mod paths;
 mod version;
 mod zst;
