@@ -7,7 +7,7 @@
 //! constants and order of operations, in `f32`, so that the coefficients
 //! (and so the quantized halves) are OpenEXR's to the bit.
 
-use super::idct::{COS, Order, fused_difference};
+use super::idct::{COS, Order, each_column, each_row, fused_difference};
 
 /// OpenEXR's constants: cos(π/4) and ½·cos(kπ/16), its decimals kept.
 #[allow(clippy::approx_constant)]
@@ -81,16 +81,8 @@ pub(super) fn forward(block: &mut [f32; 64], order: Order) {
 
 /// OpenEXR's SSE2 order: columns, then rows, with its rounded constants.
 fn forward_sse2(block: &mut [f32; 64]) {
-    for column in 0..8 {
-        let out = pass(std::array::from_fn(|row| block[8 * row + column]));
-        for (row, v) in out.into_iter().enumerate() {
-            block[8 * row + column] = v;
-        }
-    }
-    for row in block.chunks_exact_mut(8) {
-        let out = pass(row.try_into().expect("8"));
-        row.copy_from_slice(&out);
-    }
+    each_column(block, pass);
+    each_row(block, 8, |_, row| pass(row));
 }
 
 /// OpenEXR's scalar code: rows (with ½·cos constants), then columns (with
@@ -144,16 +136,8 @@ fn forward_scalar(block: &mut [f32; 64]) {
         }
         out
     };
-    for row in block.chunks_exact_mut(8) {
-        let out = one(row.try_into().expect("8"), true);
-        row.copy_from_slice(&out);
-    }
-    for column in 0..8 {
-        let out = one(std::array::from_fn(|row| block[8 * row + column]), false);
-        for (row, v) in out.into_iter().enumerate() {
-            block[8 * row + column] = v;
-        }
-    }
+    each_row(block, 8, |_, row| one(row, true));
+    each_column(block, |column| one(column, false));
 }
 
 /// OpenEXR's scalar code as GCC 14 vectorizes it for aarch64, rows and
@@ -190,16 +174,8 @@ fn forward_fused(block: &mut [f32; 64]) {
         out[7] = scale(k(7).mul_add(rx, k(1) * ry));
         out
     };
-    for row in block.chunks_exact_mut(8) {
-        let out = pass(row.try_into().expect("8"), true);
-        row.copy_from_slice(&out);
-    }
-    for column in 0..8 {
-        let out = pass(std::array::from_fn(|row| block[8 * row + column]), false);
-        for (row, v) in out.into_iter().enumerate() {
-            block[8 * row + column] = v;
-        }
-    }
+    each_row(block, 8, |_, row| pass(row, true));
+    each_column(block, |column| pass(column, false));
 }
 
 #[cfg(test)]

@@ -163,13 +163,31 @@ fn fused(block: &mut [f32; 64], rows: usize) {
             gamma[0] - beta[0],
         ]
     };
+    each_row(block, rows, |r, row| {
+        pass(row, rows == 8 || (rows >= 4 && r < 4))
+    });
+    each_column(block, |column| pass(column, true));
+}
+
+/// `pass` on each of the first `rows` rows of `block` (given the row's
+/// index), in place.
+#[inline(always)]
+pub(super) fn each_row(
+    block: &mut [f32; 64],
+    rows: usize,
+    pass: impl Fn(usize, [f32; 8]) -> [f32; 8],
+) {
     for (r, row) in block.chunks_exact_mut(8).take(rows).enumerate() {
-        let four = rows == 8 || (rows >= 4 && r < 4);
-        let out = pass(row.try_into().expect("8"), four);
+        let out = pass(r, row.try_into().expect("8"));
         row.copy_from_slice(&out);
     }
+}
+
+/// `pass` on each column of `block`, in place.
+#[inline(always)]
+pub(super) fn each_column(block: &mut [f32; 64], pass: impl Fn([f32; 8]) -> [f32; 8]) {
     for col in 0..8 {
-        let out = pass(std::array::from_fn(|r| block[8 * r + col]), true);
+        let out = pass(std::array::from_fn(|r| block[8 * r + col]));
         for (r, v) in out.into_iter().enumerate() {
             block[8 * r + col] = v;
         }
@@ -264,16 +282,8 @@ fn scalar(block: &mut [f32; 64], rows: usize) {
             gamma[0] - beta[0],
         ]
     };
-    for row in block.chunks_exact_mut(8).take(rows) {
-        let out = pass(row.try_into().expect("8"));
-        row.copy_from_slice(&out);
-    }
-    for col in 0..8 {
-        let out = pass(std::array::from_fn(|r| block[8 * r + col]));
-        for (r, v) in out.into_iter().enumerate() {
-            block[8 * r + col] = v;
-        }
-    }
+    each_row(block, rows, |_, row| pass(row));
+    each_column(block, pass);
 }
 
 #[cfg(test)]
