@@ -70,3 +70,12 @@ def blender_export(script: str, args: list[str], out: Path) -> Path:
 @pytest.fixture(scope="session")
 def refdata() -> Path:
     return REFDATA
+
+
+@pytest.fixture(scope="session")
+def cli() -> Path:
+    """The standalone command line tool, built if missing (`make test` builds it)."""
+    binary = ROOT / "target" / "release" / "oxport"
+    if not binary.exists():
+        subprocess.run(["cargo", "build", "--release", "-p", "oxport-cli"], cwd=ROOT, check=True)
+    return binary

@@ -13,17 +13,6 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def binary() -> Path:
-    """The standalone tool, built if missing (`make test` builds it)."""
-    path = ROOT / "target" / "release" / "oxport"
-    if not path.exists():
-        subprocess.run(["cargo", "build", "--release", "-p", "oxport-cli"], cwd=ROOT, check=True)
-    return path
-
 
 def package_commands() -> list[list[str]]:
     command = Path(sysconfig.get_path("scripts")) / "oxport"
@@ -42,8 +31,8 @@ def package_commands() -> list[list[str]]:
     ["zst", "unpack", "missing.zst", "out.bin"],
     ["obj", "info", "missing.obj"],
 ])
-def test_the_command_is_the_binary(binary: Path, args: list[str], tmp_path: Path) -> None:
-    expected = subprocess.run([str(binary), *args], capture_output=True, text=True, cwd=tmp_path)
+def test_the_command_is_the_binary(cli: Path, args: list[str], tmp_path: Path) -> None:
+    expected = subprocess.run([str(cli), *args], capture_output=True, text=True, cwd=tmp_path)
     assert expected.returncode in (0, 1, 2)
     for command in package_commands():
         got = subprocess.run([*command, *args], capture_output=True, text=True, cwd=tmp_path)
@@ -65,7 +54,7 @@ def test_the_command_does_the_work(tmp_path: Path) -> None:
         assert subprocess.run(["zstd", "-t", "-q", str(tmp_path / "data0.zst")]).returncode == 0
 
 
-def test_version_is_the_packages(binary: Path) -> None:
+def test_version_is_the_packages(cli: Path) -> None:
     import oxport
 
     for command in package_commands():

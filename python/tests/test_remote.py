@@ -26,7 +26,6 @@ import oxport
 import oxport.dask as od
 import oxport.exr as exr
 import oxport.seekable as seekable
-from conftest import ROOT
 from s3server import S3Server
 from test_dask import batch_inputs, data_files
 
@@ -72,15 +71,6 @@ def fs() -> Any:
     import s3fs
 
     return s3fs.S3FileSystem(skip_instance_cache=True)
-
-
-@pytest.fixture(scope="session")
-def cli() -> Path:
-    """The command line tool, built if missing (`make test` builds it)."""
-    binary = ROOT / "target" / "release" / "oxport"
-    if not binary.exists():
-        subprocess.run(["cargo", "build", "--release", "-p", "oxport-cli"], cwd=ROOT, check=True)
-    return binary
 
 
 def run(cli: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:

@@ -6,34 +6,36 @@ use std::path::Path;
 
 use crate::common::command;
 
+/// Runs the tool on `args`, paths as they are; the test fails with its
+/// message unless it succeeds.
+fn succeeds(args: &[&OsStr]) {
+    let output = command().args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// Packs `input` into `archive` and unpacks it beside, through the tool;
 /// the bytes come back.
 fn round_trip(input: &Path, archive: &Path) {
     let data: Vec<u8> = (0..200_000u32).map(|i| (i * 7 % 251) as u8).collect();
     std::fs::write(input, &data).unwrap();
-    let packed = command()
-        .args([OsStr::new("zst"), OsStr::new("pack")])
-        .arg(input)
-        .arg(archive)
-        .output()
-        .unwrap();
-    assert!(
-        packed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&packed.stderr)
-    );
+    let zst = OsStr::new("zst");
+    succeeds(&[
+        zst,
+        OsStr::new("pack"),
+        input.as_os_str(),
+        archive.as_os_str(),
+    ]);
     let back = archive.with_extension("back");
-    let unpacked = command()
-        .args(["zst", "unpack"])
-        .arg(archive)
-        .arg(&back)
-        .output()
-        .unwrap();
-    assert!(
-        unpacked.status.success(),
-        "{}",
-        String::from_utf8_lossy(&unpacked.stderr)
-    );
+    succeeds(&[
+        zst,
+        OsStr::new("unpack"),
+        archive.as_os_str(),
+        back.as_os_str(),
+    ]);
     assert!(std::fs::read(&back).unwrap() == data);
 }
 
@@ -64,18 +66,13 @@ fn a_name_that_is_not_utf8() {
     let other = dir.path().join(OsStr::from_bytes(b"\xfe.obj"));
     std::fs::write(&other, b"v 0 0 0\n").unwrap();
     let out = dir.path().join("out");
-    let packed = command()
-        .args(["zst", "pack"])
-        .arg(&input)
-        .arg(&other)
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        packed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&packed.stderr)
-    );
+    succeeds(&[
+        OsStr::new("zst"),
+        OsStr::new("pack"),
+        input.as_os_str(),
+        other.as_os_str(),
+        out.as_os_str(),
+    ]);
     for name in [&b"caf\xe9-\xff.bin.zst"[..], b"\xfe.obj.zst"] {
         assert!(out.join(OsStr::from_bytes(name)).is_file());
     }

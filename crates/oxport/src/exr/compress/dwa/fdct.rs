@@ -95,14 +95,7 @@ fn forward_scalar(block: &mut [f32; 64]) {
     let (c1h, c2h, c3h, c5h, c6h, c7h) =
         (0.5 * c1, 0.5 * c2, 0.5 * c3, 0.5 * c5, 0.5 * c6, 0.5 * c7);
     let one = |x: [f32; 8], rows: bool| -> [f32; 8] {
-        let a0 = x[0] + x[7];
-        let a1 = x[1] + x[2];
-        let a2 = x[1] - x[2];
-        let a3 = x[3] + x[4];
-        let a4 = x[3] - x[4];
-        let a5 = x[5] + x[6];
-        let a6 = x[5] - x[6];
-        let a7 = x[0] - x[7];
+        let [a0, a1, a2, a3, a4, a5, a6, a7] = butterflies(x);
         let mut out = [0f32; 8];
         let (k0, k1) = (c4 * (a0 + a3), c4 * (a1 + a5));
         out[0] = 0.5 * (k0 + k1);
@@ -150,14 +143,7 @@ fn forward_fused(block: &mut [f32; 64]) {
         // Rows take ½·cos; columns cos, and ½ of the result.
         let k = |i: usize| if rows { 0.5 * COS[i] } else { COS[i] };
         let scale = |v: f32| if rows { v } else { 0.5 * v };
-        let a0 = x[0] + x[7];
-        let a1 = x[1] + x[2];
-        let a2 = x[1] - x[2];
-        let a3 = x[3] + x[4];
-        let a4 = x[3] - x[4];
-        let a5 = x[5] + x[6];
-        let a6 = x[5] - x[6];
-        let a7 = x[0] - x[7];
+        let [a0, a1, a2, a3, a4, a5, a6, a7] = butterflies(x);
         let mut out = [0f32; 8];
         let k1 = c4 * (a1 + a5);
         out[0] = 0.5 * c4.mul_add(a0 + a3, k1);
@@ -176,6 +162,22 @@ fn forward_fused(block: &mut [f32; 64]) {
     };
     each_row(block, 8, |_, row| pass(row, true));
     each_column(block, |column| pass(column, false));
+}
+
+/// The first stage of both scalar orders: sums and differences of mirrored
+/// inputs, as OpenEXR names them `a0` to `a7`.
+#[inline(always)]
+fn butterflies(x: [f32; 8]) -> [f32; 8] {
+    [
+        x[0] + x[7],
+        x[1] + x[2],
+        x[1] - x[2],
+        x[3] + x[4],
+        x[3] - x[4],
+        x[5] + x[6],
+        x[5] - x[6],
+        x[0] - x[7],
+    ]
 }
 
 #[cfg(test)]

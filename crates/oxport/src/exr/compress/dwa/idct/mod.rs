@@ -152,16 +152,7 @@ fn fused(block: &mut [f32; 64], rows: usize) {
             a.mul_add(difference, -theta2),
             a.mul_add(sum, -theta1),
         ];
-        [
-            gamma[0] + beta[0],
-            gamma[1] + beta[1],
-            gamma[2] + beta[2],
-            gamma[3] + beta[3],
-            gamma[3] - beta[3],
-            gamma[2] - beta[2],
-            gamma[1] - beta[1],
-            gamma[0] - beta[0],
-        ]
+        unfold(gamma, beta)
     };
     each_row(block, rows, |r, row| {
         pass(row, rows == 8 || (rows >= 4 && r < 4))
@@ -271,19 +262,26 @@ fn scalar(block: &mut [f32; 64], rows: usize) {
         let t1 = alpha[0] + alpha[3];
         let t2 = alpha[1] - alpha[2];
         let gamma = [t0 + t1, t3 + t2, t3 - t2, t0 - t1];
-        [
-            gamma[0] + beta[0],
-            gamma[1] + beta[1],
-            gamma[2] + beta[2],
-            gamma[3] + beta[3],
-            gamma[3] - beta[3],
-            gamma[2] - beta[2],
-            gamma[1] - beta[1],
-            gamma[0] - beta[0],
-        ]
+        unfold(gamma, beta)
     };
     each_row(block, rows, |_, row| pass(row));
     each_column(block, pass);
+}
+
+/// The last stage of both scalar orders: the even half's sums `gamma` and
+/// the odd half's `beta` into the eight outputs, mirrored.
+#[inline(always)]
+fn unfold(gamma: [f32; 4], beta: [f32; 4]) -> [f32; 8] {
+    [
+        gamma[0] + beta[0],
+        gamma[1] + beta[1],
+        gamma[2] + beta[2],
+        gamma[3] + beta[3],
+        gamma[3] - beta[3],
+        gamma[2] - beta[2],
+        gamma[1] - beta[1],
+        gamma[0] - beta[0],
+    ]
 }
 
 #[cfg(test)]
