@@ -171,7 +171,7 @@ test-wheel: dist
 	@test -n "$(NEWEST_PYTHON)" || { echo "test-wheel: needs Python 3.13 (pyenv install 3.13, or NEWEST_PYTHON=...)"; exit 1; }
 	rm -rf target/wheel-newest target/wheel-oldest
 	$(NEWEST_PYTHON) -m venv target/wheel-newest
-	target/wheel-newest/bin/python -m pip install --quiet --only-binary=:all: "$$(ls dist/oxport-*-abi3-*.whl)[dask]" pytest
+	target/wheel-newest/bin/python -m pip install --quiet --only-binary=:all: "$$(ls dist/oxport-*-abi3-manylinux*_x86_64.whl)[dask]" pytest
 	$(call SMOKE,wheel-newest,)
 	$(OLDEST_PYTHON) -m venv target/wheel-oldest
 	target/wheel-oldest/bin/python -m pip install --quiet --only-binary=:all: "$$(ls dist/oxport-*-cp39-cp39-*.whl)" pytest
