@@ -59,6 +59,12 @@ class Target:
         return self.system != "windows"
 
     @property
+    def zig_target(self) -> str:
+        """zig's name of the target: glibc 2.17 on Linux, the oldest macOS."""
+        arch = self.rust.split("-")[0]
+        return f"{arch}-linux-gnu.2.17" if self.system == "linux" else f"{arch}-macos.{self.macos}-none"
+
+    @property
     def isal(self) -> bool:
         """Whether ISA-L builds for it (see the module's docs)."""
         return self.system != "windows"
@@ -68,9 +74,16 @@ class Target:
         that its dependencies are built once)."""
         env = dict(os.environ, PATH=f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}")
         if self.zig:
-            # zig's C compiler for the C dependencies, minus `-static` for
-            # ISA-L's configure (tools/cross/zig-cc.sh).
-            env[f"CC_{self.rust}"] = str(ROOT / "tools" / "cross" / "zig-cc.sh")
+            # zig links and compiles C through our wrappers, at one path for
+            # maturin, cargo-zigbuild and the tests: with the tools' own,
+            # each would find every crate's linker changed and rebuild it.
+            cross = ROOT / "tools" / "cross"
+            name = self.rust.replace("-", "_")
+            env["OXPORT_ZIG_TARGET"] = self.zig_target
+            env[f"CARGO_TARGET_{name.upper()}_LINKER"] = str(cross / "zig-cc.sh")
+            env[f"CC_{name}"] = str(cross / "zig-cc.sh")
+            env[f"AR_{name}"] = str(cross / "zig-ar.sh")
+            env[f"RANLIB_{name}"] = str(cross / "zig-ranlib.sh")
         if self.system == "macos":
             env["SDKROOT"] = str(ROOT / "tools" / "macos" / "sdk")
             env["MACOSX_DEPLOYMENT_TARGET"] = self.macos

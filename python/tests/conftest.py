@@ -74,7 +74,10 @@ def refdata() -> Path:
 
 @pytest.fixture(scope="session")
 def cli() -> Path:
-    """The standalone command line tool, built if missing (`make test` builds it)."""
+    """The standalone command line tool: OXPORT_CLI (`make test` names the
+    one `make dist` built), else target/release/oxport, built if missing."""
+    if os.environ.get("OXPORT_CLI"):
+        return Path(os.environ["OXPORT_CLI"])
     binary = ROOT / "target" / "release" / "oxport"
     if not binary.exists():
         subprocess.run(["cargo", "build", "--release", "-p", "oxport-cli"], cwd=ROOT, check=True)
