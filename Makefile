@@ -20,7 +20,7 @@ PY_FEATURES := $(strip $(ISAL))
 comma := ,
 LIB_FEATURES := $(subst $(eval) ,$(comma),$(strip $(if $(ISAL),oxport/isal) $(if $(ZFP),oxport-lab/zfp)))
 
-.PHONY: bpy-venvs installed-dist cli dist wheel test-wheel test-cross test-arm64-wheel test-dist test-default-deps bench-codecs bench-color bench-dask bench-remote bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
+.PHONY: bpy-venvs cli dist wheel test-wheel test-cross test-arm64-wheel test-dist test-default-deps bench-codecs bench-color bench-dask bench-remote bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli --features "$(CLI_FEATURES)" -- demo
@@ -105,19 +105,16 @@ bpy-venvs:
 	.venv-bpy50/bin/python -m pip install --quiet "bpy==5.0.1"
 	touch $@
 
-# `make test` runs the Python tests on what `make dist` built for Linux
-# x86_64, the abi3 wheel installed into the venv and the tool (OXPORT_CLI):
-# what users install, without building both once more. Alone, `make
-# test-python` builds them (an editable module and target/release/oxport).
+# `make test` runs the Python tests with the tool `make dist` built for
+# Linux x86_64 (OXPORT_CLI) instead of building it once more; alone, `make
+# test-python` builds it (target/release/oxport). The module is the editable
+# build in both: the Blender tests load the package from python/.
 ifneq ($(filter test,$(MAKECMDGOALS)),)
-PYTHON_UNDER_TEST := installed-dist
+PYTHON_UNDER_TEST := build dist
 test-python: export OXPORT_CLI = $(CURDIR)/target/x86_64-unknown-linux-gnu/release/oxport
 else
 PYTHON_UNDER_TEST := build cli
 endif
-
-installed-dist: dist venv
-	$(VPY) -m pip install --quiet --force-reinstall --no-deps "$$(ls dist/oxport-*-abi3-manylinux*_x86_64.whl)"
 
 cli:
 	$(CARGO) build --release -p oxport-cli --features "$(CLI_FEATURES)"
