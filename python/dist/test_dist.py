@@ -1,7 +1,7 @@
 """Each platform's artifacts in dist/: named as the issue of each format
 wants, holding what they should, for the right processor, and linking
 nothing but what the system has (Linux: glibc 2.17; Windows: its own DLLs,
-the Python module python3.dll; macOS: libSystem, libiconv and the two
+the Python module python3.dll; macOS: libSystem, libiconv, libcharset and the two
 frameworks object storage needs). The Linux tools run here; the others are
 run by test_tools.py."""
 
