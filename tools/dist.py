@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The oldest glibc the Linux builds run on: manylinux2014's.
+GLIBC = "2.17"
 sys.path.insert(0, str(ROOT / "integrations" / "blender"))
 import build as blender  # noqa: E402  (integrations/blender/build.py)
 
@@ -62,7 +64,7 @@ class Target:
     def zig_target(self) -> str:
         """zig's name of the target: glibc 2.17 on Linux, the oldest macOS."""
         arch = self.rust.split("-")[0]
-        return f"{arch}-linux-gnu.2.17" if self.system == "linux" else f"{arch}-macos.{self.macos}-none"
+        return f"{arch}-linux-gnu.{GLIBC}" if self.system == "linux" else f"{arch}-macos.{self.macos}-none"
 
     @property
     def isal(self) -> bool:
@@ -113,7 +115,7 @@ def cargo(target: Target, command: str) -> list[str]:
     """Cargo's `command` for `target`: through cargo-zigbuild where zig links
     (for Linux, against glibc 2.17)."""
     if target.zig:
-        glibc = ".2.17" if target.system == "linux" else ""
+        glibc = f".{GLIBC}" if target.system == "linux" else ""
         return ["cargo-zigbuild", command, "--target", target.rust + glibc]
     return ["cargo", command, "--target", target.rust]
 
