@@ -7,6 +7,7 @@
 //! constants and order of operations, in `f32`, so that the coefficients
 //! (and so the quantized halves) are OpenEXR's to the bit.
 
+use super::fma::Fma;
 use super::idct::{COS, Order, each_column, each_row, fused_difference};
 
 /// OpenEXR's constants: cos(π/4) and ½·cos(kπ/16), its decimals kept.
@@ -30,9 +31,9 @@ pub(super) fn csc709_forward(
     for i in 0..64 {
         let (sr, sg, sb) = (r[i], g[i], b[i]);
         if order == Order::Fused {
-            r[i] = 0.0722f32.mul_add(sb, 0.2126f32.mul_add(sr, 0.7152 * sg));
-            g[i] = 0.5f32.mul_add(sb, fused_difference(true, -0.1146, sr, 0.3854, sg));
-            b[i] = (-0.0458f32).mul_add(sb, fused_difference(true, 0.5, sr, 0.4542, sg));
+            r[i] = 0.0722f32.fma(sb, 0.2126f32.fma(sr, 0.7152 * sg));
+            g[i] = 0.5f32.fma(sb, fused_difference(true, -0.1146, sr, 0.3854, sg));
+            b[i] = (-0.0458f32).fma(sb, fused_difference(true, 0.5, sr, 0.4542, sg));
         } else {
             r[i] = 0.2126 * sr + 0.7152 * sg + 0.0722 * sb;
             g[i] = -0.1146 * sr - 0.3854 * sg + 0.5000 * sb;
@@ -146,18 +147,18 @@ fn forward_fused(block: &mut [f32; 64]) {
         let [a0, a1, a2, a3, a4, a5, a6, a7] = butterflies(x);
         let mut out = [0f32; 8];
         let k1 = c4 * (a1 + a5);
-        out[0] = 0.5 * c4.mul_add(a0 + a3, k1);
-        out[4] = 0.5 * c4.mul_add(a0 + a3, -k1);
+        out[0] = 0.5 * c4.fma(a0 + a3, k1);
+        out[4] = 0.5 * c4.fma(a0 + a3, -k1);
         let (rx, ry) = (a2 - a6, a0 - a3);
-        out[2] = scale(k(6).mul_add(rx, k(2) * ry));
+        out[2] = scale(k(6).fma(rx, k(2) * ry));
         out[6] = scale(fused_difference(true, k(6), ry, k(2), rx));
         let (d15, s26) = (a1 - a5, a2 + a6);
-        let (rx, ry) = ((-c4).mul_add(d15, a7), (-c4).mul_add(s26, a4));
+        let (rx, ry) = ((-c4).fma(d15, a7), (-c4).fma(s26, a4));
         out[3] = scale(fused_difference(true, k(3), rx, k(5), ry));
-        out[5] = scale(k(5).mul_add(rx, k(3) * ry));
-        let (rx, ry) = (c4.mul_add(d15, a7), (-c4).mul_add(s26, -a4));
+        out[5] = scale(k(5).fma(rx, k(3) * ry));
+        let (rx, ry) = (c4.fma(d15, a7), (-c4).fma(s26, -a4));
         out[1] = scale(fused_difference(true, k(1), rx, k(7), ry));
-        out[7] = scale(k(7).mul_add(rx, k(1) * ry));
+        out[7] = scale(k(7).fma(rx, k(1) * ry));
         out
     };
     each_row(block, 8, |_, row| pass(row, true));

@@ -7,6 +7,7 @@
 
 use std::sync::OnceLock;
 
+use super::fma::Fma;
 use super::idct::{self, Order};
 use crate::half;
 use crate::{Error, Result};
@@ -289,9 +290,9 @@ fn decode_blocks<K: Kernel>(
                 if coefficients.order == Order::Fused {
                     for ((r, g), b) in pixels {
                         let (y, cb, cr) = (*r, *g, *b);
-                        *r = 1.5747f32.mul_add(cr, y);
-                        *g = (-0.4682f32).mul_add(cr, (-0.1873f32).mul_add(cb, y));
-                        *b = 1.8556f32.mul_add(cb, y);
+                        *r = 1.5747f32.fma(cr, y);
+                        *g = (-0.4682f32).fma(cr, (-0.1873f32).fma(cb, y));
+                        *b = 1.8556f32.fma(cb, y);
                     }
                 } else {
                     for ((r, g), b) in pixels {

@@ -21,6 +21,7 @@
 mod classify;
 mod encode;
 mod fdct;
+mod fma;
 mod idct;
 mod lossy;
 mod quantize;

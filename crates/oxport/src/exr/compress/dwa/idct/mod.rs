@@ -11,6 +11,8 @@
 
 pub(super) mod avx;
 
+use super::fma::Fma;
+
 /// The constants of OpenEXR's SIMD code: ½·cos(kπ/16).
 const A: f32 = 3.535536e-01;
 const B: f32 = 4.903927e-01;
@@ -103,15 +105,15 @@ pub(super) const COS: [f32; 8] = [
 #[inline(always)]
 pub(super) fn fused_difference(four: bool, p: f32, x: f32, q: f32, y: f32) -> f32 {
     if four {
-        (-q).mul_add(y, p * x)
+        (-q).fma(y, p * x)
     } else {
-        p.mul_add(x, -(q * y))
+        p.fma(x, -(q * y))
     }
 }
 
 /// OpenEXR's scalar code as GCC 14 compiles it for aarch64 (the `openexr`
 /// package's wheels): each product fused into the sum or difference it
-/// feeds (`mul_add`), the first of two in a sum, in a difference as
+/// feeds (`Fma`), the first of two in a sum, in a difference as
 /// [`fused_difference`] says. GCC vectorizes the rows four at a time when
 /// there are at least four and the columns always; rows past the last
 /// four are its scalar code's. Checked to the bit against the wheel's
@@ -128,29 +130,23 @@ fn fused(block: &mut [f32; 64], rows: usize) {
         half(7),
     );
     let pass = |x: [f32; 8], four: bool| -> [f32; 8] {
-        let theta1 = c.mul_add(x[2], f * x[6]);
+        let theta1 = c.fma(x[2], f * x[6]);
         let theta2 = fused_difference(four, f, x[2], c, x[6]);
         let beta = [
-            g.mul_add(x[7], e.mul_add(x[5], b.mul_add(x[1], d * x[3]))),
-            (-e).mul_add(
+            g.fma(x[7], e.fma(x[5], b.fma(x[1], d * x[3]))),
+            (-e).fma(
                 x[7],
-                (-b).mul_add(x[5], fused_difference(four, d, x[1], g, x[3])),
+                (-b).fma(x[5], fused_difference(four, d, x[1], g, x[3])),
             ),
-            d.mul_add(
-                x[7],
-                g.mul_add(x[5], fused_difference(four, e, x[1], b, x[3])),
-            ),
-            (-b).mul_add(
-                x[7],
-                d.mul_add(x[5], fused_difference(four, g, x[1], e, x[3])),
-            ),
+            d.fma(x[7], g.fma(x[5], fused_difference(four, e, x[1], b, x[3]))),
+            (-b).fma(x[7], d.fma(x[5], fused_difference(four, g, x[1], e, x[3]))),
         ];
         let (sum, difference) = (x[0] + x[4], x[0] - x[4]);
         let gamma = [
-            a.mul_add(sum, theta1),
-            a.mul_add(difference, theta2),
-            a.mul_add(difference, -theta2),
-            a.mul_add(sum, -theta1),
+            a.fma(sum, theta1),
+            a.fma(difference, theta2),
+            a.fma(difference, -theta2),
+            a.fma(sum, -theta1),
         ];
         unfold(gamma, beta)
     };
