@@ -35,7 +35,7 @@ _MaterialFields = tuple[
     Optional[float],
     Optional[int],
     list[tuple[str, str]],
-    list[tuple[str, str, str]],
+    list[TextureMap],
 ]
 _StrPath = Union[str, os.PathLike[str]]
 
@@ -120,7 +120,45 @@ class WriteOptions:
         deduplicate_uvs: bool = False,
         threads: Optional[int] = None,
         direct: bool = False,
+        blender_version: Optional[tuple[int, int]] = None,
     ) -> WriteOptions: ...
+
+@final
+class TextureMap:
+    key: str
+    path: str
+    offset: Optional[tuple[float, float, float]]
+    scale: Optional[tuple[float, float, float]]
+    turbulence: Optional[tuple[float, float, float]]
+    range: Optional[tuple[float, float]]
+    bump_multiplier: Optional[float]
+    boost: Optional[float]
+    resolution: Optional[int]
+    clamp: Optional[bool]
+    blend_u: Optional[bool]
+    blend_v: Optional[bool]
+    color_correction: Optional[bool]
+    channel: Optional[str]
+    projection: Optional[str]
+    def __new__(
+        cls,
+        key: str,
+        path: str,
+        *,
+        offset: Optional[tuple[float, float, float]] = None,
+        scale: Optional[tuple[float, float, float]] = None,
+        turbulence: Optional[tuple[float, float, float]] = None,
+        range: Optional[tuple[float, float]] = None,
+        bump_multiplier: Optional[float] = None,
+        boost: Optional[float] = None,
+        resolution: Optional[int] = None,
+        clamp: Optional[bool] = None,
+        blend_u: Optional[bool] = None,
+        blend_v: Optional[bool] = None,
+        color_correction: Optional[bool] = None,
+        channel: Optional[str] = None,
+        projection: Optional[str] = None,
+    ) -> TextureMap: ...
 
 def write_obj(
     path: _StrPath,
@@ -154,7 +192,13 @@ class ObjWriter:
     ) -> _Summary: ...
     def abort(self) -> None: ...
 
-def write_mtl(path: _StrPath, materials: Sequence[Material], *, header: Optional[str] = None) -> None: ...
+def write_mtl(
+    path: _StrPath,
+    materials: Sequence[Material],
+    *,
+    header: Optional[str] = None,
+    blender_version: Optional[tuple[int, int]] = None,
+) -> None: ...
 def mtl_path(path: _StrPath) -> str: ...
 def read_obj(
     path: Union[_StrPath, BinaryIO],

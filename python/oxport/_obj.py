@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, NamedTuple, Optional, Sequence, Tuple, TypedDict, Union
 
 from . import _native
-from ._native import Mesh as Mesh, WriteOptions as WriteOptions
+from ._native import Mesh as Mesh, TextureMap as TextureMap, WriteOptions as WriteOptions
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
@@ -46,6 +46,8 @@ class WriteArgs(TypedDict, total=False):
         much faster for big files where the kernel is slow to hand out cache
         pages (virtual machines), at the price of the file not being in the
         cache afterwards.
+    blender_version: ``(major, minor)`` of the Blender exporter whose layout
+        curves and texture map options take (``bpy.app.version[:2]``; None: 3.4).
     """
 
     header: Optional[str]
@@ -63,17 +65,7 @@ class WriteArgs(TypedDict, total=False):
     deduplicate_uvs: bool
     threads: Optional[int]
     direct: bool
-
-
-@dataclass
-class TextureMap:
-    """A texture map line of a material: ``map_Kd -s 2 2 1 textures/wood.png``."""
-
-    key: str
-    """The statement: ``map_Kd``, ``map_Ks``, ``map_Bump``, ``bump``, ``disp``..."""
-    path: str
-    options: str = ""
-    """The options between statement and path (``-o 0.5 0 0 -bm 2``), as written."""
+    blender_version: Optional[Tuple[int, int]]
 
 
 @dataclass
@@ -216,9 +208,12 @@ def write_mtl(
     materials: Sequence[Material],
     *,
     header: Optional[str] = None,
+    blender_version: Optional[Tuple[int, int]] = None,
 ) -> None:
-    """Writes ``materials`` as an MTL file in Blender's layout, atomically."""
-    _native.write_mtl(path, materials, header=header)
+    """Writes ``materials`` as an MTL file in Blender's layout, atomically,
+    texture map options as the exporter of ``blender_version`` writes them
+    (None: 3.4)."""
+    _native.write_mtl(path, materials, header=header, blender_version=blender_version)
 
 
 def mtl_path(obj_path: Union[str, os.PathLike[str]]) -> str:
@@ -408,4 +403,4 @@ def _warnings(fields: list[tuple[Optional[Path], int, str, int]]) -> list[ReadWa
 
 def _material(fields: _native._MaterialFields) -> Material:
     name, ns, ka, kd, ks, ke, ni, d, illum, statements, maps = fields
-    return Material(name, ns, ka, kd, ks, ke, ni, d, illum, list(statements), [TextureMap(*m) for m in maps])
+    return Material(name, ns, ka, kd, ks, ke, ni, d, illum, list(statements), list(maps))

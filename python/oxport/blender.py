@@ -161,7 +161,8 @@ def nurbs_curves(
 ) -> list[Curve]:
     """The curves the exporter of ``blender_version`` (``bpy.app.version[:2]``;
     None: 3.4) writes for a NURBS curve object ("curves as NURBS"), for
-    :meth:`oxport.ObjWriter.write_curves`: the control points of each spline
+    :meth:`oxport.ObjWriter.write_curves` (whose ``blender_version`` lays
+    their statements out as that version does): the control points of each spline
     placed by ``axes @ matrix_world`` and ``scale`` with Blender's float
     arithmetic, and its knots as that version computes them (from the
     spline's order, cyclic, endpoint and Bézier flags). A spline whose order

@@ -147,7 +147,17 @@ def read_mtl(path: str) -> tuple[list[str], list[oxport.Material]]:
                 materials[-1].illum = int(values[0])
             elif key.startswith("map_"):
                 *options, path_ = rest.split(" ")
-                materials[-1].maps.append(oxport.TextureMap(key, path_, " ".join(options)))
+                fields: dict = {}
+                while options:
+                    flag, *options = options
+                    if flag in ("-o", "-s"):
+                        vector, options = options[:3], options[3:]
+                        fields["offset" if flag == "-o" else "scale"] = tuple(float(v) for v in vector)
+                    elif flag == "-bm":
+                        fields["bump_multiplier"], options = float(options[0]), options[1:]
+                    else:
+                        raise ValueError(f"unexpected texture option {flag!r} in {line!r}")
+                materials[-1].maps.append(oxport.TextureMap(key, path_, **fields))
             elif line:
                 raise ValueError(f"unexpected MTL line {line!r}")
     return header, materials

@@ -127,7 +127,7 @@ def test_with_edges_keeps_the_rest() -> None:
     assert mesh.edges is None
 
 
-def test_texture_maps_follow_the_blender_version() -> None:
+def test_texture_maps_follow_the_blender_version(tmp_path: Path) -> None:
     bsdf = oxport.blender.Bsdf(roughness=0.5, specular=0.5, metallic=0.0, ior=1.45, alpha=1.0,
                                base_color=(0.8, 0.8, 0.8), emission=(1.0, 1.0, 1.0), emission_strength=0.0)
     textures = [oxport.blender.ImageTexture("Emission", "glow.png"),
@@ -135,9 +135,15 @@ def test_texture_maps_follow_the_blender_version() -> None:
     common = dict(roughness=0.5, specular_intensity=0.5, metallic=0.0, diffuse_color=(1, 1, 1, 1),
                   bsdf=bsdf, textures=textures)
     old = oxport.blender.mtl_material("wood", **common)  # type: ignore[arg-type]
-    assert [(m.key, m.options) for m in old.maps] == [("map_Kd", "-o 0.1 0 0"), ("map_Ke", "")]
+    assert [(m.key, m.offset) for m in old.maps] == [("map_Kd", (pytest.approx(0.1), 0, 0)), ("map_Ke", None)]
     new = oxport.blender.mtl_material("wood", blender_version=(5, 0), **common)  # type: ignore[arg-type]
-    assert [(m.key, m.options) for m in new.maps] == [("map_Kd", "-o 0.1 0 0")]
+    assert [(m.key, m.offset) for m in new.maps] == [("map_Kd", (pytest.approx(0.1), 0, 0))]
+    # The numbers as each version writes them: %g in 3.4, the shortest round trip from 4.1.
+    mapped = oxport.Material("m", maps=[oxport.TextureMap("map_Kd", "wood.png", offset=(0.76377463, 0.25, 0))])
+    for version, line in [((3, 4), "map_Kd -o 0.763775 0.25 0 wood.png"),
+                          ((5, 0), "map_Kd -o 0.76377463 0.25 0 wood.png")]:
+        oxport.write_mtl(tmp_path / "m.mtl", [mapped], blender_version=version)
+        assert line in (tmp_path / "m.mtl").read_text().splitlines()
     assert list(new.emissive or ()) == [0.0, 0.0, 0.0] and old.emissive is None
 
 
@@ -163,7 +169,7 @@ def test_curves_are_written_in_the_layout_of_their_version(tmp_path: Path) -> No
     texts = []
     for version in [(3, 4), (4, 5), (5, 0)]:
         curves = oxport.blender.nurbs_curves("c", IDENTITY4, Y_UP, [spline], blender_version=version)
-        with oxport.ObjWriter(tmp_path / "c.obj") as writer:
+        with oxport.ObjWriter(tmp_path / "c.obj", blender_version=version) as writer:
             writer.write_curves(curves)
         texts.append((tmp_path / "c.obj").read_text().split("g c\n", 1)[1])
     assert texts[0].startswith("cstype bspline\ndeg 3\ncurv 0.0 1.0 -1 -2 -3 -4\n")

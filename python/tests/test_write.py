@@ -372,7 +372,7 @@ def test_obj_writer_leaves_nothing_when_abandoned(tmp_path: Path) -> None:
 def test_mtl_properties_set_to_none_have_no_line(tmp_path: Path) -> None:
     path = tmp_path / "m.mtl"
     textured = oxport.Material("wood", diffuse=None, specular_exponent=None,
-                               maps=[oxport.TextureMap("map_Kd", "wood.png", "-s 2 2 1")])
+                               maps=[oxport.TextureMap("map_Kd", "wood.png", scale=(2, 2, 1))])
     oxport.write_mtl(path, [oxport.Material("plain"), textured])
     text = path.read_text()
     plain, wood = text.split("newmtl wood\n")

@@ -8,6 +8,7 @@ use oxport::blender::{self as library, NormalSource, SmoothGroupInput, VertexGro
 use crate::buffers::{Array, float_rows, index_rows};
 use crate::errors::{invalid, to_py_err};
 use crate::mesh::{Mesh, flat, names, optional};
+use crate::model::{Curve, exporter};
 
 /// A matrix given as rows (a `mathutils.Matrix` works), in Blender's C layout
 /// (`m[column][row]`).
@@ -293,13 +294,6 @@ impl Bsdf {
     }
 }
 
-/// The exporter of `blender_version` (`bpy.app.version[:2]`; None: 3.4).
-pub(crate) fn exporter(blender_version: Option<(u32, u32)>) -> library::Exporter {
-    blender_version.map_or(library::Exporter::Blender34, |(major, minor)| {
-        library::Exporter::of_version(major, minor)
-    })
-}
-
 /// An image texture linked to an input of a material's Principled BSDF.
 #[pyclass(frozen, module = "oxport._native")]
 pub struct ImageTexture {
@@ -380,25 +374,6 @@ pub(crate) fn blender_mtl_material(
         pbr,
         exporter(blender_version),
     ))
-}
-
-/// Free-form curves to write after the meshes (`ObjWriter.write_curves`).
-#[pyclass(frozen, module = "oxport._native")]
-pub struct Curve {
-    pub(crate) curve: oxport::Curve,
-}
-
-#[pymethods]
-impl Curve {
-    #[getter]
-    fn name(&self) -> &str {
-        &self.curve.name
-    }
-
-    #[getter]
-    fn points(&self) -> Vec<[f32; 3]> {
-        self.curve.points.clone()
-    }
 }
 
 /// One NURBS spline of a Blender curve object.

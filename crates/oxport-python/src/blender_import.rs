@@ -209,11 +209,11 @@ pub(crate) fn blender_import_obj(
     threads: Option<usize>,
 ) -> PyResult<ImportedParts> {
     let options = library::ImportOptions {
-        importer: crate::blender::exporter(blender_version),
+        importer: crate::model::exporter(blender_version),
         vertex_groups,
     };
     let scene = py
-        .detach(|| library::import_obj(&path, &options, threads))
+        .detach(|| oxport::blender_obj::import_obj(&path, &options, threads))
         .map_err(to_py_err)?;
     Ok((
         scene

@@ -14,6 +14,7 @@ mod deflate;
 mod errors;
 mod exr;
 mod mesh;
+mod model;
 mod numfmt;
 mod obj;
 mod seekable;
@@ -27,6 +28,7 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     m.add_class::<mesh::Mesh>()?;
+    m.add_class::<model::TextureMap>()?;
     m.add_class::<obj::WriteOptions>()?;
     m.add_class::<obj::ObjWriter>()?;
     m.add_function(wrap_pyfunction!(obj::write_obj, m)?)?;
@@ -47,7 +49,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(blender_import::blender_import_obj, m)?)?;
     m.add_function(wrap_pyfunction!(blender_import::blender_custom_normals, m)?)?;
     m.add_function(wrap_pyfunction!(blender::blender_mtl_material, m)?)?;
-    m.add_class::<blender::Curve>()?;
+    m.add_class::<model::Curve>()?;
     m.add_function(wrap_pyfunction!(blender::blender_nurbs_curves, m)?)?;
     m.add_function(wrap_pyfunction!(numfmt::format_fixed, m)?)?;
     m.add_function(wrap_pyfunction!(atomic::remove_temporaries, m)?)?;

@@ -12,6 +12,7 @@ use oxport::obj::{self, Precision};
 
 use crate::errors::{invalid, to_py_err};
 use crate::mesh::Mesh;
+use crate::model::TextureMap;
 use crate::source::open_reader;
 
 /// How to write OBJ files (`oxport.write_obj`, `oxport.ObjWriter`). The
@@ -40,6 +41,11 @@ fn precision(object: &Bound<'_, PyAny>, argument: &str) -> PyResult<Precision> {
     parsed.map_err(|e| crate::errors::invalid_argument(argument, e))
 }
 
+/// The layout of the exporter of Blender `(major, minor)` (None: 3.4).
+fn dialect(blender_version: Option<(u32, u32)>) -> obj::Dialect {
+    oxport::blender_obj::dialect(crate::model::exporter(blender_version))
+}
+
 /// Text as lines (`None`: no lines).
 fn lines(text: Option<&str>) -> Vec<String> {
     text.map_or_else(Vec::new, |t| t.split('\n').map(String::from).collect())
@@ -51,7 +57,7 @@ impl WriteOptions {
     #[pyo3(signature = (*, header=None, mtllib=None, precision=None, uv_precision=None,
         normal_precision=None, color_precision=None, normals=true, uvs=true, colors=true,
         materials=true, object_groups=false, deduplicate_normals=false, deduplicate_uvs=false,
-        threads=None, direct=false))]
+        threads=None, direct=false, blender_version=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         header: Option<&str>,
@@ -69,6 +75,7 @@ impl WriteOptions {
         deduplicate_uvs: bool,
         threads: Option<usize>,
         direct: bool,
+        blender_version: Option<(u32, u32)>,
     ) -> PyResult<Self> {
         let defaults = obj::WriteOptions::default();
         let given = |object: Option<&Bound<'_, PyAny>>, argument, default| match object {
@@ -98,6 +105,7 @@ impl WriteOptions {
                 deduplicate_uvs,
                 header: lines(header),
                 mtllib,
+                dialect: dialect(blender_version),
                 threads,
                 direct,
                 ..defaults
@@ -268,7 +276,7 @@ impl ObjWriter {
     fn write_curves(
         &self,
         py: Python<'_>,
-        curves: Vec<PyRef<'_, crate::blender::Curve>>,
+        curves: Vec<PyRef<'_, crate::model::Curve>>,
     ) -> PyResult<()> {
         let curves: Vec<oxport::Curve> = curves.iter().map(|c| c.curve.clone()).collect();
         self.with(py, |writer| writer.write_curves(&curves))
@@ -305,16 +313,18 @@ impl ObjWriter {
 /// Writes an MTL file; `materials` are objects with the attributes of
 /// `oxport.Material`.
 #[pyfunction]
-#[pyo3(signature = (path, materials, *, header=None))]
+#[pyo3(signature = (path, materials, *, header=None, blender_version=None))]
 pub(crate) fn write_mtl(
     py: Python<'_>,
     path: PathBuf,
     materials: Vec<Bound<'_, PyAny>>,
     header: Option<&str>,
+    blender_version: Option<(u32, u32)>,
 ) -> PyResult<()> {
     let materials = materials_of(&materials)?;
     let header = lines(header);
-    py.detach(|| obj::write_mtl(&path, &materials, &header))
+    let dialect = dialect(blender_version);
+    py.detach(|| obj::write_mtl(&path, &materials, &header, dialect))
         .map_err(to_py_err)
 }
 
@@ -338,7 +348,7 @@ fn material(object: &Bound<'_, PyAny>) -> PyResult<oxport::Material> {
     let get = |name: &str| object.getattr(name);
     let maps = get("maps")?
         .try_iter()?
-        .map(|map| texture_map(&map?))
+        .map(|map| map?.extract::<PyRef<'_, TextureMap>>()?.to_library())
         .collect::<PyResult<Vec<_>>>()?;
     Ok(oxport::Material {
         name: get("name")?.extract()?,
@@ -360,15 +370,6 @@ pub(crate) type WarningFields = (Option<PathBuf>, u64, String, u64);
 
 pub(crate) fn warning_fields(w: obj::ReadWarning) -> WarningFields {
     (w.path, w.line, w.what, w.count)
-}
-
-/// A texture map from an object with `key`, `options` and `path` (`oxport.TextureMap`).
-pub(crate) fn texture_map(map: &Bound<'_, PyAny>) -> PyResult<oxport::TextureMap> {
-    Ok(oxport::TextureMap {
-        key: map.getattr("key")?.extract()?,
-        options: map.getattr("options")?.extract()?,
-        path: map.getattr("path")?.extract()?,
-    })
 }
 
 /// What `read_obj` gives Python: meshes, mtllib texts, header lines, skipped
@@ -459,7 +460,7 @@ pub(crate) fn convert_obj(
 
 /// A material's fields in `oxport.Material`'s order: name, specular
 /// exponent, ambient, diffuse, specular, emissive, ior, dissolve, illum,
-/// statements, maps (key, path, options).
+/// statements, maps.
 pub(crate) type MaterialFields = (
     String,
     Option<f32>,
@@ -471,7 +472,7 @@ pub(crate) type MaterialFields = (
     Option<f32>,
     Option<i32>,
     Vec<(String, String)>,
-    Vec<(String, String, String)>,
+    Vec<TextureMap>,
 );
 
 /// Reads an MTL file: its materials' fields and the comment lines that open it.
@@ -486,7 +487,7 @@ pub(crate) fn read_mtl(
 }
 
 pub(crate) fn material_fields(m: oxport::Material) -> MaterialFields {
-    let maps = m.maps.into_iter().map(|t| (t.key, t.path, t.options));
+    let maps = m.maps.into_iter().map(TextureMap::from_library);
     (
         m.name,
         m.specular_exponent,

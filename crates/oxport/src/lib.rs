@@ -26,8 +26,10 @@
 //! ordered parallel pipeline under every reader and writer, and the one
 //! thread policy: `None` is one thread per core, `0` an error), [`mesh`] (the
 //! scene model), [`obj`] (OBJ and MTL, at once or streamed; the reader's passes
-//! one file each under `obj/read/`), [`blender`] (what Blender 3.4's exporter
-//! computes before it writes, one file per algorithm), [`seekable`]
+//! one file each under `obj/read/`), [`blender`] (what Blender's exporters
+//! compute before they write and its importer after it reads, one file per
+//! algorithm, no file format), [`blender_obj`] (the two joined: Blender's
+//! OBJ layouts and import), [`seekable`]
 //! (Zstandard seekable archives: parallel packing, random access, Blender's
 //! compressed `.blend` files), [`exr`] (OpenEXR scan line images, the bytes
 //! OpenEXR 3.5 writes, chunks in parallel), [`codec`] (zstd and deflate for bytes in
@@ -39,6 +41,7 @@
 pub mod atomic;
 pub mod batch;
 pub mod blender;
+pub mod blender_obj;
 pub mod build;
 pub mod codec;
 pub mod color;
@@ -63,4 +66,4 @@ pub mod synth;
 mod testing;
 
 pub use error::{Error, Result};
-pub use mesh::{Curve, CurveLayout, Material, Mesh, TextureMap};
+pub use mesh::{Channel, Curve, Material, Mesh, Projection, TextureMap};

@@ -235,43 +235,77 @@ fn check_attribute<T>(
 
 /// A free-form B-spline curve (`cstype bspline`), as OBJ files hold them
 /// after the meshes: its control points, degree, parameter range, control
-/// indices (relative: `-1` is the last point declared) and knots.
+/// indices (relative: `-1` is the last point declared) and knots. How its
+/// statements are laid out is the writer's dialect (`obj::CurveLayout`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Curve {
     pub name: String,
     pub points: Vec<[f32; 3]>,
     pub degree: u32,
-    /// `curv`'s parameter range (the 3.4 layout writes `0.0 1.0`).
+    /// `curv`'s parameter range.
     pub range: [f32; 2],
     pub controls: Vec<i64>,
-    /// `parm u`'s knots (in the 3.4 layout, those between the ends `0.0` and
-    /// `1.0`, which it adds).
+    /// `parm u`'s knots.
     pub knots: Vec<f32>,
-    pub layout: CurveLayout,
 }
 
-/// How a curve's statements are laid out: as Blender's exporters write them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CurveLayout {
-    /// Blender 3.4: the points (`v`), then `g`, `cstype`, `deg`; `curv 0.0
-    /// 1.0` and the indices; `parm u 0.0`, the knots, `1.0`.
-    #[default]
-    Blender34,
-    /// Blender 4.5: the points, then `g`, `cstype`, `deg`; `curv` with the
-    /// range and the indices; `parm u` with every knot, all with 6 decimals.
-    Blender45,
-    /// Blender 5.0: `g`, `cstype`, `deg`, then the points; the rest as 4.5.
-    Blender50,
-}
-
-/// A texture map line of a material: `map_Kd -s 2 2 1 textures/wood.png`.
+/// A texture map of a material (`map_Kd -s 2 2 1 textures/wood.png`): the
+/// statement, the image and the options (each `None` where the line has
+/// none), as values.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TextureMap {
     /// The statement: `map_Kd`, `map_Ks`, `map_Bump`, `bump`, `disp`, `refl`, ...
     pub key: String,
-    /// The options as written between the statement and the path (`-o 0 0 0 -bm 1.5`), or empty.
-    pub options: String,
     pub path: String,
+    /// `-o u v w`: the image's origin offset.
+    pub offset: Option<[f32; 3]>,
+    /// `-s u v w`: the image's scale.
+    pub scale: Option<[f32; 3]>,
+    /// `-t u v w`: turbulence.
+    pub turbulence: Option<[f32; 3]>,
+    /// `-mm base gain`: the range of a scalar texture's values.
+    pub range: Option<[f32; 2]>,
+    /// `-bm`: the bump multiplier.
+    pub bump_multiplier: Option<f32>,
+    /// `-boost`: sharpening of mip-mapped images.
+    pub boost: Option<f32>,
+    /// `-texres`: the resolution the image is scaled to.
+    pub resolution: Option<u32>,
+    /// `-clamp on|off`
+    pub clamp: Option<bool>,
+    /// `-blendu on|off`
+    pub blend_u: Option<bool>,
+    /// `-blendv on|off`
+    pub blend_v: Option<bool>,
+    /// `-cc on|off`: color correction.
+    pub color_correction: Option<bool>,
+    /// `-imfchan`: the channel a scalar texture takes.
+    pub channel: Option<Channel>,
+    /// `-type`: a reflection map's projection.
+    pub projection: Option<Projection>,
+}
+
+/// The channel of an image a scalar texture takes (`-imfchan`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Channel {
+    Red,
+    Green,
+    Blue,
+    Matte,
+    Luminance,
+    Depth,
+}
+
+/// A reflection map's projection (`-type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Projection {
+    Sphere,
+    CubeTop,
+    CubeBottom,
+    CubeFront,
+    CubeBack,
+    CubeLeft,
+    CubeRight,
 }
 
 /// A material as the MTL format describes it. A property that is `None` has

@@ -72,6 +72,7 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
         colors=options.get("export_colors", False),
         object_groups=options.get("export_object_groups", False),
         direct=options.get("oxport_direct_io", False),
+        blender_version=tuple(bpy.app.version[:2]),
     )
     materials: list = []
     try:

@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
-use super::options::zstd_error;
+use super::error::zstd_error;
 use crate::bytes::Buffer;
 
 /// A Zstandard dictionary: trained, finalized or raw content.

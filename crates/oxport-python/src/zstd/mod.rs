@@ -4,6 +4,7 @@
 //! caller buffers, and an output limit.
 
 mod dict;
+mod error;
 mod options;
 mod stream;
 
@@ -12,9 +13,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::bytes::{Buffer, BytesOut, maybe_detach};
-use options::{compress_params, decompress_params, dictionary, zstd_error};
+use error::zstd_error;
+use options::{compress_params, decompress_params, dictionary};
 
-pub use options::ZstdError;
+pub use error::ZstdError;
 
 /// `data` compressed into one frame that records its size.
 #[pyfunction]

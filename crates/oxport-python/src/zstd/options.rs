@@ -1,6 +1,5 @@
 //! The arguments `compression.zstd` takes — `level`, the `options` dict of
-//! zstd parameter codes, `zstd_dict` — checked with its exceptions, and
-//! the library's errors as `ZstdError`.
+//! zstd parameter codes, `zstd_dict` — checked with its exceptions.
 
 use std::sync::Arc;
 
@@ -8,36 +7,12 @@ use oxport::codec::zstd::{
     CompressParams, CompressionParameter, DecompressParams, DecompressionParameter, DictUse,
     Dictionary,
 };
-use pyo3::create_exception;
-use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyInt, PyTuple, PyType};
 
 use super::dict::ZstdDict;
-
-create_exception!(
-    oxport._native,
-    ZstdError,
-    crate::errors::Error,
-    "An error from zstd: damaged or truncated data, or a failed operation."
-);
-
-/// A library error from (de)compression as Python sees it from
-/// `compression.zstd`: `ZstdError`, or `MemoryError`.
-pub fn zstd_error(error: oxport::Error) -> PyErr {
-    match error {
-        oxport::Error::Io { source, .. } if source.kind() == std::io::ErrorKind::OutOfMemory => {
-            PyMemoryError::new_err(source.to_string())
-        }
-        oxport::Error::Corrupt { what, offset, .. } => ZstdError::new_err(match offset {
-            Some(offset) if offset > 0 => format!("{what} (at byte {offset})"),
-            _ => what.to_string(),
-        }),
-        oxport::Error::InvalidArgument(reason) => ZstdError::new_err(reason.into_owned()),
-        other => ZstdError::new_err(other.to_string()),
-    }
-}
 
 /// The facade's `CompressionParameter` and `DecompressionParameter` enums,
 /// which the options of the other kind must not use as keys.

@@ -10,7 +10,8 @@ use pyo3::exceptions::{PyEOFError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::options::{compress_params, decompress_params, dictionary, zstd_error};
+use super::error::zstd_error;
+use super::options::{compress_params, decompress_params, dictionary};
 use crate::bytes::{Buffer, BytesOut, maybe_detach};
 
 /// The lock, taken with the GIL released when it is contended: a thread

@@ -1,7 +1,7 @@
 //! Meshes as Blender's OBJ importer (`wm.obj_import`) builds them, from the
-//! objects [`crate::obj::read`] reads: the arrays a Blender mesh is filled
-//! with, in Blender's order and with its float arithmetic, so that an add-on
-//! only copies them in.
+//! objects of an OBJ file (`crate::blender_obj` reads them): the arrays a
+//! Blender mesh is filled with, in Blender's order and with its float
+//! arithmetic, so that an add-on only copies them in.
 //!
 //! | rule | 3.4 | 4.5, 5.0 |
 //! | --- | --- | --- |
@@ -15,15 +15,12 @@
 //! (Blender keeps file order), and the smooth state carries over an `o`
 //! (Blender resets it to flat).
 
-use std::path::Path;
-
 use super::Exporter;
 use super::colors::srgb_to_linear_v3;
 use super::normals::newell;
 use super::transform::{cross, normalize, sub};
 use crate::Result;
 use crate::mesh::Mesh;
-use crate::obj::{self, ReadWarning};
 use crate::pipeline::Pipeline;
 
 /// One mesh object as Blender's importer builds it.
@@ -72,64 +69,29 @@ pub struct ImportOptions {
     pub vertex_groups: bool,
 }
 
-/// An OBJ file as Blender's importer builds it.
-#[derive(Clone, Debug, Default)]
-pub struct ImportedScene {
-    /// One per object, in file order.
-    pub meshes: Vec<ImportedMesh>,
-    /// The `mtllib` statements' texts, in file order.
-    pub mtllibs: Vec<String>,
-    /// What the read passed over (free-form curves among them).
-    pub warnings: Vec<ReadWarning>,
-    /// The file has free-form curves or surfaces, which Blender would import
-    /// as curve objects and which are not read.
-    pub free_form: bool,
-}
-
-/// Reads the OBJ file at `path` on `threads` (None: every core) and builds
-/// each object's mesh as Blender's importer does; the object before the
-/// first `o` is named after the file, as Blender names it. MTL files are not
-/// read: Blender makes the materials.
-pub fn import_obj(
-    path: &Path,
+/// Each of `meshes` (an OBJ file's objects, in file order) as Blender's
+/// importer builds it, on `threads` (None: every core; each mesh's own work
+/// too). The mesh without a name (the one before the first `o`) is named
+/// `unnamed`: Blender names it after the file.
+pub fn imported_meshes(
+    meshes: &[Mesh],
+    unnamed: &str,
     options: &ImportOptions,
     threads: Option<usize>,
-) -> Result<ImportedScene> {
-    let read = obj::ReadOptions {
-        threads,
-        materials: false,
-        ..obj::ReadOptions::default()
-    };
-    let scene = obj::read(path, &read)?;
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+) -> Result<Vec<ImportedMesh>> {
     // Blender 3.4 gives every mesh a UV layer when the file has UVs.
-    let file_uvs = scene
-        .meshes
+    let file_uvs = meshes
         .iter()
         .any(|m| m.uvs.as_ref().is_some_and(|uvs| !uvs.is_empty()));
-    // The meshes on the same threads (and each one's own work too).
     let pipeline = Pipeline::new(threads)?;
-    let meshes = pipeline.map(scene.meshes.iter().collect(), |mesh| {
+    Ok(pipeline.map(meshes.iter().collect(), |mesh| {
         let name = if mesh.name.is_empty() {
-            stem.as_str()
+            unnamed
         } else {
             &mesh.name
         };
         imported_mesh(mesh, name, options, file_uvs, &pipeline)
-    });
-    let free_form = scene
-        .warnings
-        .iter()
-        .any(|w| w.what == obj::FREE_FORM_SKIPPED);
-    Ok(ImportedScene {
-        meshes,
-        mtllibs: scene.mtllibs,
-        warnings: scene.warnings,
-        free_form,
-    })
+    }))
 }
 
 /// The mesh Blender's importer builds for `mesh`, named `name` (Blender

@@ -11,7 +11,6 @@
 
 use super::Exporter;
 use crate::mesh::{Material, TextureMap};
-use crate::numfmt;
 
 /// The inputs of a material's Principled BSDF (`node.inputs[NAME].default_value`).
 #[derive(Clone, Debug, Default)]
@@ -133,42 +132,17 @@ impl ImageTexture {
         }
     }
 
-    /// The map line `exporter` writes for it under `key`: its options
-    /// (`-o`, `-s`, `-bm` for normal maps) and path.
-    fn map(&self, key: &str, exporter: Exporter) -> TextureMap {
-        let mut options = Vec::new();
-        let mut numbers = |flag: &str, values: [f32; 3]| {
-            if !options.is_empty() {
-                options.push(b' ');
-            }
-            options.extend_from_slice(flag.as_bytes());
-            for value in values {
-                options.push(b' ');
-                match exporter {
-                    Exporter::Blender34 => numfmt::write_general(&mut options, value, 6),
-                    Exporter::Blender45 | Exporter::Blender50 => {
-                        numfmt::write_general_shortest(&mut options, value)
-                    }
-                }
-            }
-        };
-        if self.location != [0.0; 3] {
-            numbers("-o", self.location);
-        }
-        if self.scale != [1.0; 3] {
-            numbers("-s", self.scale);
-        }
-        if self.input == TextureInput::Normal && self.normal_strength > 0.0001 {
-            if !options.is_empty() {
-                options.push(b' ');
-            }
-            options.extend_from_slice(b"-bm ");
-            numfmt::write_fixed(&mut options, self.normal_strength, 6);
-        }
+    /// The map the exporter writes for it under `key`: its options (`-o`,
+    /// `-s`, `-bm` for normal maps) and path.
+    fn map(&self, key: &str) -> TextureMap {
+        let normal = self.input == TextureInput::Normal && self.normal_strength > 0.0001;
         TextureMap {
             key: key.into(),
-            options: String::from_utf8(options).expect("numbers are ASCII"),
             path: self.path.clone(),
+            offset: (self.location != [0.0; 3]).then_some(self.location),
+            scale: (self.scale != [1.0; 3]).then_some(self.scale),
+            bump_multiplier: normal.then_some(self.normal_strength),
+            ..TextureMap::default()
         }
     }
 }
@@ -203,7 +177,7 @@ fn texture_maps(input: &MaterialInput, pbr: bool, exporter: Exporter) -> Vec<Tex
         })
         .filter_map(|&(key, from)| {
             let texture = input.textures.iter().find(|t| t.input == from)?;
-            Some(texture.map(key, exporter))
+            Some(texture.map(key))
         })
         .collect()
 }
@@ -377,39 +351,28 @@ mod tests {
         }
     }
 
-    fn lines(material: &Material) -> Vec<String> {
-        let map = |m: &TextureMap| format!("{} {} {}", m.key, m.options, m.path);
-        material.maps.iter().map(map).collect()
-    }
-
     #[test]
     fn texture_maps_by_each_exporters_rules() {
         let old = mtl_material(&textured(0.0), false, Exporter::Blender34);
+        let keys = |m: &Material| m.maps.iter().map(|m| m.key.clone()).collect::<Vec<_>>();
         assert_eq!(
-            lines(&old),
+            keys(&old),
             [
-                "map_Kd -o 0.763775 0.25 0 -s 2 1.51014 1 Base Color",
-                "map_Ks -o 0.763775 0.25 0 -s 2 1.51014 1 Specular",
-                "map_Ns -o 0.763775 0.25 0 -s 2 1.51014 1 Roughness",
-                "map_refl -o 0.763775 0.25 0 -s 2 1.51014 1 Metallic",
-                "map_Ke -o 0.763775 0.25 0 -s 2 1.51014 1 Emission",
-                "map_d -o 0.763775 0.25 0 -s 2 1.51014 1 Alpha",
-                "map_Bump -o 0.763775 0.25 0 -s 2 1.51014 1 -bm 0.441856 Normal",
+                "map_Kd", "map_Ks", "map_Ns", "map_refl", "map_Ke", "map_d", "map_Bump"
             ]
         );
+        for map in &old.maps {
+            assert_eq!(map.offset, Some([0.76377463, 0.25, 0.0]));
+            assert_eq!(map.scale, Some([2.0, 1.510138, 1.0]));
+            let normal = map.key == "map_Bump";
+            assert_eq!(map.bump_multiplier, normal.then_some(0.441856));
+        }
+        assert_eq!(old.maps[0].path, "Base Color");
         assert_eq!(old.emissive, None, "the emission map gives it");
-        // 4.1+: shortest numbers, and no emission map without emission.
+        // 4.1+: no emission map without emission.
         let new = mtl_material(&textured(0.0), true, Exporter::Blender45);
         assert_eq!(
-            lines(&new)[..2],
-            [
-                "map_Kd -o 0.76377463 0.25 0 -s 2 1.510138 1 Base Color",
-                "map_Pm -o 0.76377463 0.25 0 -s 2 1.510138 1 Metallic",
-            ]
-        );
-        let keys: Vec<&str> = new.maps.iter().map(|m| m.key.as_str()).collect();
-        assert_eq!(
-            keys,
+            keys(&new),
             [
                 "map_Kd", "map_Pm", "map_Ks", "map_Pr", "map_Ps", "map_d", "map_Bump"
             ]

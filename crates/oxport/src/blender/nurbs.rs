@@ -2,7 +2,7 @@
 //! control points placed with the exporter's float arithmetic, control
 //! indices wrapping around for cyclic splines, and the knots:
 //!
-//! - 3.4: evenly spaced, clamped at the ends of endpoint splines;
+//! - 3.4: evenly spaced from 0 to 1, clamped at the ends of endpoint splines;
 //! - 4.5: Blender's own knot vector (`bke::curves::nurbs::calculate_knots`,
 //!   from the spline's endpoint and Bézier flags), with the range of the
 //!   parameter its inner knots span;
@@ -10,7 +10,7 @@
 //!   whose knots span nothing are left out), the points written after
 //!   `deg`, the scale folded into the matrix.
 
-use crate::mesh::{Curve, CurveLayout};
+use crate::mesh::Curve;
 use crate::{Error, Result};
 
 use super::{Exporter, Matrix4, scaled_transform, transform_positions};
@@ -87,25 +87,23 @@ fn curve_34(spline: &NurbsSpline, transform: &Matrix4, scale: f32) -> Curve {
     let controls = control_count(spline) as u64;
     let endpoint = spline.endpoint && !spline.cyclic;
     let knots = controls + 3;
-    let parameters = (1..knots)
-        .map(|i| {
-            if endpoint && i <= degree {
-                0.0
-            } else if endpoint && i > controls + 2 - degree.min(controls + 2) {
-                1.0
-            } else {
-                // Blender divides in float.
-                i as f32 / knots as f32
-            }
-        })
-        .collect();
+    // The inner knots, between the ends 0 and 1.
+    let inner = (1..knots).map(|i| {
+        if endpoint && i <= degree {
+            0.0
+        } else if endpoint && i > controls + 2 - degree.min(controls + 2) {
+            1.0
+        } else {
+            // Blender divides in float.
+            i as f32 / knots as f32
+        }
+    });
     Curve {
         points: transform_positions(spline.points, transform, scale),
         degree: degree as u32,
         range: [0.0, 1.0],
         controls: wrapping_controls(spline.points.len(), controls as usize),
-        knots: parameters,
-        layout: CurveLayout::Blender34,
+        knots: std::iter::once(0.0).chain(inner).chain([1.0]).collect(),
         ..Curve::default()
     }
 }
@@ -118,7 +116,6 @@ fn curve_45(spline: &NurbsSpline, transform: &Matrix4, scale: f32) -> Curve {
         range: knot_range(&knots, degree(spline)),
         controls: wrapping_controls(spline.points.len(), control_count(spline)),
         knots,
-        layout: CurveLayout::Blender45,
         ..Curve::default()
     }
 }
@@ -147,7 +144,6 @@ fn curve_50(spline: &NurbsSpline, transform: &Matrix4, scale: f32) -> Curve {
             .map(|i| -((written - i % written.max(1)) as i64))
             .collect(),
         knots,
-        layout: CurveLayout::Blender50,
         ..Curve::default()
     }
 }
@@ -278,7 +274,10 @@ mod tests {
         );
         assert_eq!(open.degree, 2);
         assert_eq!(open.controls, [-1, -2, -3, -4]);
-        assert_eq!(open.knots, [0.0, 0.0, 3.0 / 7.0, 4.0 / 7.0, 1.0, 1.0]);
+        assert_eq!(
+            open.knots,
+            [0.0, 0.0, 0.0, 3.0 / 7.0, 4.0 / 7.0, 1.0, 1.0, 1.0]
+        );
         assert_eq!(open.points[1], [2.0, 0.0, 0.0]);
         let cyclic = one(
             spline(&points, 3, (true, true, false)),
@@ -286,8 +285,10 @@ mod tests {
             Exporter::Blender34,
         );
         assert_eq!(cyclic.controls, [-1, -2, -3, -4, -1, -2]);
-        assert_eq!(cyclic.knots.len(), 8);
-        assert!(cyclic.knots.iter().all(|&p| p > 0.0 && p < 1.0));
+        assert_eq!(cyclic.knots.len(), 10);
+        let inner = &cyclic.knots[1..9];
+        assert!(inner.iter().all(|&p| p > 0.0 && p < 1.0));
+        assert_eq!((cyclic.knots[0], cyclic.knots[9]), (0.0, 1.0));
     }
 
     // The splines of `bpy.ops.curve.primitive_nurbs_path_add`,

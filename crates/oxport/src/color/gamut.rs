@@ -2,7 +2,8 @@
 //! (reduce Oklch chroma by binary search until clipping the result moves
 //! it less than a just-noticeable difference in Oklab), or plain clipping.
 
-use super::convert::{Space, convert_one};
+use super::convert::convert_one;
+use super::space::Space;
 
 /// The just-noticeable difference in Oklab (deltaEOK) CSS Color 4 uses.
 pub const JND: f64 = 0.02;

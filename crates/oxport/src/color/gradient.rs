@@ -7,9 +7,10 @@
 
 use std::str::FromStr;
 
-use super::convert::{Space, convert_one};
+use super::convert::convert_one;
 use super::gamut::{clip, in_gamut, map_oklch_to_srgb};
 use super::oklch::ACHROMATIC;
+use super::space::Space;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
 

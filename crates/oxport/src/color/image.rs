@@ -12,8 +12,8 @@
 use std::any::Any;
 use std::sync::OnceLock;
 
-use super::convert::Space;
 use super::lanes::{self, Block, LANES, Step};
+use super::space::Space;
 use super::srgb;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result, half};

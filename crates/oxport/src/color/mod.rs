@@ -22,14 +22,16 @@ pub mod oklab;
 pub mod oklch;
 mod presets;
 mod render;
+mod space;
 pub mod srgb;
 mod stops;
 
-pub use convert::{Space, convert, convert_one};
+pub use convert::{convert, convert_one};
 pub use gamut::{JND, clip, map_oklch_to_srgb};
 pub use gradient::{Fit, GradientOptions, Hue, Stop, gradient, positions};
 pub use hex::parse_hex;
 pub use image::{Samples, SamplesMut, convert_pixels, convert_pixels_in_place};
 pub use presets::{PRESETS, preset, presets};
 pub use render::{Panel, render_gradients, write_gradients};
+pub use space::Space;
 pub use stops::parse_stops;

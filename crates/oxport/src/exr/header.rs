@@ -1,7 +1,7 @@
 //! The header: the magic number, the version field and the attributes, in
 //! file order, every one kept.
 
-use super::attribute::{AttributeValue, Channel, LineOrder, MAX_NAME};
+use super::attribute::{AttributeValue, Channel, LineOrder, MAX_NAME, Window};
 use super::compression::Compression;
 use super::cursor::Cursor;
 use super::tile::Tiles;
@@ -22,36 +22,6 @@ const SHORT_NAME: usize = 31;
 pub struct Header {
     /// Name and value of every attribute, in the order of the file.
     pub attributes: Vec<(String, AttributeValue)>,
-}
-
-/// The pixel rectangle: x and y, min and max, inclusive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Window {
-    pub x_min: i32,
-    pub y_min: i32,
-    pub x_max: i32,
-    pub y_max: i32,
-}
-
-impl Window {
-    /// Columns (0 when max < min).
-    pub fn width(&self) -> u64 {
-        (i64::from(self.x_max) - i64::from(self.x_min) + 1).max(0) as u64
-    }
-
-    /// Rows (0 when max < min).
-    pub fn height(&self) -> u64 {
-        (i64::from(self.y_max) - i64::from(self.y_min) + 1).max(0) as u64
-    }
-
-    fn from_box(b: [i32; 4]) -> Self {
-        Window {
-            x_min: b[0],
-            y_min: b[1],
-            x_max: b[2],
-            y_max: b[3],
-        }
-    }
 }
 
 /// Each channel's sampling is at least 1 and divides the window's

@@ -60,11 +60,12 @@ pub mod internals {
     pub use super::filter::{delta, planes, sorted};
 }
 
+pub use attribute::Window;
 pub use attribute::{AttributeValue, Channel, LineOrder, PixelType};
 pub use compression::Compression;
 pub use convert::{ConvertOptions, Converted, Storing, convert};
 pub use deep::DeepImage;
-pub use header::{Header, Headers, MAGIC, Window};
+pub use header::{Header, Headers, MAGIC};
 pub use new_part::{NewPart, shared_display_window};
 pub use part::{Part, Storage};
 pub use read::{ReadOptions, Reader, Selection, Shape, read, read_bytes, read_from};

@@ -3,9 +3,10 @@
 //! its offset table. A single-part file is a file of one part.
 
 use super::attribute::AttributeValue;
+use super::attribute::Window;
 use super::chunk::{self, samples};
 use super::compression::Compression;
-use super::header::{Header, Headers, Window, check_sampling_fits};
+use super::header::{Header, Headers, check_sampling_fits};
 use super::tile::{Level, Tiles};
 use crate::{Error, Result};
 

@@ -7,10 +7,11 @@
 use std::path::{Path, PathBuf};
 
 use super::Image;
+use super::attribute::Window;
 use super::chunk::{Layout, samples};
 use super::compress;
 use super::compression::Compression;
-use super::header::{Header, Headers, Window};
+use super::header::{Header, Headers};
 use super::offsets::{self, Found, Span};
 use super::part::{Band, ChunkRef, Part};
 use crate::pipeline::Pipeline;

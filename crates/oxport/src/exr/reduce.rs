@@ -153,7 +153,7 @@ pub fn make_levels(
             )));
         }
     }
-    let window = super::header::Window {
+    let window = super::attribute::Window {
         x_min: 0,
         y_min: 0,
         x_max: i32::try_from(width).map_err(|_| Error::invalid("the image is too wide"))? - 1,

@@ -4,7 +4,7 @@
 //! image shrunk 2^x times across and 2^y times down.
 
 use super::attribute::AttributeValue;
-use super::header::Window;
+use super::attribute::Window;
 use crate::{Error, Result};
 
 /// Which levels a tiled part stores.

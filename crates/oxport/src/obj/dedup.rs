@@ -8,36 +8,38 @@ use crate::merge::Item;
 use crate::mesh::Mesh;
 use crate::pipeline::Pipeline;
 
-use super::write::{Precision, WriteOptions};
+use super::precision::Precision;
 
-/// Returns the meshes with normals and/or UVs merged as `options` asks.
+/// Returns the meshes with normals merged by their text at
+/// `normals`' precision, and UVs at `uvs`' (None: not merged).
 pub(super) fn deduplicate<'m>(
     meshes: &'m [Mesh<'m>],
-    options: &WriteOptions,
+    normals: Option<Precision>,
+    uvs: Option<Precision>,
     pipeline: &Pipeline,
 ) -> Vec<Cow<'m, Mesh<'m>>> {
     pipeline.map(meshes.iter().collect(), |mesh| {
-        let normals = options.deduplicate_normals && options.normals && mesh.normals.is_some();
-        let uvs = options.deduplicate_uvs && options.uvs && mesh.uvs.is_some();
-        if !normals && !uvs {
+        let normals = normals.filter(|_| mesh.normals.is_some());
+        let uvs = uvs.filter(|_| mesh.uvs.is_some());
+        if normals.is_none() && uvs.is_none() {
             return Cow::Borrowed(mesh);
         }
         let mut merged = mesh.clone();
-        if normals {
+        if let Some(precision) = normals {
             let (values, indices) = merge(
                 mesh.normals.as_deref().unwrap_or_default(),
                 mesh.normal_indices.as_deref().unwrap_or_default(),
-                options.normal_precision,
+                precision,
                 pipeline,
             );
             merged.normals = Some(values.into());
             merged.normal_indices = Some(indices.into());
         }
-        if uvs {
+        if let Some(precision) = uvs {
             let (values, indices) = merge(
                 mesh.uvs.as_deref().unwrap_or_default(),
                 mesh.uv_indices.as_deref().unwrap_or_default(),
-                options.uv_precision,
+                precision,
                 pipeline,
             );
             merged.uvs = Some(values.into());

@@ -7,22 +7,26 @@
 
 mod curve;
 mod dedup;
+mod dialect;
 mod mtl;
 mod mtl_read;
+mod precision;
 mod read;
 mod scene;
 mod warning;
 mod write;
 
 pub use curve::encode_curves;
+pub use dialect::{CurveLayout, Dialect, TextureNumbers};
 pub use mtl::{write_mtl, write_mtl_to};
 pub use mtl_read::{MaterialLibrary, parse_mtl, read_mtl};
+pub use precision::Precision;
 pub use read::{ReadOptions, Scene, read, read_bytes, read_from, read_source};
 pub use scene::{Conversion, SceneText, convert, mtl_path, write_scene, write_with_mtl};
 pub(crate) use warning::FREE_FORM_SKIPPED;
 pub use warning::ReadWarning;
 pub use write::{
-    FileWriter, Precision, WriteOptions, WriteSummary, Writer, write, write_to, write_with_progress,
+    FileWriter, WriteOptions, WriteSummary, Writer, write, write_to, write_with_progress,
 };
 
 /// A short piece of untrusted text as an error message quotes it: at most 24

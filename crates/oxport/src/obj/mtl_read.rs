@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::mesh::{Material, TextureMap};
+use crate::mesh::{Channel, Material, Projection, TextureMap};
 use crate::{Error, Result};
 
 use super::quoted;
@@ -110,18 +110,6 @@ fn lexical(path: &Path) -> Option<PathBuf> {
         }
     }
     Some(out)
-}
-
-/// The number of values each texture map option takes (`-o` and `-s` and
-/// `-t` take one to three numbers).
-fn option_values(option: &str) -> Option<(usize, usize)> {
-    Some(match option {
-        "-o" | "-s" | "-t" => (1, 3),
-        "-mm" => (2, 2),
-        "-bm" | "-texres" | "-boost" | "-clamp" | "-blendu" | "-blendv" | "-cc" | "-imfchan"
-        | "-type" => (1, 1),
-        _ => return None,
-    })
 }
 
 fn error(line: u64, reason: String) -> Error {
@@ -244,8 +232,8 @@ pub fn parse_mtl(data: &[u8]) -> Result<MaterialLibrary> {
     Ok(library)
 }
 
-/// `map_Kd -s 2 2 1 textures/wood grain.png`: the options by their known
-/// arities, the rest (which may hold spaces) is the path.
+/// `map_Kd -s 2 2 1 textures/wood grain.png`: the options the format
+/// knows, each with its values; the rest (which may hold spaces) is the path.
 fn texture_map(key: &str, rest: &str, line: u64) -> Result<TextureMap> {
     // Tokens with their byte ranges, so that the path keeps its own spacing.
     let mut tokens: Vec<(usize, &str)> = Vec::new();
@@ -260,45 +248,141 @@ fn texture_map(key: &str, rest: &str, line: u64) -> Result<TextureMap> {
             _ => {}
         }
     }
-    let mut used = 0;
-    while used < tokens.len() {
-        let Some((least, most)) = option_values(tokens[used].1) else {
-            break;
+    let mut map = TextureMap {
+        key: key.to_string(),
+        ..TextureMap::default()
+    };
+    let mut at = 0;
+    while let Some(&(_, flag)) = tokens.get(at) {
+        let values = &tokens[at + 1..];
+        let wrong = |reason: String| error(line, format!("{key}: {flag}: {reason}"));
+        let value = || -> Result<&str> {
+            values
+                .first()
+                .map(|v| v.1)
+                .ok_or_else(|| error(line, format!("{key}: {flag} wants 1 value(s)")))
         };
-        let mut taken = 0;
-        while taken < most
-            && used + 1 + taken < tokens.len()
-            && (taken < least || tokens[used + 1 + taken].1.parse::<f32>().is_ok())
-        {
-            taken += 1;
-        }
-        if taken < least {
-            return Err(error(
-                line,
-                format!("{key}: {} wants {least} value(s)", tokens[used].1),
-            ));
-        }
-        used += 1 + taken;
+        let number = |text: &str| -> Result<f32> {
+            text.parse()
+                .map_err(|_| wrong(format!("{} is not a number", quoted(text.as_bytes()))))
+        };
+        let on_off = || -> Result<bool> {
+            match value()? {
+                "on" => Ok(true),
+                "off" => Ok(false),
+                other => Err(wrong(format!(
+                    "{} is not on or off",
+                    quoted(other.as_bytes())
+                ))),
+            }
+        };
+        // `-o`, `-s` and `-t` take one to three numbers, the rest of the
+        // vector being `fill`.
+        let vector = |fill: f32| -> Result<([f32; 3], usize)> {
+            let mut out = [fill; 3];
+            let mut taken = 0;
+            while let Some(v) = values.get(taken).filter(|_| taken < 3) {
+                match v.1.parse() {
+                    Ok(x) => out[taken] = x,
+                    Err(_) if taken > 0 => break,
+                    Err(_) => return Err(error(line, format!("{key}: {flag} wants 1 value(s)"))),
+                }
+                taken += 1;
+            }
+            if taken == 0 {
+                return Err(error(line, format!("{key}: {flag} wants 1 value(s)")));
+            }
+            Ok((out, taken))
+        };
+        let taken = match flag {
+            "-o" | "-s" | "-t" => {
+                let (values, taken) = vector(if flag == "-s" { 1.0 } else { 0.0 })?;
+                *match flag {
+                    "-o" => &mut map.offset,
+                    "-s" => &mut map.scale,
+                    _ => &mut map.turbulence,
+                } = Some(values);
+                taken
+            }
+            "-mm" => {
+                let [base, gain] = [0, 1].map(|i| values.get(i).map(|v| v.1));
+                let (Some(base), Some(gain)) = (base, gain) else {
+                    return Err(error(line, format!("{key}: -mm wants 2 value(s)")));
+                };
+                map.range = Some([number(base)?, number(gain)?]);
+                2
+            }
+            "-bm" => {
+                map.bump_multiplier = Some(number(value()?)?);
+                1
+            }
+            "-boost" => {
+                map.boost = Some(number(value()?)?);
+                1
+            }
+            "-texres" => {
+                let text = value()?;
+                map.resolution = Some(text.parse().map_err(|_| {
+                    wrong(format!("{} is not a whole number", quoted(text.as_bytes())))
+                })?);
+                1
+            }
+            "-clamp" => {
+                map.clamp = Some(on_off()?);
+                1
+            }
+            "-blendu" => {
+                map.blend_u = Some(on_off()?);
+                1
+            }
+            "-blendv" => {
+                map.blend_v = Some(on_off()?);
+                1
+            }
+            "-cc" => {
+                map.color_correction = Some(on_off()?);
+                1
+            }
+            "-imfchan" => {
+                let name = value()?;
+                map.channel = Some(Channel::from_name(name).ok_or_else(|| {
+                    wrong(format!(
+                        "{} is not one of {}",
+                        quoted(name.as_bytes()),
+                        Channel::NAMES
+                    ))
+                })?);
+                1
+            }
+            "-type" => {
+                let name = value()?;
+                map.projection = Some(Projection::from_name(name).ok_or_else(|| {
+                    let names = Projection::NAMES;
+                    wrong(format!("{} is not one of {names}", quoted(name.as_bytes())))
+                })?);
+                1
+            }
+            _ => break,
+        };
+        at += 1 + taken;
     }
-    let Some(&(path_start, _)) = tokens.get(used) else {
+    let Some(&(path_start, _)) = tokens.get(at) else {
         return Err(error(line, format!("{key} has no file name")));
     };
-    Ok(TextureMap {
-        key: key.to_string(),
-        options: rest[..path_start].trim_end().to_string(),
-        path: rest[path_start..].to_string(),
-    })
+    map.path = rest[path_start..].to_string();
+    Ok(map)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::obj::Dialect;
 
     #[test]
     fn blenders_layout_reads_back() {
         let text = "# Blender 3.4.1 MTL File: 'None'\n# www.blender.org\n\nnewmtl wood\nNs 250.000000\n\
                     Ka 1.000000 1.000000 1.000000\nKd 0.800000 0.800000 0.800000\nNi 1.450000\n\
-                    d 1.000000\nillum 2\nPr 0.5\nmap_Kd -o 0.5 0.25 0 -s 2 2 1 -bm 0.7 tex/wood grain.png\n";
+                    d 1.000000\nillum 2\nPr 0.5\nmap_Kd -o 0.5 0.25 0 -s 2 2 1 -bm 0.700000 tex/wood grain.png\n";
         let library = parse_mtl(text.as_bytes()).unwrap();
         assert_eq!(
             library.header,
@@ -308,10 +392,16 @@ mod tests {
         assert_eq!(wood.specular_exponent, Some(250.0));
         assert_eq!(wood.specular, None);
         assert_eq!(wood.statements, [("Pr".to_string(), "0.5".to_string())]);
-        assert_eq!(wood.maps[0].options, "-o 0.5 0.25 0 -s 2 2 1 -bm 0.7");
-        assert_eq!(wood.maps[0].path, "tex/wood grain.png");
+        let map = &wood.maps[0];
+        assert_eq!(map.offset, Some([0.5, 0.25, 0.0]));
+        assert_eq!(
+            (map.scale, map.bump_multiplier),
+            (Some([2.0, 2.0, 1.0]), Some(0.7))
+        );
+        assert_eq!(map.path, "tex/wood grain.png");
         let mut out = Vec::new();
-        crate::obj::write_mtl_to(&mut out, &library.materials, &library.header).unwrap();
+        let (materials, header) = (&library.materials, &library.header);
+        crate::obj::write_mtl_to(&mut out, materials, header, Dialect::default()).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), text);
     }
 

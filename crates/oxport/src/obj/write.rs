@@ -7,58 +7,12 @@ use std::path::Path;
 
 use crate::direct::DirectWriter;
 use crate::mesh::Mesh;
-use crate::numfmt::{self, MAX_PRECISION};
+use crate::numfmt;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result, atomic};
 
+use super::precision::{PRECISIONS, Precision};
 use super::{dedup, refuse_line_break};
-
-/// How many decimals a kind of number gets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Precision {
-    /// `printf("%.Nf")`, N from 0 to 9.
-    Fixed(u8),
-    /// The shortest text that reads back as the same `f32`.
-    Shortest,
-}
-
-/// What a precision may be, as every error about one says it.
-const PRECISIONS: &str = "a precision is 0 to 9 decimals, or shortest";
-
-impl Precision {
-    /// `Fixed(decimals)`, when `printf("%.Nf")` takes them here (0 to
-    /// [`MAX_PRECISION`]): the one check of a precision for every API.
-    pub fn fixed(decimals: i64) -> Result<Self> {
-        match u8::try_from(decimals) {
-            Ok(p) if usize::from(p) <= MAX_PRECISION => Ok(Precision::Fixed(p)),
-            _ => Err(Error::invalid(format!("{decimals}: {PRECISIONS}"))),
-        }
-    }
-}
-
-/// `6`, `shortest`: as the command line and Python take a precision.
-impl std::str::FromStr for Precision {
-    type Err = Error;
-
-    fn from_str(text: &str) -> Result<Self> {
-        if text == "shortest" {
-            return Ok(Precision::Shortest);
-        }
-        match text.parse::<i64>() {
-            Ok(decimals) => Precision::fixed(decimals),
-            Err(_) => Err(Error::invalid(format!("{text:?}: {PRECISIONS}"))),
-        }
-    }
-}
-
-impl std::fmt::Display for Precision {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Precision::Fixed(p) => write!(f, "{p}"),
-            Precision::Shortest => f.write_str("shortest"),
-        }
-    }
-}
 
 /// What to write and how. The defaults are Blender 3.4's.
 #[derive(Clone, Debug)]
@@ -85,6 +39,8 @@ pub struct WriteOptions {
     pub header: Vec<String>,
     /// The `mtllib` statement's file name.
     pub mtllib: Option<String>,
+    /// How curves and the MTL file's texture options are laid out.
+    pub dialect: super::Dialect,
     /// Encoding threads; `None` is one per core.
     pub threads: Option<usize>,
     /// Elements (vertices, faces, edges) per chunk at most: Blender's 32k by
@@ -113,6 +69,7 @@ impl Default for WriteOptions {
             deduplicate_uvs: false,
             header: Vec::new(),
             mtllib: None,
+            dialect: super::Dialect::default(),
             threads: None,
             chunk_size: 32 * 1024,
             direct: false,
@@ -244,8 +201,11 @@ impl<W: Write> Writer<W> {
     fn write_valid(&mut self, meshes: &[Mesh], mut progress: impl FnMut(u64, u64)) -> Result<()> {
         let options = &self.options;
         // Deduplication rewrites a mesh's normals or UVs; everything else is borrowed.
-        let meshes: Vec<Cow<Mesh>> = if options.deduplicate_normals || options.deduplicate_uvs {
-            dedup::deduplicate(meshes, options, &self.pipeline)
+        let normals =
+            (options.deduplicate_normals && options.normals).then_some(options.normal_precision);
+        let uvs = (options.deduplicate_uvs && options.uvs).then_some(options.uv_precision);
+        let meshes: Vec<Cow<Mesh>> = if normals.is_some() || uvs.is_some() {
+            dedup::deduplicate(meshes, normals, uvs, &self.pipeline)
         } else {
             meshes.iter().map(Cow::Borrowed).collect()
         };
@@ -312,7 +272,7 @@ impl<W: Write> Writer<W> {
     /// Writes free-form `curves` after what was written ([`super::encode_curves`]):
     /// Blender writes them after every mesh, as relative indices.
     pub fn write_curves(&mut self, curves: &[crate::mesh::Curve]) -> Result<()> {
-        let text = super::encode_curves(curves)?;
+        let text = super::encode_curves(curves, self.options.dialect.curves)?;
         self.out.write_all(&text)?;
         self.summary.bytes += text.len() as u64;
         Ok(())
@@ -400,7 +360,13 @@ impl FileWriter {
             ));
         };
         let folder = self.pending.path().parent().unwrap_or(Path::new(""));
-        super::write_mtl(&folder.join(name), &library.materials, &library.header)?;
+        let options = &self.writer.options;
+        super::write_mtl(
+            &folder.join(name),
+            &library.materials,
+            &library.header,
+            options.dialect,
+        )?;
         self.finish()
     }
 

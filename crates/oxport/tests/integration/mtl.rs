@@ -1,4 +1,5 @@
-//! MTL files read and written again: the same bytes; errors name the file and line.
+//! MTL files read and written again: the same bytes (those Blender's layout
+//! writes); errors name the file and line.
 
 use oxport::obj;
 
@@ -8,7 +9,7 @@ fn an_mtl_file_reads_and_writes_back_the_same_bytes() {
                 newmtl brick\nNs 250.000000\nKa 1.000000 1.000000 1.000000\n\
                 Kd 0.800000 0.300000 0.100000\nKs 0.500000 0.500000 0.500000\n\
                 Ke 0.000000 0.000000 0.000000\nNi 1.450000\nd 1.000000\nillum 2\n\
-                map_Kd -o 0.5 0 0 -s 2 2 1 textures/brick wall.png\nmap_Bump -bm 0.3 bump.png\n\n\
+                map_Kd -o 0.5 0 0 -s 2 2 1 textures/brick wall.png\nmap_Bump -bm 0.300000 bump.png\n\n\
                 newmtl glass\nNs 900.000000\nd 0.200000\nillum 4\n";
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().join("scene.mtl");
@@ -18,7 +19,8 @@ fn an_mtl_file_reads_and_writes_back_the_same_bytes() {
     assert_eq!(library.materials[0].maps[0].path, "textures/brick wall.png");
     assert_eq!(library.materials[1].diffuse, None);
     let again = folder.path().join("again.mtl");
-    obj::write_mtl(&again, &library.materials, &library.header).unwrap();
+    let dialect = obj::Dialect::default();
+    obj::write_mtl(&again, &library.materials, &library.header, dialect).unwrap();
     assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
 }
 

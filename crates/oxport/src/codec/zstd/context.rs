@@ -15,17 +15,8 @@ use std::ptr::NonNull;
 
 use zstd_safe::zstd_sys::{self as sys, ZSTD_EndDirective, ZSTD_ResetDirective};
 
+use super::check;
 use crate::{Error, Result};
-
-/// zstd's result convention: a count, or an error code.
-pub(crate) fn check(code: usize) -> std::result::Result<usize, usize> {
-    // SAFETY: a pure function of its argument.
-    if unsafe { sys::ZSTD_isError(code) } != 0 {
-        Err(code)
-    } else {
-        Ok(code)
-    }
-}
 
 fn allocation_failed(what: &str) -> Error {
     Error::from(std::io::Error::new(

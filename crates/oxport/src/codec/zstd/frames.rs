@@ -3,7 +3,7 @@
 
 use zstd_safe::zstd_sys as sys;
 
-use super::{MAX_RATIO, corrupt};
+use super::{MAX_RATIO, check, corrupt};
 use crate::{Error, Result};
 
 /// What a frame header records.
@@ -89,7 +89,7 @@ pub(crate) fn scan(data: &[u8], max_window: u64) -> Result<Frames> {
         };
         // SAFETY: zeroed is a valid header, and zstd only writes valid values.
         let header = unsafe { header.assume_init() };
-        match super::context::check(code) {
+        match check(code) {
             Err(code) => return Err(corrupt(code, offset)),
             Ok(0) => {}
             Ok(_) => return Err(truncated),

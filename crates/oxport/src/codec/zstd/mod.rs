@@ -47,6 +47,16 @@ pub fn version_number() -> u32 {
 /// recorded in a header beyond it is a lie, and is never allocated.
 pub const MAX_RATIO: u64 = 32 * 1024;
 
+/// zstd's result convention: a count, or an error code.
+pub(crate) fn check(code: usize) -> std::result::Result<usize, usize> {
+    // SAFETY: a pure function of its argument.
+    if unsafe { zstd_safe::zstd_sys::ZSTD_isError(code) } != 0 {
+        Err(code)
+    } else {
+        Ok(code)
+    }
+}
+
 /// A zstd error code as an error about the input at `offset`.
 pub(crate) fn corrupt(code: usize, offset: Option<u64>) -> Error {
     Error::Corrupt {

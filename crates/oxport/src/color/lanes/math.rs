@@ -16,12 +16,6 @@ use std::f64::consts::LN_2;
 
 use super::wide::Wide;
 
-/// `a * b + c`, fused where the target has FMA.
-#[inline(always)]
-pub(super) fn fma<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
-    if F { a.mul_add(b, c) } else { a * b + c }
-}
-
 /// Horner's rule over `coefficients`, the highest power first.
 #[inline(always)]
 pub(super) fn horner<const F: bool, const L: usize, const N: usize>(

@@ -21,8 +21,8 @@ mod wide;
 use multiversion::multiversion;
 use multiversion::target::target_cfg_f;
 
-use super::convert::Space;
 use super::oklab::{LMS_TO_OKLAB, LMS_TO_SRGB, Matrix, OKLAB_TO_LMS, SRGB_TO_LMS};
+use super::space::Space;
 use super::{oklch, srgb};
 use wide::Wide;
 

@@ -7,6 +7,12 @@
 
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
+/// `a * b + c`, fused where the target has FMA.
+#[inline(always)]
+pub(super) fn fma<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
+    if F { a.mul_add(b, c) } else { a * b + c }
+}
+
 /// `L` doubles.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Wide<const L: usize>(pub [f64; L]);
@@ -52,7 +58,7 @@ impl<const L: usize> Wide<L> {
     #[inline(always)]
     pub fn mul_add<const F: bool>(mut self, b: Self, c: Self) -> Self {
         for ((v, &b), &c) in self.0.iter_mut().zip(&b.0).zip(&c.0) {
-            *v = super::math::fma::<F>(*v, b, c);
+            *v = fma::<F>(*v, b, c);
         }
         self
     }

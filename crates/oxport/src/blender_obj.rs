@@ -1,0 +1,87 @@
+//! Blender's OBJ exporter and importer as a whole: [`blender`]'s arithmetic
+//! on meshes, which knows no file format, joined to the [`obj`] format,
+//! which knows no Blender version. Which layout each exporter writes is
+//! decided here ([`dialect`]); reading the file an import builds its meshes
+//! from happens here ([`import_obj`]).
+
+use std::path::Path;
+
+use crate::Result;
+use crate::blender::{self, Exporter, ImportOptions, ImportedMesh};
+use crate::obj::{self, CurveLayout, Dialect, ReadWarning, TextureNumbers};
+
+/// The layout `exporter` writes: its curves' statements and its texture
+/// options' numbers (`%g` in 3.4, the shortest round trip from 4.1).
+pub fn dialect(exporter: Exporter) -> Dialect {
+    let (curves, texture_numbers) = match exporter {
+        Exporter::Blender34 => (CurveLayout::Blender34, TextureNumbers::General),
+        Exporter::Blender45 => (CurveLayout::Blender45, TextureNumbers::Shortest),
+        Exporter::Blender50 => (CurveLayout::Blender50, TextureNumbers::Shortest),
+    };
+    Dialect {
+        curves,
+        texture_numbers,
+    }
+}
+
+/// An OBJ file as Blender's importer builds it.
+#[derive(Clone, Debug, Default)]
+pub struct ImportedScene {
+    /// One per object, in file order.
+    pub meshes: Vec<ImportedMesh>,
+    /// The `mtllib` statements' texts, in file order.
+    pub mtllibs: Vec<String>,
+    /// What the read passed over (free-form curves among them).
+    pub warnings: Vec<ReadWarning>,
+    /// The file has free-form curves or surfaces, which Blender would import
+    /// as curve objects and which are not read.
+    pub free_form: bool,
+}
+
+/// Reads the OBJ file at `path` on `threads` (None: every core) and builds
+/// each object's mesh as Blender's importer does
+/// ([`blender::imported_meshes`]); the object before the first `o` is named
+/// after the file, as Blender names it. MTL files are not read: Blender
+/// makes the materials.
+pub fn import_obj(
+    path: &Path,
+    options: &ImportOptions,
+    threads: Option<usize>,
+) -> Result<ImportedScene> {
+    let read = obj::ReadOptions {
+        threads,
+        materials: false,
+        ..obj::ReadOptions::default()
+    };
+    let scene = obj::read(path, &read)?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let meshes = blender::imported_meshes(&scene.meshes, &stem, options, threads)?;
+    let free_form = scene
+        .warnings
+        .iter()
+        .any(|w| w.what == obj::FREE_FORM_SKIPPED);
+    Ok(ImportedScene {
+        meshes,
+        mtllibs: scene.mtllibs,
+        warnings: scene.warnings,
+        free_form,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_exporter_has_its_layout() {
+        let of = |major, minor| dialect(Exporter::of_version(major, minor));
+        assert_eq!(of(3, 4), Dialect::default());
+        assert_eq!(of(4, 0), Dialect::default());
+        assert_eq!(of(4, 1).curves, CurveLayout::Blender45);
+        assert_eq!(of(4, 5).texture_numbers, TextureNumbers::Shortest);
+        assert_eq!(of(5, 0).curves, CurveLayout::Blender50);
+    }
+}
