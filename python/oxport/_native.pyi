@@ -349,6 +349,23 @@ class Curve:
     def points(self) -> list[tuple[float, float, float]]: ...
 
 @final
+class BlenderExporter:
+    """The rules of Blender's exporter and importer of ``blender_version``
+    (``bpy.app.version[:2]``; None: 3.4) that are not arithmetic."""
+
+    def __new__(cls, blender_version: Optional[tuple[int, int]] = None) -> BlenderExporter: ...
+    def frame_path(self, path: str, frame: int) -> str:
+        """The file of one frame of an animation: ``path`` without its
+        extension, the frame number (four digits from 4.1), ``.obj``."""
+    @property
+    def writes_empty_files(self) -> bool:
+        """Whether an export that finds nothing leaves a file (an empty one
+        in 3.4; from 4.1 no file, and one already there is left alone)."""
+    @property
+    def validates_meshes(self) -> bool:
+        """The importer's ``validate_meshes`` default (on from 4.1)."""
+
+@final
 class NurbsSpline:
     """One NURBS spline of a Blender curve object: its control points
     (``points[].co`` without the weight, (N, 3) float32), ``order_u``,

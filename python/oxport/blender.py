@@ -22,7 +22,8 @@ domain's order; equal UVs merged across the mesh). 3.4, 4.5 and 5.0 are
 checked against their own exporters.
 
 :class:`Gathered`'s arguments:
-    name: the object name. matrix_world: ``Object.matrix_world`` (rows).
+    name: the object name (spaces are written as underscores, as Blender
+        writes them; so are material names). matrix_world: ``Object.matrix_world`` (rows).
     axes: the axis conversion (rows), e.g. ``bpy_extras.io_utils.axis_conversion``.
     positions: ``vertices.foreach_get("co")``, float32.
     corner_vertices: ``loops.foreach_get("vertex_index")``.
@@ -75,10 +76,11 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence, Union
 
 from . import _native
+from ._native import BlenderExporter as Exporter
 from ._native import Bsdf, Curve, CustomNormals, Gathered, ImageTexture, ImportedMesh, Mesh, NurbsSpline
 from ._obj import Buffer, Material, ReadWarning, _material, _warnings
 
-__all__ = ["Bsdf", "Curve", "CustomNormals", "custom_normals", "Gathered", "ImageTexture", "ImportedMesh", "ImportedScene", "import_obj", "mesh",
+__all__ = ["Bsdf", "Curve", "CustomNormals", "custom_normals", "Exporter", "Gathered", "ImageTexture", "ImportedMesh", "ImportedScene", "import_obj", "mesh",
            "meshes", "mtl_material", "nurbs_curves", "NurbsSpline", "unused_edges"]
 
 #: A matrix as rows of numbers (a ``mathutils.Matrix`` works).
@@ -175,7 +177,8 @@ def nurbs_curves(
 class ImportedScene:
     """An OBJ file as Blender's importer builds it (:func:`import_obj`)."""
 
-    #: One per object, in file order.
+    #: The objects Blender makes, in the order it makes them: by name, case
+    #: aside; an object without vertices is not made.
     meshes: list[ImportedMesh]
     #: The ``mtllib`` statements' texts, in file order.
     mtllibs: list[str]
@@ -201,7 +204,9 @@ def import_obj(
     normals, only faces of near-zero area); the material of each face by
     first use; loose edges; vertex colors made linear; with
     ``vertex_groups``, the ``g`` groups' vertices. The object before the
-    first ``o`` is named after the file. MTL files are not read.
+    first ``o`` is named after the file; the objects come in the order
+    Blender makes them (by name, case aside), those without vertices left
+    out. MTL files are not read.
 
     Where this differs from Blender's own parser: a vertex an object uses
     from another object's lines comes after its own vertices (Blender keeps

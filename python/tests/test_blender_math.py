@@ -198,3 +198,31 @@ def test_import_keeps_the_used_vertices_in_file_order(tmp_path: Path) -> None:
     assert not scene.free_form
     path.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\ncstype bspline\ndeg 1\ncurv 0.0 1.0 -1 -2\nend\n")
     assert oxport.blender.import_obj(path).free_form  # Blender would make a curve object
+
+
+def test_the_version_rules_are_the_librarys() -> None:
+    old, new = oxport.blender.Exporter(), oxport.blender.Exporter((4, 5))
+    assert old.frame_path("out/scene.obj", 12) == "out/scene12.obj"
+    assert new.frame_path("out/scene.obj", 12) == "out/scene0012.obj"
+    assert old.writes_empty_files and not new.writes_empty_files
+    assert not old.validates_meshes and new.validates_meshes
+    assert repr(new) == "Exporter(Blender45)"
+
+
+def test_names_are_written_with_underscores(tmp_path: Path) -> None:
+    gathered = oxport.blender.Gathered(
+        "My Cube", IDENTITY4, Y_UP, np.zeros((3, 3), np.float32), np.arange(3, dtype=np.int32),
+        np.array([0], np.int32), material_indices=np.array([0], np.int32), materials=["Red Paint"],
+        material_groups="My Cube")
+    mesh = oxport.blender.mesh(gathered)
+    assert mesh.name == "My_Cube"
+    oxport.write_obj(tmp_path / "n.obj", [mesh])
+    text = (tmp_path / "n.obj").read_text()
+    assert "o My_Cube\n" in text and "g My_Cube_Red_Paint\nusemtl Red_Paint\n" in text
+
+
+def test_import_makes_objects_in_blenders_order(tmp_path: Path) -> None:
+    path = tmp_path / "order.obj"
+    path.write_text("o b\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\no Empty\no A\nf 1 2 3\no a\nf 3 2 1\n")
+    names = [m.name for m in oxport.blender.import_obj(path).meshes]
+    assert names == ["A", "a", "b"]  # by name, case aside; "Empty" has no vertices

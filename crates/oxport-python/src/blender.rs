@@ -437,3 +437,40 @@ pub(crate) fn blender_nurbs_curves(
             .map_err(to_py_err)?;
     Ok(curves.into_iter().map(|curve| Curve { curve }).collect())
 }
+
+/// The rules of Blender's exporter and importer of one version
+/// (`oxport.blender.Exporter`): file names, defaults, what is written.
+#[pyclass(frozen, module = "oxport._native", name = "BlenderExporter")]
+pub struct BlenderExporter {
+    exporter: library::Exporter,
+}
+
+#[pymethods]
+impl BlenderExporter {
+    #[new]
+    #[pyo3(signature = (blender_version=None))]
+    fn new(blender_version: Option<(u32, u32)>) -> Self {
+        BlenderExporter {
+            exporter: exporter(blender_version),
+        }
+    }
+
+    /// The file of one frame of an animation.
+    fn frame_path(&self, path: &str, frame: i64) -> String {
+        self.exporter.frame_path(path, frame)
+    }
+
+    #[getter]
+    fn writes_empty_files(&self) -> bool {
+        self.exporter.writes_empty_files()
+    }
+
+    #[getter]
+    fn validates_meshes(&self) -> bool {
+        self.exporter.validates_meshes()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Exporter({:?})", self.exporter)
+    }
+}

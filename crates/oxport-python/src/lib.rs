@@ -44,6 +44,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<blender::Bsdf>()?;
     m.add_class::<blender::ImageTexture>()?;
     m.add_class::<blender::NurbsSpline>()?;
+    m.add_class::<blender::BlenderExporter>()?;
     m.add_class::<blender_import::ImportedMesh>()?;
     m.add_class::<blender_import::CustomNormals>()?;
     m.add_function(wrap_pyfunction!(blender_import::blender_import_obj, m)?)?;

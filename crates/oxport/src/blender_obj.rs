@@ -27,7 +27,8 @@ pub fn dialect(exporter: Exporter) -> Dialect {
 /// An OBJ file as Blender's importer builds it.
 #[derive(Clone, Debug, Default)]
 pub struct ImportedScene {
-    /// One per object, in file order.
+    /// The objects Blender makes, in the order it makes them
+    /// ([`blender::imported_meshes`]).
     pub meshes: Vec<ImportedMesh>,
     /// The `mtllib` statements' texts, in file order.
     pub mtllibs: Vec<String>,

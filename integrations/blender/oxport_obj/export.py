@@ -15,16 +15,7 @@ from .options import NotSupported, Report, axis, check_options
 from .package import oxport
 from .stream import Stream
 
-__all__ = ["NotSupported", "Report", "export", "frame_path"]
-
-
-def frame_path(filepath: str, frame: int, version: tuple = (3, 4)) -> str:
-    """The file of one frame of an animation, named as the Blender of
-    ``version`` names it: the frame number in place of the extension, then
-    ``.obj``; without padding in 3.4 (``scene.obj`` at frame 12 is
-    ``scene12.obj``), in four digits from 4.1 (``scene0012.obj``)."""
-    number = f"{frame:04d}" if tuple(version[:2]) >= (4, 1) else str(frame)
-    return f"{os.path.splitext(filepath)[0]}{number}.obj"
+__all__ = ["NotSupported", "Report", "export"]
 
 
 def export(context, filepath: str, options: dict) -> Report:
@@ -36,11 +27,12 @@ def export(context, filepath: str, options: dict) -> Report:
         return _export_frame(context, filepath, options)
     scene = context.scene
     original = scene.frame_current
+    rules = oxport.blender.Exporter(tuple(bpy.app.version[:2]))
     total = Report()
     try:
         for frame in range(options.get("start_frame", 0), options.get("end_frame", 1) + 1):
             scene.frame_set(frame)
-            report = _export_frame(context, frame_path(filepath, frame, bpy.app.version), options)
+            report = _export_frame(context, rules.frame_path(filepath, frame), options)
             total.objects += report.objects
             total.faces += report.faces
             total.bytes += report.bytes
@@ -96,8 +88,7 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
             stream.wait()
         finally:
             stream.close()
-        if not found and bpy.app.version >= (4, 1):
-            # Blender 4.1+ then writes no file (and leaves one there alone).
+        if not found and not oxport.blender.Exporter(tuple(bpy.app.version[:2])).writes_empty_files:
             writer.abort()
             report.warnings.append("OBJ Export: No information to write")
             return report

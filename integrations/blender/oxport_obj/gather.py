@@ -334,7 +334,7 @@ def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: Polygons
     names = None
     if with_materials:
         # An empty slot is written as "usemtl " with no name, as Blender does.
-        names = [m.name.replace(" ", "_") if m is not None else "" for m in slots]
+        names = [m.name if m is not None else "" for m in slots]
     colors = {}
     if options.get("export_colors", False):
         attribute = me.color_attributes.active_color
@@ -358,14 +358,13 @@ def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: Polygons
         groups["sharp_edges"] = sharp
         groups["smooth_group_bitflags"] = options.get("smooth_group_bitflags", False)
     if options.get("export_material_groups", False):
-        groups["material_groups"] = ob.name.replace(" ", "_")
+        groups["material_groups"] = ob.name
     if options.get("export_vertex_groups", False):
         groups.update(_vertex_weights(ob, me))
-    # Blender writes spaces in names as underscores (object groups: OBJECT_MESH).
+    # Object groups: OBJECT_MESH (oxport writes spaces as underscores, as Blender does).
     name = ob.name
     if options.get("export_object_groups", False):
         name = f"{name}_{me.name}"
-    name = name.replace(" ", "_")
     arguments = dict(
         name=name, **colors, matrix_world=matrix, axes=axes,
         positions=positions, corner_vertices=corner_vertices, face_starts=face_starts,

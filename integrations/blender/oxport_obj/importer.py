@@ -75,15 +75,13 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
     for warning in scene.warnings:
         report.warnings.append(f"{path}: line {warning.line}: {warning.what}")
     start = time.perf_counter()
-    meshes = [m for m in scene.meshes if len(m.positions)]
-    # Blender makes its objects in the order of their names, case aside.
-    meshes.sort(key=lambda m: m.name.lower())
+    meshes = scene.meshes  # the objects Blender makes, in its order
     materials = _blender_materials(path, scene.mtllibs, meshes, options)
     matrix = (axis_conversion(from_forward=axis(options.get("forward_axis", "NEGATIVE_Z")),
                               from_up=axis(options.get("up_axis", "Y")), to_forward="Y", to_up="Z").to_4x4()
               @ Matrix.Scale(options.get("global_scale", 1.0), 4))
     collection = context.view_layer.active_layer_collection.collection
-    validate = options.get("validate_meshes", version >= (4, 1))
+    validate = options.get("validate_meshes", oxport.blender.Exporter(version).validates_meshes)
     normals = _CustomNormals()
     created = []
     try:

@@ -8,9 +8,19 @@
 //! | UVs | merged per vertex within 0.0001 | equal UVs anywhere in the mesh merged, in corner order | as 4.5 |
 //! | NURBS knots | evenly spaced, clamped for endpoint splines | Blender's knot vector; the range its inner knots span | the span of valid knots, points after `deg` |
 //!
+//! | animation frames | `scene12.obj` | `scene0012.obj` | as 4.5 |
+//! | nothing to export | an empty file | no file | as 4.5 |
+//! | importer's `validate_meshes` | off | on | on |
+//!
+//! Every version writes spaces in object and material names as underscores
+//! ([`exported_name`]), and its importer makes objects in the order of their
+//! names, case aside (`import::imported_meshes`).
+//!
 //! Blender 3.4, 4.5 and 5.0 are the versions checked against their own
 //! exporters; a version between takes the rules of the checked version
 //! below it, with the mesh rules cut at 4.1.
+
+use std::borrow::Cow;
 
 /// The exporter whose bytes are made. Ordered by version: a rule that began
 /// with 4.1 holds for every exporter `>= Blender45`.
@@ -38,6 +48,56 @@ impl Exporter {
     }
 }
 
+impl Exporter {
+    /// The file of one frame of an animation: `path` without its
+    /// extension, the frame number (four digits from 4.1: `scene0012.obj`;
+    /// as it is before: `scene12.obj`), `.obj`.
+    pub fn frame_path(self, path: &str, frame: i64) -> String {
+        // The extension of the file name, not of a folder.
+        let name_start = path.rfind(['/', '\\']).map_or(0, |i| i + 1);
+        let stem = match path[name_start..].rfind('.') {
+            Some(dot) if dot > 0 => &path[..name_start + dot],
+            _ => path,
+        };
+        if self >= Exporter::Blender45 {
+            format!("{stem}{frame:04}.obj")
+        } else {
+            format!("{stem}{frame}.obj")
+        }
+    }
+
+    /// Whether an export that finds nothing to write leaves a file: an
+    /// empty one in 3.4; from 4.1 no file (and one already there is left
+    /// alone).
+    pub fn writes_empty_files(self) -> bool {
+        self < Exporter::Blender45
+    }
+
+    /// The importer's `validate_meshes` default: on from 4.1.
+    pub fn validates_meshes(self) -> bool {
+        self >= Exporter::Blender45
+    }
+}
+
+/// An object's or material's name as Blender's exporters write it: spaces
+/// as underscores.
+pub fn exported_name(name: &str) -> Cow<'_, str> {
+    if name.contains(' ') {
+        Cow::Owned(name.replace(' ', "_"))
+    } else {
+        Cow::Borrowed(name)
+    }
+}
+
+/// The order in which Blender's importer makes the objects named `names`:
+/// by name, case aside (stable: equal names keep their order).
+pub(crate) fn creation_order<S: AsRef<str>>(names: &[S]) -> Vec<usize> {
+    let keys: Vec<String> = names.iter().map(|n| n.as_ref().to_lowercase()).collect();
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+    order
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,5 +110,22 @@ mod tests {
         assert_eq!(Exporter::of_version(4, 5), Exporter::Blender45);
         assert_eq!(Exporter::of_version(5, 0), Exporter::Blender50);
         assert!(Exporter::Blender50 >= Exporter::Blender45);
+    }
+
+    #[test]
+    fn frames_names_and_defaults_by_version() {
+        let (old, new) = (Exporter::Blender34, Exporter::Blender50);
+        assert_eq!(old.frame_path("out/scene.obj", 12), "out/scene12.obj");
+        assert_eq!(new.frame_path("out/scene.obj", 12), "out/scene0012.obj");
+        assert_eq!(new.frame_path("out.d/scene", -3), "out.d/scene-003.obj");
+        assert_eq!(
+            new.frame_path("C:\\a.b\\.hidden", 1),
+            "C:\\a.b\\.hidden0001.obj"
+        );
+        assert!(old.writes_empty_files() && !new.writes_empty_files());
+        assert!(!old.validates_meshes() && Exporter::Blender45.validates_meshes());
+        assert_eq!(exported_name("Cube 1 a"), "Cube_1_a");
+        assert!(matches!(exported_name("Cube"), Cow::Borrowed("Cube")));
+        assert_eq!(creation_order(&["b", "A", "a", "C"]), [1, 2, 0, 3]);
     }
 }

@@ -17,6 +17,7 @@
 
 use super::Exporter;
 use super::colors::srgb_to_linear_v3;
+use super::exporter::creation_order;
 use super::normals::newell;
 use super::transform::{cross, normalize, sub};
 use crate::Result;
@@ -69,10 +70,12 @@ pub struct ImportOptions {
     pub vertex_groups: bool,
 }
 
-/// Each of `meshes` (an OBJ file's objects, in file order) as Blender's
-/// importer builds it, on `threads` (None: every core; each mesh's own work
-/// too). The mesh without a name (the one before the first `o`) is named
-/// `unnamed`: Blender names it after the file.
+/// The objects Blender's importer makes of `meshes` (an OBJ file's objects,
+/// in file order), in the order it makes them: by name, case aside
+/// ([`creation_order`]); an object without vertices is not made. Built on
+/// `threads` (None: every core; each mesh's own work too). The mesh without
+/// a name (the one before the first `o`) is named `unnamed`: Blender names
+/// it after the file.
 pub fn imported_meshes(
     meshes: &[Mesh],
     unnamed: &str,
@@ -83,15 +86,26 @@ pub fn imported_meshes(
     let file_uvs = meshes
         .iter()
         .any(|m| m.uvs.as_ref().is_some_and(|uvs| !uvs.is_empty()));
-    let pipeline = Pipeline::new(threads)?;
-    Ok(pipeline.map(meshes.iter().collect(), |mesh| {
-        let name = if mesh.name.is_empty() {
-            unnamed
+    let name = |mesh: &Mesh| -> String {
+        if mesh.name.is_empty() {
+            unnamed.to_string()
         } else {
-            &mesh.name
-        };
-        imported_mesh(mesh, name, options, file_uvs, &pipeline)
+            mesh.name.to_string()
+        }
+    };
+    let names: Vec<String> = meshes.iter().map(name).collect();
+    let made: Vec<usize> = creation_order(&names)
+        .into_iter()
+        .filter(|&i| !meshes[i].position_indices.is_empty() || has_edges(&meshes[i]))
+        .collect();
+    let pipeline = Pipeline::new(threads)?;
+    Ok(pipeline.map(made, |i| {
+        imported_mesh(&meshes[i], &names[i], options, file_uvs, &pipeline)
     }))
+}
+
+fn has_edges(mesh: &Mesh) -> bool {
+    mesh.edges.as_ref().is_some_and(|e| !e.is_empty())
 }
 
 /// The mesh Blender's importer builds for `mesh`, named `name` (Blender

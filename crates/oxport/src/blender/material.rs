@@ -9,7 +9,7 @@
 //! | `-o`, `-s` numbers | `%g` | shortest (`{fmt}`'s `{}`) |
 //! | emission texture | written | left out when `Emission Strength` is 0 (and `Ke` written) |
 
-use super::Exporter;
+use super::{Exporter, exported_name};
 use crate::mesh::{Material, TextureMap};
 
 /// The inputs of a material's Principled BSDF (`node.inputs[NAME].default_value`).
@@ -245,7 +245,7 @@ pub fn mtl_material(input: &MaterialInput, pbr: bool, exporter: Exporter) -> Mat
         }
     }
     Material {
-        name: input.name.replace(' ', "_"),
+        name: exported_name(&input.name).into_owned(),
         specular_exponent: (!pbr)
             .then_some(exponent)
             .and_then(|e| (!mapped("map_Ns")).then_some(e)),

@@ -11,9 +11,9 @@ use super::check::check;
 use super::normals::mixed_corner_normals;
 use super::{
     Exporter, Matrix3, Matrix4, NormalSource, SmoothGroupInput, VertexGroupInput,
-    corner_colors_to_vertices, corner_normals, domain_normals, face_order, face_vertex_groups,
-    linear_to_srgb, normal_transform, reorder_faces, scaled_transform, smooth_groups,
-    transform_position, uv_exact_map, uv_vertex_map,
+    corner_colors_to_vertices, corner_normals, domain_normals, exported_name, face_order,
+    face_vertex_groups, linear_to_srgb, normal_transform, reorder_faces, scaled_transform,
+    smooth_groups, transform_position, uv_exact_map, uv_vertex_map,
 };
 
 /// One evaluated Blender mesh as its Python API gives it (`foreach_get`).
@@ -169,7 +169,11 @@ pub fn mesh(gathered: &Gathered, pipeline: &Pipeline) -> Result<Mesh<'static>> {
     };
     // Faces may use material indices past the object's slots: Blender writes
     // `usemtl` with an empty name for them, as for empty slots.
-    let mut materials: Vec<String> = g.materials.clone();
+    let mut materials: Vec<String> = g
+        .materials
+        .iter()
+        .map(|m| exported_name(m).into_owned())
+        .collect();
     if let Some(indices) = g.material_indices {
         let used = indices.iter().max().map_or(0, |&m| m as usize + 1);
         if used > materials.len() {
@@ -189,7 +193,7 @@ pub fn mesh(gathered: &Gathered, pipeline: &Pipeline) -> Result<Mesh<'static>> {
             (None, Some(object), Some(indices)) => (
                 materials
                     .iter()
-                    .map(|m| Cow::Owned(format!("{object}_{m}")))
+                    .map(|m| Cow::Owned(format!("{}_{m}", exported_name(object))))
                     .collect(),
                 Some(indices.to_vec().into()),
             ),
@@ -207,7 +211,7 @@ pub fn mesh(gathered: &Gathered, pipeline: &Pipeline) -> Result<Mesh<'static>> {
         (None, None, None) => None,
     };
     let mut mesh = Mesh {
-        name: g.name.clone().into(),
+        name: exported_name(&g.name).into_owned().into(),
         positions: positions.into(),
         colors: point_colors.map(|colors| {
             Cow::Owned(

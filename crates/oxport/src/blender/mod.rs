@@ -26,7 +26,7 @@ mod vertex_groups;
 
 pub use colors::{corner_colors_to_vertices, linear_to_srgb, srgb_to_linear, srgb_to_linear_v3};
 pub use custom_normals::{CustomNormals, encode_custom_normals, encode_custom_normals_each};
-pub use exporter::Exporter;
+pub use exporter::{Exporter, exported_name};
 pub use import::{ImportOptions, ImportedMesh, imported_mesh, imported_meshes};
 pub use material::{Bsdf, ImageTexture, MaterialInput, TextureInput, mtl_material};
 pub use mesh::{Gathered, mesh, meshes, unused_edges};
