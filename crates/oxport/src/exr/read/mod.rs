@@ -2,22 +2,27 @@
 //! needs, read and decompressed in parallel, straight into the rows of
 //! each plane they hold. A read is one part, one level, any of its
 //! channels and any window of it: only the chunks that cover the window
-//! are fetched.
+//! are fetched. The passes, a file each: `plan.rs` (the selection checked,
+//! the bands of chunks that cover it), `locate.rs` (where each chunk lies),
+//! `decode.rs` (the chunks read and decoded into the planes).
 
 use std::path::{Path, PathBuf};
 
+mod decode;
+mod locate;
+mod plan;
+
+pub(super) use plan::Plan;
+
 use super::Image;
 use super::attribute::Window;
-use super::chunk::{Layout, samples};
-use super::compress;
 use super::compression::Compression;
 use super::header::{Header, Headers};
-use super::offsets::{self, Found, Span};
-use super::part::{Band, ChunkRef, Part};
-use crate::pipeline::Pipeline;
-use crate::scratch::with_buffer;
+use super::offsets::{self, Span};
+use super::part::{Band, Part};
 use crate::source::Source;
 use crate::{Error, Result};
+use locate::table_spans;
 
 /// How to read.
 #[derive(Clone, Debug, Default)]
@@ -264,97 +269,6 @@ impl<S: Source> Reader<S> {
         self.decode(&plan, planes, options)
     }
 
-    /// Checks `selection` against the file: a flat part for
-    /// [`Reader::read_selection`], a deep one for [`Reader::read_deep`].
-    fn resolve(&self, selection: &Selection) -> Result<Plan<'_>> {
-        self.resolve_as(selection, false)
-    }
-
-    pub(super) fn resolve_as(&self, selection: &Selection, deep: bool) -> Result<Plan<'_>> {
-        let part = self.parts.get(selection.part).ok_or_else(|| {
-            Error::invalid(format!(
-                "part {} of a file of {} parts",
-                selection.part,
-                self.parts.len()
-            ))
-        })?;
-        part.check_readable()?;
-        match (part.storage().is_deep(), deep) {
-            (true, false) => {
-                return Err(Error::invalid(format!(
-                    "part {} is deep (any number of samples per pixel): read it as deep",
-                    selection.part
-                )));
-            }
-            (false, true) => {
-                return Err(Error::invalid(format!(
-                    "part {} is not deep: read its pixels, not its samples",
-                    selection.part
-                )));
-            }
-            _ => {}
-        }
-        let (lx, ly) = selection.level;
-        let level = part.level_index(lx, ly).ok_or_else(|| {
-            Error::invalid(format!(
-                "level ({lx}, {ly}): the part has {}",
-                describe_levels(part)
-            ))
-        })?;
-        let whole = part.level_window(level);
-        let window = selection.window.unwrap_or(whole);
-        if window.width() == 0
-            || window.height() == 0
-            || window.x_min < whole.x_min
-            || window.y_min < whole.y_min
-            || window.x_max > whole.x_max
-            || window.y_max > whole.y_max
-        {
-            return Err(Error::invalid(format!(
-                "window {window:?} is not inside the level's data window {whole:?}"
-            )));
-        }
-        let count = part.sizes.len();
-        let channels = selection
-            .channels
-            .clone()
-            .unwrap_or_else(|| (0..count).collect());
-        if let Some(&bad) = channels.iter().find(|&&c| c >= count) {
-            return Err(Error::invalid(format!(
-                "channel {bad} of a part of {count} channels"
-            )));
-        }
-        let shapes = channels
-            .iter()
-            .map(|&c| {
-                let (xs, ys) = part.sampling[c];
-                Shape {
-                    channel: c,
-                    width: samples(window.x_min, window.width() as usize, xs),
-                    height: samples(window.y_min, window.height() as usize, ys),
-                    sample_size: part.sizes[c],
-                }
-            })
-            .collect();
-        Ok(Plan {
-            part_index: selection.part,
-            multipart: self.multipart,
-            part,
-            bands: part.bands(level, &window),
-            window,
-            shapes,
-        })
-    }
-
-    fn decode(&self, plan: &Plan, planes: &mut [&mut [u8]], options: &ReadOptions) -> Result<()> {
-        let decoder = Decoder {
-            plan,
-            threads: options.threads,
-        };
-        let source = &self.source;
-        self.with_spans(plan.part_index, |spans| decoder.run(source, spans, planes))
-    }
-
     /// The source, for the deep reader.
     pub(super) fn source(&self) -> &S {
         &self.source
@@ -386,74 +300,6 @@ impl<S: Source> Reader<S> {
             None => e,
         })
     }
-
-    /// Each part's chunks found by walking the file from the first chunk,
-    /// as OpenEXR does when a table is broken.
-    fn walk(&self) -> Result<Vec<Vec<Span>>> {
-        let counts: Vec<usize> = self.parts.iter().map(Part::chunk_count).collect();
-        offsets::rebuild(self.size, self.first_chunk, &counts, |at| self.locate(at))
-    }
-
-    /// The chunk that starts at `at`, by its prefix: `None` when the bytes
-    /// there are not a chunk of this file.
-    fn locate(&self, at: u64) -> Result<Option<Found>> {
-        let mut head = [0u8; 4 + 16 + 24];
-        let available = (self.size - at).min(head.len() as u64) as usize;
-        self.source.read_exact_at(&mut head[..available], at)?;
-        let int = |i: usize| i32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
-        let (part_index, from) = if self.multipart {
-            (usize::try_from(int(0)).ok(), 4)
-        } else {
-            (Some(0), 0)
-        };
-        let Some(part) = part_index.and_then(|p| self.parts.get(p)) else {
-            return Ok(None);
-        };
-        let prefix = part.prefix_len();
-        if from + prefix > available {
-            return Ok(None);
-        }
-        let tiled = part.storage().tiles().is_some();
-        let coords = if tiled {
-            [int(from), int(from + 4), int(from + 8), int(from + 12)]
-        } else {
-            [int(from), 0, 0, 0]
-        };
-        let sizes_at = from + if tiled { 16 } else { 4 };
-        let data = if part.storage().is_deep() {
-            let long = |i: usize| u64::from_le_bytes(head[i..i + 8].try_into().expect("8 bytes"));
-            long(sizes_at).checked_add(long(sizes_at + 8))
-        } else {
-            u64::try_from(int(sizes_at)).ok()
-        };
-        let (Some(data), Some(index)) = (data, part.index_of(coords)) else {
-            return Ok(None);
-        };
-        Ok(Some(Found {
-            part: part_index.expect("checked"),
-            index,
-            len: ((from + prefix) as u64).saturating_add(data),
-        }))
-    }
-}
-
-/// Each part's chunks where its `table` says, each reaching to the next
-/// chunk of any part (chunks start at `first_chunk` in a source of `size`
-/// bytes); `None` when an entry points outside the chunks.
-fn table_spans(tables: &[Vec<u64>], first_chunk: u64, size: u64) -> Option<Vec<Vec<Span>>> {
-    let all: Vec<u64> = tables.iter().flatten().copied().collect();
-    let spans = offsets::spans(&all, first_chunk, size)?;
-    let mut rest = spans.as_slice();
-    Some(
-        tables
-            .iter()
-            .map(|t| {
-                let (mine, after) = rest.split_at(t.len());
-                rest = after;
-                mine.to_vec()
-            })
-            .collect(),
-    )
 }
 
 /// How many bytes the headers are read in first: most files' headers, and
@@ -475,280 +321,9 @@ fn read_headers<S: Source + ?Sized>(source: &S, size: u64) -> Result<Headers> {
     }
 }
 
-fn describe_levels(part: &Part) -> String {
-    let levels = part.levels();
-    match levels.last() {
-        Some(last) if levels.len() > 1 => {
-            format!("{} levels, up to ({}, {})", levels.len(), last.x, last.y)
-        }
-        _ => "one level, (0, 0)".into(),
-    }
-}
-
 /// What a table entry that does not point at its chunk reports (the
 /// reader then walks the file: [`Reader::with_spans`]).
 pub(super) const BROKEN: &str = "an offset table entry does not point at its chunk";
-
-/// Chunks that lie end to end in a file are fetched in one read of up to
-/// this many of the source's read sizes (32 KiB for a file, 1 MiB for a
-/// remote object, where each read is a request): a row of tiles, or a few
-/// bands of scan lines, is one request.
-const MERGED_READS: usize = 16;
-
-/// A chunk's data is at most its pixels' size (a writer stores a chunk raw
-/// when compressing does not make it smaller) with a margin for writers
-/// that do not: a span longer than this is read only as far as this.
-fn most_data(raw: usize) -> usize {
-    raw + raw / 2 + (64 << 10)
-}
-
-/// A checked selection: the part, the window, the planes and the bands of
-/// chunks that cover them.
-pub(super) struct Plan<'a> {
-    pub part_index: usize,
-    /// Chunks start with their part's index.
-    pub multipart: bool,
-    pub part: &'a Part,
-    pub window: Window,
-    pub shapes: Vec<Shape>,
-    pub bands: Vec<Band>,
-}
-
-impl Plan<'_> {
-    /// The numbers `chunk`'s prefix starts with: the part's index in a
-    /// multi-part file, then y or the tile's four coordinates.
-    pub fn chunk_prefix(&self, chunk: &ChunkRef) -> Vec<i32> {
-        let number = self.multipart.then_some(self.part_index as i32);
-        self.part.chunk_prefix(number, chunk)
-    }
-}
-
-/// One read of chunks that lie end to end in the file.
-struct Run {
-    offset: u64,
-    len: usize,
-    /// The bytes of each chunk, in order.
-    lens: Vec<usize>,
-}
-
-/// Decodes the bands of a plan.
-struct Decoder<'a> {
-    plan: &'a Plan<'a>,
-    threads: Option<usize>,
-}
-
-impl Decoder<'_> {
-    /// Decodes every band in parallel, each straight into its rows of each
-    /// plane.
-    fn run<S: Source + ?Sized>(
-        &self,
-        source: &S,
-        spans: &[Span],
-        planes: &mut [&mut [u8]],
-    ) -> Result<()> {
-        let plan = self.plan;
-        let window = &plan.window;
-        // Each band's rows of each plane: the band's lines inside the
-        // window that the plane's channel samples.
-        let mut outputs: Vec<Vec<&mut [u8]>> = plan
-            .bands
-            .iter()
-            .map(|_| Vec::with_capacity(planes.len()))
-            .collect();
-        for (plane, shape) in planes.iter_mut().zip(&plan.shapes) {
-            let ys = plan.part.sampling[shape.channel].1;
-            let mut rest: &mut [u8] = plane;
-            for (band, out) in plan.bands.iter().zip(&mut outputs) {
-                let (top, bottom) = band_lines(band, window);
-                let rows = samples(top, (bottom - top) as usize, ys);
-                let (mine, after) =
-                    std::mem::take(&mut rest).split_at_mut(rows * shape.width * shape.sample_size);
-                out.push(mine);
-                rest = after;
-            }
-        }
-        let band_bytes = plan.bands.first().map_or(0, |band| {
-            band.chunks.iter().map(|c| self.layout(c).bytes()).sum()
-        });
-        // Neighbours in the file come in one read (for a remote source, one
-        // request); where each read is a request, all are asked for at once.
-        let runs: Vec<Vec<Run>> = plan
-            .bands
-            .iter()
-            .map(|band| self.runs(source, spans, &band.chunks))
-            .collect();
-        let reads: Vec<(u64, usize)> = runs.iter().flatten().map(|r| (r.offset, r.len)).collect();
-        source.prefetch(&reads);
-        Pipeline::new(self.threads)?
-            .grouping(plan.bands.len(), band_bytes)
-            .stream(
-                plan.bands.iter().zip(outputs).zip(runs),
-                |((band, mut out), runs)| {
-                    let mut chunks = band.chunks.iter();
-                    for run in &runs {
-                        with_buffer(run.len, |bytes| {
-                            source.read_exact_at(bytes, run.offset)?;
-                            let mut at = 0;
-                            // The lengths first: zip stops at their end
-                            // without taking the next run's chunk.
-                            for (&len, chunk) in run.lens.iter().zip(chunks.by_ref()) {
-                                let span = &spans[chunk.index];
-                                self.chunk(&bytes[at..at + len], span, band, chunk, &mut out)?;
-                                at += len;
-                            }
-                            Ok::<_, Error>(())
-                        })?;
-                    }
-                    Ok(())
-                },
-                |()| Ok(()),
-            )
-    }
-
-    fn layout(&self, chunk: &ChunkRef) -> Layout<'_> {
-        let part = self.plan.part;
-        Layout {
-            sizes: &part.sizes,
-            channels: part.header().channels().unwrap_or_default(),
-            width: chunk.width,
-            lines: chunk.lines,
-            sampling: &part.sampling,
-            origin: (chunk.x, chunk.y),
-        }
-    }
-
-    /// The reads that fetch `chunks` (a band's, in order): chunks that lie
-    /// end to end in the file, each read whole, share one read of up to
-    /// [`MERGED_READS`] of the source's read sizes.
-    fn runs<S: Source + ?Sized>(
-        &self,
-        source: &S,
-        spans: &[Span],
-        chunks: &[ChunkRef],
-    ) -> Vec<Run> {
-        let limit = source.read_size().saturating_mul(MERGED_READS);
-        let mut runs: Vec<Run> = Vec::new();
-        // Where the last chunk's span ends, when it was read whole.
-        let mut reached = None;
-        for chunk in chunks {
-            let span = &spans[chunk.index];
-            let len = self.read_len(span, chunk);
-            match runs.last_mut() {
-                Some(run) if reached == Some(span.offset) && run.len + len <= limit => {
-                    run.len += len;
-                    run.lens.push(len);
-                }
-                _ => runs.push(Run {
-                    offset: span.offset,
-                    len,
-                    lens: vec![len],
-                }),
-            }
-            reached = (len as u64 == span.len)
-                .then(|| span.offset.checked_add(span.len))
-                .flatten();
-        }
-        runs
-    }
-
-    /// How many bytes from `span`'s offset are read for `chunk`: at most
-    /// the file's size (spans lie inside it), and at most the chunk's
-    /// pixels with a margin unless the span is exact.
-    fn read_len(&self, span: &Span, chunk: &ChunkRef) -> usize {
-        let prefix = 4 * (self.plan.chunk_prefix(chunk).len() + 1);
-        let most = prefix + most_data(self.layout(chunk).bytes());
-        if span.exact {
-            span.len as usize
-        } else {
-            span.len.min(most as u64) as usize
-        }
-    }
-
-    /// Checks that the bytes read at `span` (`bytes`, [`Decoder::read_len`]
-    /// of them) open with `chunk`'s prefix, decodes the chunk and copies
-    /// the rows the plan wants into `out` (the band's rows of each plane).
-    fn chunk(
-        &self,
-        bytes: &[u8],
-        span: &Span,
-        band: &Band,
-        chunk: &ChunkRef,
-        out: &mut [&mut [u8]],
-    ) -> Result<()> {
-        let layout = self.layout(chunk);
-        let raw = layout.bytes();
-        let part = self.plan.part;
-        let expected = self.plan.chunk_prefix(chunk);
-        let prefix = 4 * (expected.len() + 1);
-        let len = bytes.len();
-        let int = |i: usize| i32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4"));
-        let data = (len >= prefix && (0..expected.len()).all(|i| int(i) == expected[i]))
-            .then(|| int(expected.len()))
-            .and_then(|n| usize::try_from(n).ok())
-            .filter(|&n| n <= len - prefix);
-        let Some(data) = data else {
-            return Err(Error::Corrupt {
-                what: if span.exact {
-                    "a chunk's size is negative or past the end of the file"
-                } else {
-                    BROKEN
-                },
-                offset: Some(span.offset),
-                path: None,
-            });
-        };
-        let data = &bytes[prefix..prefix + data];
-        with_buffer(raw, |decoded| {
-            compress::decompress(part.compression(), data, &layout, decoded)
-                .map_err(|e| at_chunk(e, span.offset + prefix as u64))?;
-            self.copy_rows(decoded, &layout, band, out);
-            Ok(())
-        })
-    }
-
-    /// Copies the rows of the decoded chunk that fall in the window, cut
-    /// to the window, into the band's rows of each plane.
-    fn copy_rows(&self, decoded: &[u8], layout: &Layout, band: &Band, out: &mut [&mut [u8]]) {
-        let plan = self.plan;
-        let window = &plan.window;
-        let (top, bottom) = band_lines(band, window);
-        let (x, width) = (layout.origin.0, layout.width as i64);
-        let left = i64::from(window.x_min).max(i64::from(x));
-        let right = (i64::from(window.x_max) + 1).min(i64::from(x) + width);
-        // For each plane: the bytes of the chunk's row before the window
-        // and in it, the bytes of the plane's row before the chunk.
-        let cuts: Vec<(usize, usize, usize)> = plan
-            .shapes
-            .iter()
-            .map(|shape| {
-                let xs = plan.part.sampling[shape.channel].0;
-                let size = shape.sample_size;
-                (
-                    samples(x, (left - i64::from(x)) as usize, xs) * size,
-                    samples(left as i32, (right - left) as usize, xs) * size,
-                    samples(window.x_min, (left - i64::from(window.x_min)) as usize, xs) * size,
-                )
-            })
-            .collect();
-        for row in layout.rows() {
-            let y = i64::from(layout.origin.1) + row.line as i64;
-            if y < i64::from(top) || y >= i64::from(bottom) {
-                continue;
-            }
-            for (p, shape) in plan.shapes.iter().enumerate() {
-                if shape.channel != row.channel {
-                    continue;
-                }
-                let ys = plan.part.sampling[shape.channel].1;
-                let (skip, take, to) = cuts[p];
-                let index = samples(top, (y - i64::from(top)) as usize, ys);
-                let at = index * shape.width * shape.sample_size + to;
-                let from = row.at + skip;
-                out[p][at..at + take].copy_from_slice(&decoded[from..from + take]);
-            }
-        }
-    }
-}
 
 /// The lines of `band` inside `window`: first, and one past the last.
 pub(super) fn band_lines(band: &Band, window: &Window) -> (i32, i32) {
