@@ -2,8 +2,8 @@
 //! byte for byte; a type oxport does not know is kept as opaque bytes and
 //! written back unchanged.
 
-use super::compression::Compression;
 use super::cursor::Cursor;
+use super::method::Compression;
 use crate::{Error, Result};
 
 /// A pixel type: how a channel's samples are stored.

@@ -5,9 +5,9 @@
 use std::path::Path;
 
 use super::attribute::AttributeValue;
-use super::compression::Compression;
 use super::deep::DeepImage;
 use super::header::Header;
+use super::method::Compression;
 use super::part::{Part, Storage};
 use super::read::{ReadOptions, Reader, Selection};
 use super::tile::{LevelMode, Tiles};

@@ -8,7 +8,7 @@
 
 use super::chunk::Layout;
 use super::compress;
-use super::compression::Compression;
+use super::method::Compression;
 use super::offsets::Span;
 use super::part::{Band, ChunkRef};
 use super::read::{BROKEN, Plan, ReadOptions, Reader, Selection, at_chunk, band_lines, max_ratio};

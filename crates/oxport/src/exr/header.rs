@@ -2,8 +2,8 @@
 //! file order, every one kept.
 
 use super::attribute::{AttributeValue, Channel, LineOrder, MAX_NAME, Window};
-use super::compression::Compression;
 use super::cursor::Cursor;
+use super::method::Compression;
 use super::tile::Tiles;
 use crate::{Error, Result};
 

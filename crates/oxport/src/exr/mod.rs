@@ -33,12 +33,12 @@
 mod attribute;
 mod chunk;
 mod compress;
-mod compression;
 mod convert;
 mod cursor;
 mod deep;
 mod filter;
 mod header;
+mod method;
 mod new_part;
 mod offsets;
 mod part;
@@ -62,10 +62,10 @@ pub mod internals {
 
 pub use attribute::Window;
 pub use attribute::{AttributeValue, Channel, LineOrder, PixelType};
-pub use compression::Compression;
 pub use convert::{ConvertOptions, Converted, Storing, convert};
 pub use deep::DeepImage;
 pub use header::{Header, Headers, MAGIC};
+pub use method::Compression;
 pub use new_part::{NewPart, shared_display_window};
 pub use part::{Part, Storage};
 pub use read::{ReadOptions, Reader, Selection, Shape, read, read_bytes, read_from};

@@ -5,8 +5,8 @@
 use crate::Result;
 
 use super::attribute::{AttributeValue, Channel, PixelType};
-use super::compression::Compression;
 use super::header::Header;
+use super::method::Compression;
 use super::tile::Tiles;
 
 /// A part to write: its size, its channels (names and types), how it is

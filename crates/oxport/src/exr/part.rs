@@ -5,8 +5,8 @@
 use super::attribute::AttributeValue;
 use super::attribute::Window;
 use super::chunk::{self, samples};
-use super::compression::Compression;
 use super::header::{Header, Headers, check_sampling_fits};
+use super::method::Compression;
 use super::tile::{Level, Tiles};
 use crate::{Error, Result};
 
@@ -390,7 +390,7 @@ fn storage(header: &Header, file: &Headers) -> Result<Storage> {
 mod tests {
     use super::*;
     use crate::exr::attribute::{Channel, PixelType};
-    use crate::exr::compression::Compression;
+    use crate::exr::method::Compression;
 
     fn single(header: Header) -> Headers {
         Headers {

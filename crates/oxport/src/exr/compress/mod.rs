@@ -13,7 +13,7 @@ pub(crate) mod zstd;
 #[cfg(any(test, feature = "internals"))]
 use super::attribute::Channel;
 use super::chunk::Layout;
-use super::compression::Compression;
+use super::method::Compression;
 use crate::{Error, Result};
 
 /// Appends the chunk `raw` (in `layout`) compressed with `method` at

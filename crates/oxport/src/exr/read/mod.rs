@@ -16,8 +16,8 @@ pub(super) use plan::Plan;
 
 use super::Image;
 use super::attribute::Window;
-use super::compression::Compression;
 use super::header::{Header, Headers};
+use super::method::Compression;
 use super::offsets::{self, Span};
 use super::part::{Band, Part};
 use crate::source::Source;

@@ -11,9 +11,9 @@ use std::path::Path;
 
 use super::attribute::{AttributeValue, LineOrder};
 use super::chunk::samples;
-use super::compression::Compression;
 use super::deep::sample_offsets;
 use super::header::{Header, Headers, write_headers};
+use super::method::Compression;
 use super::part::{ChunkRef, Part, Storage};
 use super::reduce::{Extrapolation, make_levels};
 use crate::codec::Levels;
