@@ -3,6 +3,7 @@
 //! the readers are replayed on, named by expected outcome.
 
 mod blender;
+mod damaged;
 mod glibc;
 mod mtl;
 mod numfmt;

@@ -8,14 +8,14 @@ use std::path::{Path, PathBuf};
 
 use oxport::obj::{self, ReadOptions};
 
-fn data(kind: &str) -> PathBuf {
+pub(crate) fn data(kind: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(kind)
 }
 
 /// `NAME: TEXT` lines, the texts of each name in order.
-fn lines_of(path: &Path) -> BTreeMap<String, Vec<String>> {
+pub(crate) fn lines_of(path: &Path) -> BTreeMap<String, Vec<String>> {
     let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for line in std::fs::read_to_string(path).unwrap().lines() {
         let (name, text) = line.split_once(':').unwrap();
@@ -35,7 +35,7 @@ fn files(folder: &Path) -> Vec<String> {
     names
 }
 
-fn relative(text: String, folder: &Path) -> String {
+pub(crate) fn relative(text: String, folder: &Path) -> String {
     let prefix = format!("{}{}", folder.display(), std::path::MAIN_SEPARATOR);
     text.replace(&prefix, "./")
         .replace(&folder.display().to_string(), ".")
@@ -44,7 +44,8 @@ fn relative(text: String, folder: &Path) -> String {
 #[test]
 fn invalid_files_fail_with_their_error() {
     let folder = data("invalid");
-    let expected = lines_of(&folder.join("expected.txt"));
+    let mut expected = lines_of(&folder.join("expected.txt"));
+    expected.retain(|name, _| name.ends_with(".obj"));
     assert_eq!(files(&folder), expected.keys().cloned().collect::<Vec<_>>());
     for (name, messages) in &expected {
         for threads in [Some(1), None] {

@@ -332,14 +332,12 @@ pub(super) fn band_lines(band: &Band, window: &Window) -> (i32, i32) {
     (top, bottom as i32)
 }
 
-/// A chunk's error located at its data's offset in the file.
+/// A chunk's error located at its data's offset in the file: a codec's own
+/// offset is within its input or its output, which would mislead as a
+/// file's, and is replaced.
 pub(super) fn at_chunk(error: Error, offset: u64) -> Error {
     match error {
-        Error::Corrupt {
-            what,
-            offset: None,
-            path,
-        } => Error::Corrupt {
+        Error::Corrupt { what, path, .. } => Error::Corrupt {
             what,
             offset: Some(offset),
             path,
