@@ -125,6 +125,11 @@ def features(target: Target, isal: bool, *extra: str) -> list[str]:
     return ["--features", " ".join(wanted)] if wanted else []
 
 
+def abi3_feature(target: Target) -> str:
+    """The binding's feature for `target`'s abi3 wheel (Windows: 3.11)."""
+    return "abi3-py311" if target.system == "windows" else "abi3"
+
+
 def wheel(target: Target, out: Path, isal: bool, python: str | None = None) -> None:
     """The abi3 wheel of `target`, or with `python` a wheel for that
     interpreter alone (the 3.9 one)."""
@@ -137,17 +142,21 @@ def wheel(target: Target, out: Path, isal: bool, python: str | None = None) -> N
     if python is not None:
         command += ["-i", python, *features(target, isal)]
     else:
-        abi3 = "abi3-py311" if target.system == "windows" else "abi3"
-        command += features(target, isal, abi3)
+        command += features(target, isal, abi3_feature(target))
     run(command, target.env())
 
 
 def cli(target: Target, out: Path, isal: bool) -> Path:
     """The command line tool of `target`, archived into `out`."""
-    # Symbols stripped by the linker: stripping a signed macOS program
-    # afterwards would break its signature.
-    command = [*cargo(target, "rustc"), "--release", "-p", "oxport-cli", "--bin", "oxport", *features(target, isal),
-               "--", "-C", "strip=symbols"]
+    # Built beside the wheel's package with its features, so that every
+    # crate they share has the same features and is the wheel's build (cargo
+    # unifies features over the packages of one command); only the binary
+    # is compiled. Its symbols are stripped by the linker (the release
+    # profile's override): stripping a signed macOS program afterwards
+    # would break its signature.
+    wanted = features(target, isal, abi3_feature(target))
+    command = [*cargo(target, "build"), "--release", "-p", "oxport-cli", "-p", "oxport-python", "--bin", "oxport",
+               "--features", " ".join(f"oxport-python/{f}" for f in wanted[1].split())]
     run(command, target.env())
     binary = ROOT / "target" / target.rust / "release" / target.exe
     name = f"oxport-{version()}-{target.rust}"
