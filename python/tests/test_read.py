@@ -57,8 +57,8 @@ def test_invalid_files_give_the_expected_error(name: str) -> None:
 
 
 def test_every_invalid_file_has_an_expected_error() -> None:
-    expected = {line.split(":", 1)[0] for line in (INVALID / "expected.txt").read_text().splitlines()}
-    assert expected == {p.name for p in INVALID.glob("*.obj")}
+    names = (line.split(":", 1)[0] for line in (INVALID / "expected.txt").read_text().splitlines())
+    assert {name for name in names if name.endswith(".obj")} == {p.name for p in INVALID.glob("*.obj")}
 
 
 def test_valid_files_read_with_their_warnings() -> None:
