@@ -51,6 +51,7 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
                            to_forward=axis(options.get("forward_axis", "NEGATIVE_Z")),
                            to_up=axis(options.get("up_axis", "Y")))
     version = bpy.app.version_string
+    rules = oxport.blender.Exporter(tuple(bpy.app.version[:2]))
     write_materials = options.get("export_materials", True)
     mtl_path = oxport.mtl_path(filepath)
     # Meshes are written as soon as they are built, while later ones are gathered.
@@ -88,7 +89,7 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
             stream.wait()
         finally:
             stream.close()
-        if not found and not oxport.blender.Exporter(tuple(bpy.app.version[:2])).writes_empty_files:
+        if not found and not rules.writes_empty_files:
             writer.abort()
             report.warnings.append("OBJ Export: No information to write")
             return report

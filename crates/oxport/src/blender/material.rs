@@ -6,7 +6,7 @@
 //!
 //! | rule | 3.4 | 4.5, 5.0 |
 //! | --- | --- | --- |
-//! | `-o`, `-s` numbers | `%g` | shortest (`{fmt}`'s `{}`) |
+//! | `-o`, `-s` numbers | `%g` | shortest (`{fmt}`'s `{}`): the writer's dialect (`blender_obj::dialect`) |
 //! | emission texture | written | left out when `Emission Strength` is 0 (and `Ke` written) |
 
 use super::{Exporter, exported_name};

@@ -190,13 +190,16 @@ pub fn mesh(gathered: &Gathered, pipeline: &Pipeline) -> Result<Mesh<'static>> {
                 names.push("off".into());
                 (names, Some(faces.into()))
             }
-            (None, Some(object), Some(indices)) => (
-                materials
-                    .iter()
-                    .map(|m| Cow::Owned(format!("{}_{m}", exported_name(object))))
-                    .collect(),
-                Some(indices.to_vec().into()),
-            ),
+            (None, Some(object), Some(indices)) => {
+                let object = exported_name(object);
+                (
+                    materials
+                        .iter()
+                        .map(|m| Cow::Owned(format!("{object}_{m}")))
+                        .collect(),
+                    Some(indices.to_vec().into()),
+                )
+            }
             _ => (Vec::new(), None),
         };
     let averaged;

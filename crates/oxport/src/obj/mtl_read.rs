@@ -256,12 +256,8 @@ fn texture_map(key: &str, rest: &str, line: u64) -> Result<TextureMap> {
     while let Some(&(_, flag)) = tokens.get(at) {
         let values = &tokens[at + 1..];
         let wrong = |reason: String| error(line, format!("{key}: {flag}: {reason}"));
-        let value = || -> Result<&str> {
-            values
-                .first()
-                .map(|v| v.1)
-                .ok_or_else(|| error(line, format!("{key}: {flag} wants 1 value(s)")))
-        };
+        let wants = |count: usize| error(line, format!("{key}: {flag} wants {count} value(s)"));
+        let value = || -> Result<&str> { values.first().map(|v| v.1).ok_or_else(|| wants(1)) };
         let number = |text: &str| -> Result<f32> {
             text.parse()
                 .map_err(|_| wrong(format!("{} is not a number", quoted(text.as_bytes()))))
@@ -276,48 +272,42 @@ fn texture_map(key: &str, rest: &str, line: u64) -> Result<TextureMap> {
                 ))),
             }
         };
-        // `-o`, `-s` and `-t` take one to three numbers, the rest of the
-        // vector being `fill`.
-        let vector = |fill: f32| -> Result<([f32; 3], usize)> {
-            let mut out = [fill; 3];
-            let mut taken = 0;
-            while let Some(v) = values.get(taken).filter(|_| taken < 3) {
-                match v.1.parse() {
-                    Ok(x) => out[taken] = x,
-                    Err(_) if taken > 0 => break,
-                    Err(_) => return Err(error(line, format!("{key}: {flag} wants 1 value(s)"))),
-                }
-                taken += 1;
-            }
-            if taken == 0 {
-                return Err(error(line, format!("{key}: {flag} wants 1 value(s)")));
-            }
-            Ok((out, taken))
+        // A name not in an enum's MTL table (`Channel::NAMES`, ...).
+        let not_one_of = |name: &str, names: &str| {
+            wrong(format!("{} is not one of {names}", quoted(name.as_bytes())))
         };
         let taken = match flag {
+            // One to three numbers; those not given are 0 (1 for `-s`).
             "-o" | "-s" | "-t" => {
-                let (values, taken) = vector(if flag == "-s" { 1.0 } else { 0.0 })?;
+                let mut vector = [if flag == "-s" { 1.0 } else { 0.0 }; 3];
+                let mut taken = 0;
+                while let Some(Ok(x)) = values.get(taken).filter(|_| taken < 3).map(|v| v.1.parse())
+                {
+                    vector[taken] = x;
+                    taken += 1;
+                }
+                if taken == 0 {
+                    return Err(wants(1));
+                }
                 *match flag {
                     "-o" => &mut map.offset,
                     "-s" => &mut map.scale,
                     _ => &mut map.turbulence,
-                } = Some(values);
+                } = Some(vector);
                 taken
             }
             "-mm" => {
-                let [base, gain] = [0, 1].map(|i| values.get(i).map(|v| v.1));
-                let (Some(base), Some(gain)) = (base, gain) else {
-                    return Err(error(line, format!("{key}: -mm wants 2 value(s)")));
+                let [Some(base), Some(gain)] = [0, 1].map(|i| values.get(i).map(|v| v.1)) else {
+                    return Err(wants(2));
                 };
                 map.range = Some([number(base)?, number(gain)?]);
                 2
             }
-            "-bm" => {
-                map.bump_multiplier = Some(number(value()?)?);
-                1
-            }
-            "-boost" => {
-                map.boost = Some(number(value()?)?);
+            "-bm" | "-boost" => {
+                *match flag {
+                    "-bm" => &mut map.bump_multiplier,
+                    _ => &mut map.boost,
+                } = Some(number(value()?)?);
                 1
             }
             "-texres" => {
@@ -327,39 +317,27 @@ fn texture_map(key: &str, rest: &str, line: u64) -> Result<TextureMap> {
                 })?);
                 1
             }
-            "-clamp" => {
-                map.clamp = Some(on_off()?);
-                1
-            }
-            "-blendu" => {
-                map.blend_u = Some(on_off()?);
-                1
-            }
-            "-blendv" => {
-                map.blend_v = Some(on_off()?);
-                1
-            }
-            "-cc" => {
-                map.color_correction = Some(on_off()?);
+            "-clamp" | "-blendu" | "-blendv" | "-cc" => {
+                *match flag {
+                    "-clamp" => &mut map.clamp,
+                    "-blendu" => &mut map.blend_u,
+                    "-blendv" => &mut map.blend_v,
+                    _ => &mut map.color_correction,
+                } = Some(on_off()?);
                 1
             }
             "-imfchan" => {
                 let name = value()?;
-                map.channel = Some(Channel::from_name(name).ok_or_else(|| {
-                    wrong(format!(
-                        "{} is not one of {}",
-                        quoted(name.as_bytes()),
-                        Channel::NAMES
-                    ))
-                })?);
+                let channel =
+                    Channel::from_name(name).ok_or_else(|| not_one_of(name, Channel::NAMES))?;
+                map.channel = Some(channel);
                 1
             }
             "-type" => {
                 let name = value()?;
-                map.projection = Some(Projection::from_name(name).ok_or_else(|| {
-                    let names = Projection::NAMES;
-                    wrong(format!("{} is not one of {names}", quoted(name.as_bytes())))
-                })?);
+                let projection = Projection::from_name(name)
+                    .ok_or_else(|| not_one_of(name, Projection::NAMES))?;
+                map.projection = Some(projection);
                 1
             }
             _ => break,
