@@ -12,7 +12,9 @@ use oxport::exr::internals::Layout;
 /// A codec and its level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Codec {
+    /// libdeflate at a level (1 to 12).
     Deflate(i32),
+    /// zstd at a level.
     Zstd(i32),
     /// ZFP, reversible: per channel, after no filter.
     #[cfg(feature = "zfp")]
@@ -68,6 +70,8 @@ impl Codec {
         }
     }
 
+    /// Decompresses `data` into `out`, which holds the chunk's bytes; returns
+    /// the bytes written.
     pub fn decompress(self, data: &[u8], layout: &Layout, out: &mut [u8]) -> Result<usize> {
         let _ = layout;
         match self {

@@ -26,6 +26,7 @@ pub enum Filter {
 }
 
 impl Filter {
+    /// Every filter.
     pub const ALL: [Filter; 5] = [
         Filter::None,
         Filter::SplitDelta,
@@ -34,6 +35,7 @@ impl Filter {
         Filter::ClampedGrad,
     ];
 
+    /// The filter's name in tables, charts and `--filters`.
     pub fn name(self) -> &'static str {
         match self {
             Filter::None => "none",

@@ -5,6 +5,8 @@
 //! Chunks are ZIP's: 16 lines. Every result is checked: the chunk is
 //! decompressed, the filter inverted, and the bytes compared.
 
+#![warn(missing_docs)]
+
 pub mod chart;
 mod codec;
 mod filter;
@@ -33,7 +35,9 @@ pub const ENGINES: [Engine; 1] = [Engine {
 /// What the lab does.
 #[derive(Clone, Debug)]
 pub struct LabOptions {
+    /// The filters compared.
     pub filters: Vec<Filter>,
+    /// The codecs compared, each after every filter.
     pub codecs: Vec<Codec>,
     /// Timed rounds per cell; the fastest counts.
     pub rounds: usize,
@@ -52,15 +56,18 @@ impl Default for LabOptions {
 /// One filter and codec over every image.
 #[derive(Clone, Copy, Debug)]
 pub struct Measure {
+    /// The filter.
     pub filter: Filter,
+    /// The codec.
     pub codec: Codec,
     /// Bytes of pixels.
     pub raw: u64,
     /// Bytes compressed.
     pub packed: u64,
-    /// Seconds to filter and compress every chunk, and to decompress and
-    /// invert them (the fastest round).
+    /// Seconds to filter and compress every chunk (the fastest round).
     pub compress_seconds: f64,
+    /// Seconds to decompress every chunk and invert the filter (the
+    /// fastest round).
     pub decompress_seconds: f64,
 }
 
@@ -70,10 +77,12 @@ impl Measure {
         self.raw as f64 / self.packed.max(1) as f64
     }
 
+    /// Raw megabytes (10^6 bytes) filtered and compressed a second.
     pub fn compress_mb_s(&self) -> f64 {
         self.raw as f64 / 1e6 / self.compress_seconds.max(1e-12)
     }
 
+    /// Raw megabytes (10^6 bytes) decompressed and unfiltered a second.
     pub fn decompress_mb_s(&self) -> f64 {
         self.raw as f64 / 1e6 / self.decompress_seconds.max(1e-12)
     }

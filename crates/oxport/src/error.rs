@@ -16,21 +16,29 @@ use std::path::{Path, PathBuf};
 pub enum Error {
     /// An I/O error, with the path it happened on when there is one.
     Io {
+        /// The file or URL, when the operation had one.
         path: Option<PathBuf>,
+        /// The system's error.
         source: std::io::Error,
     },
     /// Text input that does not parse: where (file when known, 1-based
     /// line) and why.
     Parse {
+        /// The file, when the text came from one.
         path: Option<PathBuf>,
+        /// The 1-based line (0 when about the input as a whole).
         line: u64,
+        /// What is wrong.
         reason: Cow<'static, str>,
     },
     /// Binary input that is damaged or truncated: what is wrong, at which
     /// byte when known, in which file when the reader was given one.
     Corrupt {
+        /// What is wrong.
         what: &'static str,
+        /// The byte it is at, when known.
         offset: Option<u64>,
+        /// The file or URL, when the reader was given one.
         path: Option<PathBuf>,
     },
     /// Valid input that oxport does not handle yet.
@@ -41,7 +49,10 @@ pub enum Error {
     Internal(Cow<'static, str>),
     /// The output would be larger than the limit the caller set (a
     /// decompression bomb, or a limit too low).
-    TooLarge { limit: u64 },
+    TooLarge {
+        /// The limit, in bytes.
+        limit: u64,
+    },
 }
 
 /// `Result<T, oxport::Error>`.

@@ -37,7 +37,9 @@
 //! scenes for demos and tests). Errors are one [`Error`] type; every file is
 //! written whole or not at all. `docs/layout.md` in the repository maps the
 //! files.
-//!
+
+#![warn(missing_docs)]
+
 pub mod atomic;
 pub mod batch;
 pub mod blender;

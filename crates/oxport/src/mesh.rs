@@ -15,16 +15,23 @@ use crate::{Error, Result};
 /// and `normal_indices[c]`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Mesh<'a> {
+    /// The object's name (`o` line).
     pub name: Cow<'a, str>,
+    /// Vertex positions.
     pub positions: Cow<'a, [[f32; 3]]>,
     /// One color per position, written as `v x y z r g b`.
     pub colors: Option<Cow<'a, [[f32; 3]]>>,
+    /// Texture coordinates, indexed by `uv_indices`.
     pub uvs: Option<Cow<'a, [[f32; 2]]>>,
+    /// Normals, indexed by `normal_indices`.
     pub normals: Option<Cow<'a, [[f32; 3]]>>,
     /// `F + 1` increasing offsets into the corner arrays, starting at 0.
     pub face_offsets: Cow<'a, [u32]>,
+    /// Each corner's position.
     pub position_indices: Cow<'a, [u32]>,
+    /// Each corner's texture coordinate (with `uvs`).
     pub uv_indices: Option<Cow<'a, [u32]>>,
+    /// Each corner's normal (with `normals`).
     pub normal_indices: Option<Cow<'a, [u32]>>,
     /// Smooth group per face, 0 for flat; `None` writes no `s` statements.
     pub smooth: Option<Cow<'a, [u32]>>,
@@ -239,11 +246,15 @@ fn check_attribute<T>(
 /// statements are laid out is the writer's dialect (`obj::CurveLayout`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Curve {
+    /// The object's name.
     pub name: String,
+    /// The control points.
     pub points: Vec<[f32; 3]>,
+    /// The degree (`deg`).
     pub degree: u32,
     /// `curv`'s parameter range.
     pub range: [f32; 2],
+    /// The control points of `curv`, relative to the last declared.
     pub controls: Vec<i64>,
     /// `parm u`'s knots.
     pub knots: Vec<f32>,
@@ -256,6 +267,7 @@ pub struct Curve {
 pub struct TextureMap {
     /// The statement: `map_Kd`, `map_Ks`, `map_Bump`, `bump`, `disp`, `refl`, ...
     pub key: String,
+    /// The image's path as the file names it.
     pub path: String,
     /// `-o u v w`: the image's origin offset.
     pub offset: Option<[f32; 3]>,
@@ -288,23 +300,36 @@ pub struct TextureMap {
 /// The channel of an image a scalar texture takes (`-imfchan`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Channel {
+    /// `r`
     Red,
+    /// `g`
     Green,
+    /// `b`
     Blue,
+    /// `m`
     Matte,
+    /// `l`
     Luminance,
+    /// `z`
     Depth,
 }
 
 /// A reflection map's projection (`-type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Projection {
+    /// `sphere`
     Sphere,
+    /// `cube_top`
     CubeTop,
+    /// `cube_bottom`
     CubeBottom,
+    /// `cube_front`
     CubeFront,
+    /// `cube_back`
     CubeBack,
+    /// `cube_left`
     CubeLeft,
+    /// `cube_right`
     CubeRight,
 }
 
@@ -312,6 +337,7 @@ pub enum Projection {
 /// no line (Blender leaves out those that a texture map gives).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material {
+    /// `newmtl`'s name.
     pub name: String,
     /// Specular exponent `Ns`.
     pub specular_exponent: Option<f32>,
@@ -327,10 +353,12 @@ pub struct Material {
     pub ior: Option<f32>,
     /// Dissolve `d` (1 = opaque).
     pub dissolve: Option<f32>,
+    /// Illumination model `illum`.
     pub illum: Option<i32>,
     /// Other statements, written after `illum` in this order as `KEY VALUE`
     /// (Blender's PBR extensions: `Pr 0.500000`, `Tf 0.5 0.5 0.5`...).
     pub statements: Vec<(String, String)>,
+    /// The texture maps, in file order.
     pub maps: Vec<TextureMap>,
 }
 

@@ -100,6 +100,7 @@ pub struct Reading<S> {
 }
 
 impl<S: Source> Reading<S> {
+    /// A reader at the start of `source`.
     pub fn new(source: S) -> io::Result<Self> {
         let size = source.size()?;
         Ok(Reading {

@@ -27,6 +27,7 @@ use crate::pipeline::Pipeline;
 /// One mesh object as Blender's importer builds it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ImportedMesh {
+    /// The object's name, as the `o` line gives it (or the file's name).
     pub name: String,
     /// The vertices the faces and loose edges use, in file order.
     pub positions: Vec<[f32; 3]>,
@@ -71,8 +72,7 @@ pub struct ImportOptions {
 }
 
 /// The objects Blender's importer makes of `meshes` (an OBJ file's objects,
-/// in file order), in the order it makes them: by name, case aside
-/// ([`creation_order`]); an object without vertices is not made. Built on
+/// in file order), in the order it makes them: by name, case aside; an object without vertices is not made. Built on
 /// `threads` (None: every core; each mesh's own work too). The mesh without
 /// a name (the one before the first `o`) is named `unnamed`: Blender names
 /// it after the file.

@@ -15,10 +15,15 @@ use crate::mesh::{Material, TextureMap};
 /// The inputs of a material's Principled BSDF (`node.inputs[NAME].default_value`).
 #[derive(Clone, Debug, Default)]
 pub struct Bsdf {
+    /// `Roughness`.
     pub roughness: f32,
+    /// `Specular` (`Specular IOR Level` from 4.0).
     pub specular: f32,
+    /// `Metallic`.
     pub metallic: f32,
+    /// `IOR`.
     pub ior: f32,
+    /// `Alpha`.
     pub alpha: f32,
     /// `Base Color` without its alpha.
     pub base_color: [f32; 3],
@@ -26,11 +31,17 @@ pub struct Bsdf {
     pub emission: [f32; 3],
     /// `Emission Strength` (absent before Blender 2.91: no emission then).
     pub emission_strength: Option<f32>,
+    /// `Sheen` (`Sheen Weight` from 4.0).
     pub sheen: f32,
+    /// `Clearcoat` (`Coat Weight` from 4.0).
     pub clearcoat: f32,
+    /// `Clearcoat Roughness` (`Coat Roughness` from 4.0).
     pub clearcoat_roughness: f32,
+    /// `Anisotropic`.
     pub anisotropic: f32,
+    /// `Anisotropic Rotation`.
     pub anisotropic_rotation: f32,
+    /// `Transmission` (`Transmission Weight` from 4.0).
     pub transmission: f32,
 }
 
@@ -39,18 +50,26 @@ pub struct Bsdf {
 /// `Sheen Weight`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TextureInput {
+    /// `Base Color`: `map_Kd`.
     BaseColor,
+    /// `Metallic`: `map_refl` (`map_Pm` with the PBR extensions).
     Metallic,
+    /// `Specular`: `map_Ks`.
     Specular,
+    /// `Roughness`: `map_Ns` (`map_Pr` with the PBR extensions).
     Roughness,
+    /// `Sheen`: `map_Ps` (with the PBR extensions only).
     Sheen,
+    /// `Emission`: `map_Ke`.
     Emission,
+    /// `Alpha`: `map_d`.
     Alpha,
     /// Through a Normal Map node's `Color`.
     Normal,
 }
 
 impl TextureInput {
+    /// Every input.
     pub const ALL: [TextureInput; 8] = [
         TextureInput::BaseColor,
         TextureInput::Metallic,
@@ -109,12 +128,14 @@ const PBR_MAPS: [(&str, TextureInput); 8] = [
 /// An image texture linked to an input of the material's Principled BSDF.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ImageTexture {
+    /// The input the texture feeds.
     pub input: TextureInput,
     /// The image's path as the MTL file names it.
     pub path: String,
     /// The `Location` and `Scale` of the Mapping node the exporter finds
     /// for it (without one: zeros and ones).
     pub location: [f32; 3],
+    /// The Mapping node's `Scale` (ones without one).
     pub scale: [f32; 3],
     /// The Normal Map node's `Strength` (for [`TextureInput::Normal`]).
     pub normal_strength: f32,
@@ -151,12 +172,17 @@ impl ImageTexture {
 /// the output, and the image textures linked to that BSDF.
 #[derive(Clone, Debug, Default)]
 pub struct MaterialInput {
+    /// The material's name (spaces become underscores in the file).
     pub name: String,
-    /// `Material.roughness`, `specular_intensity`, `metallic`, `diffuse_color`.
+    /// `Material.roughness`.
     pub roughness: f32,
+    /// `Material.specular_intensity`.
     pub specular_intensity: f32,
+    /// `Material.metallic`.
     pub metallic: f32,
+    /// `Material.diffuse_color`, with alpha.
     pub diffuse_color: [f32; 4],
+    /// The Principled BSDF feeding the material output, when there is one.
     pub bsdf: Option<Bsdf>,
     /// Looked at only with a BSDF; the first for an input counts.
     pub textures: Vec<ImageTexture>,

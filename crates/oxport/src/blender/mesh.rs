@@ -19,6 +19,7 @@ use super::{
 /// One evaluated Blender mesh as its Python API gives it (`foreach_get`).
 #[derive(Clone, Debug, Default)]
 pub struct Gathered<'a> {
+    /// The object's name.
     pub name: String,
     /// [`world_and_axes_transform`](super::world_and_axes_transform) of the object.
     pub transform: Option<Matrix4>,
@@ -40,6 +41,7 @@ pub struct Gathered<'a> {
     /// materials are exported (an empty name for an empty slot; indices past
     /// the slots get one too).
     pub material_indices: Option<&'a [u32]>,
+    /// The material slots' names, indexed by `material_indices`.
     pub materials: Vec<String>,
     /// Loose edges, as the two vertices to write.
     pub edges: Option<&'a [[u32; 2]]>,

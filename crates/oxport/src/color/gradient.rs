@@ -73,15 +73,20 @@ impl FromStr for Fit {
 /// sits (0 to 1; `None`: spread evenly between its neighbours).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Stop {
+    /// sRGB and alpha.
     pub color: [f64; 4],
+    /// Where the stop sits, 0 to 1; `None`: evenly between its neighbours.
     pub position: Option<f64>,
 }
 
 /// How to interpolate.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GradientOptions {
+    /// The space the colors are interpolated in.
     pub space: Space,
+    /// How hues are interpolated (polar spaces only).
     pub hue: Hue,
+    /// How colors outside sRGB's gamut are brought into it.
     pub fit: Fit,
 }
 

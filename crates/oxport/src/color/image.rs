@@ -25,7 +25,9 @@ pub enum Samples<'a> {
     U8(&'a [u8]),
     /// Halves (IEEE 754 binary16), by their bits.
     F16(&'a [u16]),
+    /// Single floats.
     F32(&'a [f32]),
+    /// Double floats.
     F64(&'a [f64]),
 }
 
@@ -36,7 +38,9 @@ pub enum SamplesMut<'a> {
     U8(&'a mut [u8]),
     /// Halves (IEEE 754 binary16), by their bits.
     F16(&'a mut [u16]),
+    /// Single floats.
     F32(&'a mut [f32]),
+    /// Double floats.
     F64(&'a mut [f64]),
 }
 

@@ -14,8 +14,11 @@ use crate::{Error, Result};
 /// One gradient and the interpolations to show it in.
 #[derive(Clone, Debug)]
 pub struct Panel {
+    /// The title drawn above the strips.
     pub title: String,
+    /// The gradient's stops.
     pub stops: Vec<Stop>,
+    /// One strip per interpolation.
     pub rows: Vec<GradientOptions>,
 }
 

@@ -18,6 +18,7 @@ pub enum Space {
 }
 
 impl Space {
+    /// Every space, in the order tables and charts list them.
     pub const ALL: [Space; 4] = [Space::Srgb, Space::Linear, Space::Oklab, Space::Oklch];
 
     /// The name `FromStr` reads.

@@ -49,10 +49,13 @@ impl PixelType {
 pub struct Channel {
     /// The name, any bytes but NUL (`R`, `ViewLayer.Combined.R`).
     pub name: String,
+    /// The sample type.
     pub pixel_type: PixelType,
     /// A hint that the values are perceptually linear.
     pub linear: bool,
+    /// Horizontal subsampling: a sample every `x_sampling` pixels (1: every pixel).
     pub x_sampling: i32,
+    /// Vertical subsampling: a sample every `y_sampling` rows (1: every row).
     pub y_sampling: i32,
 }
 
@@ -72,8 +75,11 @@ impl Channel {
 /// The order scan line chunks are stored in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LineOrder {
+    /// Chunks from the top row down (OpenEXR's default).
     IncreasingY,
+    /// Chunks from the bottom row up.
     DecreasingY,
+    /// Tiles in any order (tiled parts only).
     RandomY,
 }
 
@@ -103,6 +109,7 @@ impl LineOrder {
 pub enum AttributeValue {
     /// `box2i`: x min, y min, x max, y max (inclusive).
     Box2i([i32; 4]),
+    /// `box2f`: x min, y min, x max, y max.
     Box2f([f32; 4]),
     /// `chlist`: channels in the order of the file (sorted by name).
     Channels(Vec<Channel>),
@@ -111,48 +118,72 @@ pub enum AttributeValue {
     /// `compression`: the method; a code OpenEXR does not define is kept in
     /// [`AttributeValue::Opaque`].
     Compression(Compression),
+    /// `double`.
     Double(f64),
     /// `envmap`: 0 latitude-longitude, 1 cube.
     EnvMap(u8),
+    /// `float`.
     Float(f32),
+    /// `floatvector`.
     FloatVector(Vec<f32>),
+    /// `int`.
     Int(i32),
     /// `keycode`: film manufacturer code, type, prefix, count, perf offset,
     /// perfs per frame, perfs per count.
     KeyCode([i32; 7]),
+    /// `lineOrder`.
     LineOrder(LineOrder),
+    /// `m33f`: a 3×3 matrix, row after row.
     M33f([f32; 9]),
+    /// `m33d`: a 3×3 matrix, row after row.
     M33d([f64; 9]),
+    /// `m44f`: a 4×4 matrix, row after row.
     M44f([f32; 16]),
+    /// `m44d`: a 4×4 matrix, row after row.
     M44d([f64; 16]),
     /// `preview`: width, height and width × height RGBA bytes.
     Preview {
+        /// The preview's width in pixels.
         width: u32,
+        /// The preview's height in pixels.
         height: u32,
+        /// Width × height RGBA pixels, a byte a channel.
         rgba: Vec<u8>,
     },
     /// `rational`: numerator, denominator.
     Rational(i32, u32),
     /// `string`: bytes, usually UTF-8 (not NUL-terminated in the file).
     String(Vec<u8>),
+    /// `stringvector`: strings of bytes.
     StringVector(Vec<Vec<u8>>),
     /// `tiledesc`: tile width, height and the level mode byte.
     TileDesc {
+        /// Tile width in pixels.
         x_size: u32,
+        /// Tile height in pixels.
         y_size: u32,
+        /// The level mode (low 4 bits) and rounding mode (next 4).
         mode: u8,
     },
     /// `timecode`: time and flags, user data.
     TimeCode(u32, u32),
+    /// `v2i`.
     V2i([i32; 2]),
+    /// `v2f`.
     V2f([f32; 2]),
+    /// `v2d`.
     V2d([f64; 2]),
+    /// `v3i`.
     V3i([i32; 3]),
+    /// `v3f`.
     V3f([f32; 3]),
+    /// `v3d`.
     V3d([f64; 3]),
     /// Any other type: its name and bytes, written back as they came.
     Opaque {
+        /// The type's name in the file.
         type_name: String,
+        /// The value's bytes.
         bytes: Vec<u8>,
     },
 }
@@ -604,9 +635,13 @@ impl std::fmt::Display for AttributeValue {
 /// The pixel rectangle: x and y, min and max, inclusive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Window {
+    /// The leftmost column.
     pub x_min: i32,
+    /// The top row.
     pub y_min: i32,
+    /// The rightmost column.
     pub x_max: i32,
+    /// The bottom row.
     pub y_max: i32,
 }
 

@@ -32,9 +32,11 @@ pub struct Layout<'a> {
 pub struct Row {
     /// The line of the chunk it is on.
     pub line: usize,
+    /// The channel's index in the part's channels.
     pub channel: usize,
-    /// Where it starts in the chunk, and its length, in bytes.
+    /// Where it starts in the chunk, in bytes.
     pub at: usize,
+    /// Its length in bytes.
     pub len: usize,
 }
 

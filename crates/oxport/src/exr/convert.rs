@@ -46,7 +46,9 @@ pub struct ConvertOptions {
 /// What a conversion did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Converted {
+    /// The input file's size.
     pub input_bytes: u64,
+    /// The output file's size.
     pub output_bytes: u64,
 }
 

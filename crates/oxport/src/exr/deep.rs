@@ -20,7 +20,9 @@ use crate::{Error, Result};
 /// The samples of a window of a deep part.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DeepImage {
+    /// The window's width in pixels.
     pub width: usize,
+    /// The window's height in pixels.
     pub height: usize,
     /// Samples at each pixel, row after row.
     pub counts: Vec<u32>,

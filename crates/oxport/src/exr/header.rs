@@ -46,6 +46,7 @@ pub(crate) fn check_sampling_fits(channels: &[Channel], window: &Window) -> Resu
 /// multi-part one, and what the version field says of them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Headers {
+    /// The parts' headers, in file order.
     pub parts: Vec<Header>,
     /// Chunks start with their part's number.
     pub multipart: bool,

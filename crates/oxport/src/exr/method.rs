@@ -10,18 +10,31 @@ use crate::{Error, Result};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Compression {
+    /// `NO_COMPRESSION`: the bytes as they are.
     None,
+    /// `RLE_COMPRESSION`: run lengths.
     Rle,
+    /// `ZIPS_COMPRESSION`: deflate, one scan line per chunk.
     Zips,
+    /// `ZIP_COMPRESSION`: deflate, 16 scan lines per chunk.
     Zip,
+    /// `PIZ_COMPRESSION`: wavelet and Huffman, 32 scan lines per chunk.
     Piz,
+    /// `PXR24_COMPRESSION`: floats rounded to 24 bits, then deflate (lossy).
     Pxr24,
+    /// `B44_COMPRESSION`: halves in 4×4 blocks of fixed size (lossy).
     B44,
+    /// `B44A_COMPRESSION`: B44, flat blocks smaller.
     B44a,
+    /// `DWAA_COMPRESSION`: DCT-based, 32 scan lines per chunk (lossy).
     Dwaa,
+    /// `DWAB_COMPRESSION`: DCT-based, 256 scan lines per chunk (lossy).
     Dwab,
+    /// `HTJ2K256_COMPRESSION`: High-Throughput JPEG 2000, 256 scan lines per chunk (not read or written yet).
     Htj2k256,
+    /// `HTJ2K32_COMPRESSION`: High-Throughput JPEG 2000, 32 scan lines per chunk (not read or written yet).
     Htj2k32,
+    /// Lossless JPEG 2000, code 12 (not read or written yet).
     Lj2k,
     /// OpenEXR 3.5's ZSTD: one scan line per chunk, sorted by channel width,
     /// delta-coded per channel row, byte planes, zstd at level 5.

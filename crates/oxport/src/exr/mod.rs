@@ -80,6 +80,8 @@ pub use yca::{luminance_weights, rgb_from_yc, yc_from_rgb};
 /// the order of the header's channels.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Image {
+    /// The part's header.
     pub header: Header,
+    /// Each channel's samples, row after row, little-endian.
     pub planes: Vec<Vec<u8>>,
 }

@@ -14,7 +14,9 @@ use super::tile::Tiles;
 /// the header written.
 #[derive(Clone, Debug)]
 pub struct NewPart {
+    /// Width in pixels.
     pub width: u32,
+    /// Height in pixels.
     pub height: u32,
     /// The channels' names and sample types, in any order.
     pub channels: Vec<(String, PixelType)>,
@@ -22,6 +24,7 @@ pub struct NewPart {
     pub compression: Option<Compression>,
     /// `None`: scan lines.
     pub tiles: Option<Tiles>,
+    /// Whether the part holds deep samples (any number per pixel).
     pub deep: bool,
     /// Attributes given by the caller (a header read from another file,
     /// `owner`, `name`, ...).

@@ -42,6 +42,7 @@ impl Storage {
         }
     }
 
+    /// Whether the part holds deep samples.
     pub fn is_deep(&self) -> bool {
         matches!(self, Storage::DeepScanLines | Storage::DeepTiles(_))
     }
@@ -170,10 +171,12 @@ impl Part {
         }
     }
 
+    /// How the part is stored.
     pub fn storage(&self) -> Storage {
         self.storage
     }
 
+    /// The part's compression method.
     pub fn compression(&self) -> Compression {
         self.method
     }

@@ -21,7 +21,9 @@ pub enum LevelMode {
 /// How a level's size is rounded when halving an odd size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rounding {
+    /// Sizes rounded down (OpenEXR's default).
     Down,
+    /// Sizes rounded up.
     Up,
 }
 
@@ -31,17 +33,24 @@ pub struct Tiles {
     /// Tile width and height in pixels (a tile at the right or bottom edge
     /// of a level is cut to the level).
     pub width: u32,
+    /// Tile height in pixels.
     pub height: u32,
+    /// Which levels the part has.
     pub mode: LevelMode,
+    /// How a level's size is rounded.
     pub rounding: Rounding,
 }
 
 /// One level of a part: its number across and down, its size in pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level {
+    /// The level's number across (0: full width).
     pub x: usize,
+    /// The level's number down (0: full height).
     pub y: usize,
+    /// The level's width in pixels.
     pub width: usize,
+    /// The level's height in pixels.
     pub height: usize,
 }
 

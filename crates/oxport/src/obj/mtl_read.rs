@@ -13,6 +13,7 @@ use super::quoted;
 /// The materials of an MTL file and the comment lines that open it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MaterialLibrary {
+    /// The materials, in file order.
     pub materials: Vec<Material>,
     /// The comment lines before the first statement, without `#` and one space.
     pub header: Vec<String>,

@@ -11,7 +11,9 @@ pub struct ReadWarning {
     pub path: Option<PathBuf>,
     /// The first line it happened on (1-based; 0 when about the file as a whole).
     pub line: u64,
+    /// What was passed over and why.
     pub what: String,
+    /// How many times.
     pub count: u64,
 }
 

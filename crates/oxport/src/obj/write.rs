@@ -19,12 +19,17 @@ use super::{dedup, refuse_line_break};
 pub struct WriteOptions {
     /// Positions.
     pub precision: Precision,
+    /// Texture coordinates.
     pub uv_precision: Precision,
+    /// Normals.
     pub normal_precision: Precision,
     /// Vertex colors (`v x y z r g b`): 4 decimals, as Blender writes them.
     pub color_precision: Precision,
+    /// Write normals (`vn`, and `v//n` corners).
     pub normals: bool,
+    /// Write texture coordinates (`vt`).
     pub uvs: bool,
+    /// Write vertex colors.
     pub colors: bool,
     /// `usemtl` statements (and the `mtllib` line).
     pub materials: bool,
@@ -106,10 +111,15 @@ impl WriteOptions {
 /// What a write produced.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WriteSummary {
+    /// Bytes written.
     pub bytes: u64,
+    /// Objects written.
     pub objects: u64,
+    /// Vertex positions written.
     pub vertices: u64,
+    /// Faces written.
     pub faces: u64,
+    /// Threads used.
     pub threads: usize,
     /// Whether the file was written around the page cache (`O_DIRECT`):
     /// asked for with [`WriteOptions::direct`] and allowed by the file system.

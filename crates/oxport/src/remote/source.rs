@@ -99,8 +99,7 @@ impl Source for RemoteSource {
         1 << 20
     }
 
-    /// A large read is several ranged GETs of [`PART`] bytes, up to
-    /// [`IN_FLIGHT`] at a time, each copied to its place as it arrives
+    /// A large read is several ranged GETs of 8 MiB, up to 8 at a time, each copied to its place as it arrives
     /// (one connection is slower than the network); a small one is one GET.
     fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
         if buf.is_empty() {
@@ -133,8 +132,8 @@ impl Source for RemoteSource {
         )
     }
 
-    /// Starts the GETs of the reads announced, [`IN_FLIGHT`] at a time,
-    /// while the bytes held or under way stay within [`PREFETCH_LIMIT`].
+    /// Starts the GETs of the reads announced, 8 at a time, while the
+    /// bytes held or under way stay within 64 MiB.
     fn prefetch(&self, reads: &[(u64, usize)]) {
         let mut prefetched = lock(&self.prefetched);
         let mut held: usize = prefetched.keys().map(|&(_, len)| len).sum();

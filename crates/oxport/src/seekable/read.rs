@@ -34,7 +34,10 @@ pub struct ReadOptions {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Index {
     /// The seek table at the end of the archive; `checksums` when it has them.
-    SeekTable { checksums: bool },
+    SeekTable {
+        /// Whether the table holds a checksum per frame.
+        checksums: bool,
+    },
     /// No seek table: the frame headers, which record their sizes.
     FrameHeaders,
     /// No seek table and frames without sizes: the archive can only be

@@ -102,7 +102,9 @@ pub fn encode(frames: &[Frame], checksums: bool, out: &mut Vec<u8>) -> Result<()
 /// What the footer says: the table's size and layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Footer {
+    /// Entries in the table.
     pub frames: u32,
+    /// Whether each entry holds a checksum.
     pub checksums: bool,
 }
 

@@ -18,7 +18,7 @@ macro_rules! parameters {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[non_exhaustive]
         pub enum $name {
-            $($variant),+
+            $(#[doc = concat!("`", stringify!($c), "` (`", $text, "`).")] $variant),+
         }
 
         impl $name {

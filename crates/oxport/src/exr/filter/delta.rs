@@ -33,7 +33,7 @@ pub fn delta_decode(bytes: &mut [u8]) {
 }
 
 /// OpenEXR's whole filter under RLE and ZIP: `src` split into its even and
-/// odd bytes into `dst` ([`super::split::split_bytes`]), then delta-coded.
+/// odd bytes into `dst`, then delta-coded.
 pub fn split_delta_encode(src: &[u8], dst: &mut [u8]) {
     super::split::split_bytes(src, dst);
     delta_encode(dst);

@@ -1,7 +1,7 @@
 //! Byte planes: for elements of `width` bytes, every element's first byte,
 //! then every second byte, and so on (Blosc's shuffle; OpenEXR 3.5's ZSTD
 //! method uses widths 2 and 4). Widths 2 and 4 go through the even/odd
-//! split ([`super::split`]): once for 2, twice for 4.
+//! split: once for 2, twice for 4.
 
 use super::split::{interleave_from, split_into};
 use crate::scratch::with_buffer;

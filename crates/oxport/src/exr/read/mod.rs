@@ -54,12 +54,16 @@ pub struct Selection {
 pub struct Shape {
     /// The channel's index in the part's `channels`.
     pub channel: usize,
+    /// Width of the plane in samples.
     pub width: usize,
+    /// Height of the plane in samples.
     pub height: usize,
+    /// Bytes a sample (2 for a half, 4 otherwise).
     pub sample_size: usize,
 }
 
 impl Shape {
+    /// The plane's size in bytes.
     pub fn bytes(&self) -> usize {
         self.width * self.height * self.sample_size
     }

@@ -45,7 +45,9 @@ pub enum Pixels<'a> {
     /// samples at each pixel (row after row) and each channel's samples,
     /// pixel after pixel, each pixel's in order, little-endian.
     Deep {
+        /// Samples at each pixel, row after row.
         counts: &'a [u32],
+        /// Each channel's samples, in the header's order of channels.
         channels: Vec<&'a [u8]>,
     },
 }
@@ -54,7 +56,9 @@ pub enum Pixels<'a> {
 /// flat part, says how it is stored) and its pixels.
 #[derive(Clone, Debug)]
 pub struct WritePart<'a> {
+    /// The part's header.
     pub header: &'a Header,
+    /// The part's pixels.
     pub pixels: Pixels<'a>,
 }
 

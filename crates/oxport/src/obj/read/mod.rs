@@ -83,6 +83,7 @@ impl Default for ReadOptions {
 /// What an OBJ file holds.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scene {
+    /// One mesh per object (per object and face layout where they mix).
     pub meshes: Vec<Mesh<'static>>,
     /// The `mtllib` statements' texts, in file order.
     pub mtllibs: Vec<String>,
