@@ -266,7 +266,7 @@ bench-codecs: build
 bench-exr: build
 	$(VPY) bench/exr.py
 
-# A 200-frame batch on a Dask LocalCluster against the single-process loop (docs/scale.md).
+# A 200-frame batch on a Dask LocalCluster against the single-process loop (docs/guide/scale.md).
 bench-dask: build
 	$(VPY) bench/scale.py
 

@@ -25,7 +25,7 @@ inputs come from the page cache; medians.
 
 With ``--latency MS`` each request waits that long at the endpoint before
 it is answered, as a distant endpoint's first byte does: the window is read
-and its figures printed (the batch is left out, ``docs/scale.md`` alone).
+and its figures printed (the batch is left out, ``docs/guide/scale.md`` alone).
 
 Run: make bench-remote  (or .venv/bin/python bench/remote.py [--runs N] [--frames N] [--batch N] [--latency MS])
 """
@@ -52,7 +52,7 @@ import oxport.dask  # noqa: E402
 from oxport import exr  # noqa: E402
 
 WORK = ROOT / "target" / "bench-remote"
-SCALE = ROOT / "docs" / "scale.md"
+SCALE = ROOT / "docs" / "guide" / "scale.md"
 HEIGHT, WIDTH = 2160, 3840
 #: The window: 256×256 pixels, not on the 64×64 tiles' grid.
 TOP, LEFT, SIZE = 700, 1000, 256
@@ -84,7 +84,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=20)
     parser.add_argument("--latency", type=float, default=0.0,
                         help="milliseconds each request waits at the endpoint, as a distant one's first byte "
-                             "does (the figures are then printed, not written into docs/scale.md)")
+                             "does (the figures are then printed, not written into docs/guide/scale.md)")
     args = parser.parse_args()
     where = machine()
     frames = make_frames(args.frames)

@@ -41,7 +41,7 @@ import oxport.dask
 from oxport import exr
 
 WORK = ROOT / "target" / "bench-dask"
-SCALE = ROOT / "docs" / "scale.md"
+SCALE = ROOT / "docs" / "guide" / "scale.md"
 
 
 def make_frames(count: int, step: int = 1) -> list[Path]:

@@ -70,3 +70,17 @@ mod testing;
 
 pub use error::{Error, Result};
 pub use mesh::{Channel, Curve, Material, Mesh, Projection, TextureMap};
+
+/// The Rust examples of the README and the guides, run as doc tests (their
+/// Python and shell examples are `python/tests/test_guides.py`'s).
+#[cfg(doctest)]
+mod guides {
+    #[doc = include_str!("../../../README.md")]
+    struct Readme;
+    #[doc = include_str!("../../../docs/guide/obj.md")]
+    struct Obj;
+    #[doc = include_str!("../../../docs/guide/seekable.md")]
+    struct Seekable;
+    #[doc = include_str!("../../../docs/guide/color.md")]
+    struct Color;
+}
