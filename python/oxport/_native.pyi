@@ -654,25 +654,42 @@ class ExrReader:
     def read(
         self,
         part: int,
-        level: tuple[int, int],
-        channels: Optional[list[int]] = None,
-        window: Optional[tuple[int, int, int, int]] = None,
         *,
+        level: Union[int, tuple[int, int], None] = None,
+        channels: Optional[Sequence[str]] = None,
+        window: Optional[tuple[tuple[int, int], tuple[int, int]]] = None,
         threads: Optional[int] = None,
     ) -> list[tuple[str, str, int, int, npt.NDArray[numpy.uint8]]]: ...
     def read_deep(
         self,
         part: int,
-        level: tuple[int, int],
-        channels: Optional[list[int]] = None,
-        window: Optional[tuple[int, int, int, int]] = None,
         *,
+        level: Union[int, tuple[int, int], None] = None,
+        channels: Optional[Sequence[str]] = None,
+        window: Optional[tuple[tuple[int, int], tuple[int, int]]] = None,
         threads: Optional[int] = None,
     ) -> tuple[int, int, npt.NDArray[numpy.uint8], list[tuple[str, str, npt.NDArray[numpy.uint8]]]]: ...
 
+@final
+class ExrNewPart:
+    def __new__(
+        cls,
+        *,
+        width: int,
+        height: int,
+        channels: Mapping[str, str],
+        levels: Sequence[Sequence[Any]],
+        attributes: Mapping[str, Any],
+        compression: Optional[str] = None,
+        tiles: Optional[tuple[int, int]] = None,
+        level_mode: str = "one",
+        rounding: str = "down",
+        counts: Optional[Any] = None,
+    ) -> ExrNewPart: ...
+
 def exr_write(
     path: Union[str, os.PathLike[str]],
-    parts: list[tuple[list[tuple[str, str, Any]], list[list[Any]], Optional[Any]]],
+    parts: Sequence[ExrNewPart],
     *,
     level: Optional[int] = None,
     threads: Optional[int] = None,

@@ -122,7 +122,13 @@ def _to_python(type_name: str, value: Any) -> Any:
     return Attribute(type_name, value)
 
 
-def _from_python(name: str, value: Any) -> tuple[str, Any]:
+def _from_python(name: str, value: Any) -> Attribute:
+    """A header value with its OpenEXR type, as the native writer takes it."""
+    type_name, native = _typed(name, value)
+    return Attribute(type_name, native)
+
+
+def _typed(name: str, value: Any) -> tuple[str, Any]:
     """The OpenEXR type and native value of a header value."""
     import numpy as np
 
@@ -314,8 +320,8 @@ class File:
         float16, float32 or uint32; a subsampled channel (``x_sampling`` 2)
         has the samples that fall in the window, fewer than its pixels. A
         deep part is read with :meth:`read_deep`."""
-        chosen, indices, box, levels = self._selection(part, level, channels, window)
-        planes = self._reader.read(chosen.index, levels, indices, box, threads=threads)
+        planes = self._reader.read(self.part(part).index, level=level, channels=channels, window=window,
+                                   threads=threads)
         return {name: plane.view(_DTYPES[pixel_type]).reshape(height, width)
                 for name, pixel_type, width, height, plane in planes}
 
@@ -324,29 +330,11 @@ class File:
                   threads: Optional[int] = None) -> DeepPixels:
         """Reads the samples of a deep part (``deepscanline`` or
         ``deeptile``), with the arguments :meth:`read` takes."""
-        chosen, indices, box, levels = self._selection(part, level, channels, window)
-        width, height, counts, planes = self._reader.read_deep(chosen.index, levels, indices, box,
+        width, height, counts, planes = self._reader.read_deep(self.part(part).index, level=level,
+                                                               channels=channels, window=window,
                                                                threads=threads)
         return DeepPixels(counts.view("<u4").reshape(height, width),
                           {name: samples.view(_DTYPES[pixel_type]) for name, pixel_type, samples in planes})
-
-    def _selection(self, part: Union[int, str], level: Union[int, tuple[int, int]],
-                   channels: Optional[Sequence[str]], window: Optional[Window]
-                   ) -> tuple[Part, Optional[list[int]], Optional[tuple[int, int, int, int]], tuple[int, int]]:
-        chosen = self.part(part)
-        names = [c.name for c in chosen.channels]
-        indices = None
-        if channels is not None:
-            missing = [c for c in channels if c not in names]
-            if missing:
-                raise KeyError(f"channels {missing}: part {chosen.index} has {names}")
-            indices = [names.index(c) for c in channels]
-        box = None
-        if window is not None:
-            (x_min, y_min), (x_max, y_max) = window
-            box = (int(x_min), int(y_min), int(x_max), int(y_max))
-        levels = (level, level) if isinstance(level, int) else (int(level[0]), int(level[1]))
-        return chosen, indices, box, levels
 
     def close(self) -> None:
         """Closes the file (a file object passed in stays open)."""
@@ -435,13 +423,12 @@ class OutputPart:
     levels: LevelMode = "one"
     rounding: Rounding = "down"
 
-    def _native(self) -> tuple[Any, ...]:
-        """The part as the native writer takes it: size, channels, layout,
-        the attributes given, planes by level, deep counts. The header
-        written is the library's rule (``oxport.exr.NewPart``)."""
+    def _native(self) -> _native.ExrNewPart:
+        """The part as the native writer takes it. The header written, and
+        the file's order of channels, are the library's rule
+        (``oxport::exr::NewPart``)."""
         import numpy as np
 
-        deep = isinstance(self.channels, DeepPixels)
         if self.tiles is None and self.levels != "one":
             raise ValueError(f"levels={self.levels!r} needs tiles=(width, height)")
         given = dict(self.header or {})
@@ -471,10 +458,6 @@ class OutputPart:
                 raise ValueError("channels: every channel needs the same number of levels")
         if not arrays:
             raise ValueError("channels: an image needs at least one channel")
-        tiles = None
-        if self.tiles is not None:
-            tile_width, tile_height = self.tiles
-            tiles = (int(tile_width), int(tile_height), self.levels, self.rounding)
         if self.name is not None:
             given["name"] = self.name
         # The part's channels are its arrays'; a given list only lends them
@@ -482,10 +465,14 @@ class OutputPart:
         known = [c for c in given.pop("channels", []) if isinstance(c, Channel)]
         if known:
             given["channels"] = known
-        attributes = [(name, *_from_python(name, value)) for name, value in given.items()]
-        channels = [(name, _TYPES[a[0].dtype.str]) for name, a in arrays.items()]
-        by_level = [list(planes) for planes in zip(*arrays.values())]
-        return (width, height, channels, self.compression, tiles, deep, attributes, by_level, counts)
+        tiles = None if self.tiles is None else (int(self.tiles[0]), int(self.tiles[1]))
+        return _native.ExrNewPart(
+            width=width, height=height,
+            channels={name: _TYPES[a[0].dtype.str] for name, a in arrays.items()},
+            levels=[list(planes) for planes in zip(*arrays.values())],
+            attributes={name: _from_python(name, value) for name, value in given.items()},
+            compression=self.compression, tiles=tiles, level_mode=self.levels, rounding=self.rounding,
+            counts=counts)
 
 
 def _levels(value: Union[npt.ArrayLike, Sequence[np.ndarray]]) -> list[Any]:

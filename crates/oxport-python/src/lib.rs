@@ -62,6 +62,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(seekable::seekable_pack, m)?)?;
     seekable::add_defaults(m)?;
     m.add_class::<exr::ExrReader>()?;
+    m.add_class::<exr::ExrNewPart>()?;
     m.add_function(wrap_pyfunction!(exr::exr_write, m)?)?;
     m.add_function(wrap_pyfunction!(exr::exr_convert, m)?)?;
     m.add_function(wrap_pyfunction!(exr::exr_rgb_from_yc, m)?)?;

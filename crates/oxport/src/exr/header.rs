@@ -248,6 +248,30 @@ impl Header {
         }
     }
 
+    /// The indices in [`Header::channels`] of the channels `names`, in the
+    /// order given: what [`super::Selection::channels`] takes. A name the
+    /// part does not have is an error naming it and the part's channels.
+    pub fn channel_indices(&self, names: &[impl AsRef<str>]) -> Result<Vec<usize>> {
+        let channels = self.channels()?;
+        let found: Vec<Option<usize>> = names
+            .iter()
+            .map(|name| channels.iter().position(|c| c.name == name.as_ref()))
+            .collect();
+        if found.iter().all(Option::is_some) {
+            return Ok(found.into_iter().flatten().collect());
+        }
+        let missing: Vec<&str> = names
+            .iter()
+            .zip(&found)
+            .filter(|(_, index)| index.is_none())
+            .map(|(name, _)| name.as_ref())
+            .collect();
+        let have: Vec<&str> = channels.iter().map(|c| c.name.as_str()).collect();
+        Err(Error::InvalidArgument(
+            format!("channels {missing:?}: the part has {have:?}").into(),
+        ))
+    }
+
     /// The compression method.
     pub fn compression(&self) -> Result<Compression> {
         match self.required("compression")? {
@@ -610,5 +634,18 @@ mod tests {
         };
         channels.swap(0, 1);
         assert!(header.check_writable().is_err());
+    }
+
+    #[test]
+    fn channels_are_selected_by_name_in_the_order_asked() {
+        let header = sample();
+        assert_eq!(header.channel_indices(&["G", "A"]).unwrap(), [1, 0]);
+        let error = header.channel_indices(&["G", "Z", "Y"]).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains(r#"channels ["Z", "Y"]: the part has ["A", "G", "#),
+            "{error}"
+        );
     }
 }

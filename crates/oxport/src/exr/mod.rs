@@ -66,7 +66,7 @@ pub use convert::{ConvertOptions, Converted, Storing, convert};
 pub use deep::DeepImage;
 pub use header::{Header, Headers, MAGIC};
 pub use method::Compression;
-pub use new_part::{NewPart, shared_display_window};
+pub use new_part::{NewPart, shared_display_window, write_new_parts};
 pub use part::{Part, Storage};
 pub use read::{ReadOptions, Reader, Selection, Shape, read, read_bytes, read_from};
 pub use reduce::{Extrapolation, make_levels};

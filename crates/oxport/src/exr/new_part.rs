@@ -1,13 +1,17 @@
-//! The header of a part written from planes of pixels: one rule for the
-//! Python package's `write` and `write_parts` (and any caller that has
-//! arrays and a few attributes rather than a header).
+//! Parts written from planes of pixels: the header each gets, and the
+//! file they make ([`write_new_parts`]). One rule for the Python package's
+//! `write` and `write_parts` (and any caller that has arrays and a few
+//! attributes rather than a header).
 
-use crate::Result;
+use std::path::Path;
+
+use crate::{Error, Result};
 
 use super::attribute::{AttributeValue, Channel, PixelType};
 use super::header::Header;
 use super::method::Compression;
 use super::tile::Tiles;
+use super::write::{Pixels, WriteOptions, WritePart, write_parts};
 
 /// A part to write: its size, its channels (names and types), how it is
 /// stored, and the attributes its caller gives. [`NewPart::header`] makes
@@ -89,19 +93,99 @@ impl NewPart {
     }
 }
 
+impl NewPart {
+    /// `pixels`, whose planes are in the order of [`NewPart::channels`], in
+    /// the order of `header`'s channels (this part's [`NewPart::header`]:
+    /// by name). Part `index` names the part in an error.
+    fn in_header_order<'a>(
+        &self,
+        index: usize,
+        header: &Header,
+        pixels: &Pixels<'a>,
+    ) -> Result<Pixels<'a>> {
+        let order: Vec<usize> = header
+            .channels()?
+            .iter()
+            .map(|c| {
+                self.channels
+                    .iter()
+                    .position(|(name, _)| *name == c.name)
+                    .expect("the header's channels are the part's")
+            })
+            .collect();
+        let planes = |given: &[&'a [u8]]| -> Result<Vec<&'a [u8]>> {
+            if given.len() != self.channels.len() {
+                return Err(Error::InvalidArgument(
+                    format!(
+                        "part {index}: {} planes for {} channels",
+                        given.len(),
+                        self.channels.len()
+                    )
+                    .into(),
+                ));
+            }
+            Ok(order.iter().map(|&i| given[i]).collect())
+        };
+        Ok(match pixels {
+            Pixels::Flat(levels) => Pixels::Flat(
+                levels
+                    .iter()
+                    .map(|level| planes(level))
+                    .collect::<Result<_>>()?,
+            ),
+            Pixels::Deep { counts, channels } => Pixels::Deep {
+                counts,
+                channels: planes(channels)?,
+            },
+        })
+    }
+}
+
+/// Writes `parts` as an OpenEXR file at `path` (single-part for one, as
+/// [`write_parts`] does): each part a [`NewPart`] with its pixels, whose
+/// planes are in the order of the part's `channels` (the file's is by name:
+/// they are put in it here). The headers are [`NewPart::header`]'s, with the
+/// [`shared_display_window`]. Gives the file's size.
+pub fn write_new_parts(
+    path: &Path,
+    parts: &[(NewPart, Pixels<'_>)],
+    options: &WriteOptions,
+) -> Result<u64> {
+    let display = shared_display_window(parts.iter().map(|(part, _)| part));
+    let headers = parts
+        .iter()
+        .map(|(part, _)| part.header(Some(&display)))
+        .collect::<Result<Vec<_>>>()?;
+    let writes = parts
+        .iter()
+        .zip(&headers)
+        .enumerate()
+        .map(|(index, ((part, pixels), header))| {
+            Ok(WritePart {
+                header,
+                pixels: part.in_header_order(index, header, pixels)?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    write_parts(path, &writes, options)
+}
+
 /// The display window the parts of one file share (OpenEXR requires one):
 /// the first that a part's attributes give, else the smallest window from
 /// (0, 0) that holds every part.
-pub fn shared_display_window(parts: &[NewPart]) -> AttributeValue {
-    let given = parts.iter().find_map(|part| {
+pub fn shared_display_window<'a>(
+    parts: impl IntoIterator<Item = &'a NewPart> + Clone,
+) -> AttributeValue {
+    let given = parts.clone().into_iter().find_map(|part| {
         part.attributes
             .iter()
             .find(|(name, _)| name == "displayWindow")
             .map(|(_, value)| value.clone())
     });
     given.unwrap_or_else(|| {
-        let width = parts.iter().map(|p| p.width).max().unwrap_or(1).max(1);
-        let height = parts.iter().map(|p| p.height).max().unwrap_or(1).max(1);
+        let width = parts.clone().into_iter().map(|p| p.width).max();
+        let height = parts.into_iter().map(|p| p.height).max();
+        let (width, height) = (width.unwrap_or(1).max(1), height.unwrap_or(1).max(1));
         AttributeValue::Box2i([0, 0, width as i32 - 1, height as i32 - 1])
     })
 }
@@ -202,5 +286,29 @@ mod tests {
         let window = AttributeValue::Box2i([-1, -1, 9, 9]);
         small.attributes = vec![("displayWindow".into(), window.clone())];
         assert_eq!(shared_display_window(&[part(), small]), window);
+    }
+
+    #[test]
+    fn planes_in_the_parts_order_land_under_their_names() {
+        // `part()` lists R (half) before A (float); the file holds A first.
+        let red: Vec<u8> = (0..8u16).flat_map(|i| (0x3c00 + i).to_le_bytes()).collect();
+        let alpha: Vec<u8> = (0..8).flat_map(|i| (i as f32).to_le_bytes()).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("two.exr");
+        let pixels = Pixels::Flat(vec![vec![&red[..], &alpha[..]]]);
+        write_new_parts(&path, &[(part(), pixels)], &WriteOptions::default()).unwrap();
+        let image = crate::exr::read(&path, &crate::exr::ReadOptions::default()).unwrap();
+        let channels = image.header.channels().unwrap();
+        let names: Vec<&str> = channels.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["A", "R"]);
+        assert_eq!(image.planes, [alpha.clone(), red.clone()]);
+
+        let short = Pixels::Flat(vec![vec![&red[..]]]);
+        let error =
+            write_new_parts(&path, &[(part(), short)], &WriteOptions::default()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid argument: part 0: 1 planes for 2 channels"
+        );
     }
 }

@@ -1,0 +1,189 @@
+//! Writing: parts described by the facade (`ExrNewPart`), and conversions.
+
+use std::path::PathBuf;
+
+use oxport::exr::{self, Compression};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::attributes::{pixel_type, value_from_py};
+use crate::bytes::Buffer;
+use crate::errors::to_py_err;
+
+/// One part to write, as the facade's `OutputPart` describes it: its size,
+/// its channels (name → pixel type, in the order of its planes), its planes
+/// by level (a deep part has one "level": each channel's samples), a deep
+/// part's sample counts, the attributes its caller gives (name → an object
+/// with `type` and `value`: `oxport.exr.Attribute`), and how it is stored.
+/// The header and the file's order of channels are the library's
+/// (`exr::NewPart`, `exr::write_new_parts`).
+#[pyclass(frozen, module = "oxport._native")]
+pub struct ExrNewPart {
+    part: exr::NewPart,
+    levels: Vec<Vec<Buffer>>,
+    counts: Option<Vec<u32>>,
+}
+
+#[pymethods]
+impl ExrNewPart {
+    #[new]
+    #[pyo3(signature = (*, width, height, channels, levels, attributes, compression = None,
+                        tiles = None, level_mode = "one", rounding = "down", counts = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        width: u32,
+        height: u32,
+        channels: &Bound<'_, PyDict>,
+        levels: Vec<Vec<Bound<'_, PyAny>>>,
+        attributes: &Bound<'_, PyDict>,
+        compression: Option<&str>,
+        tiles: Option<(u32, u32)>,
+        level_mode: &str,
+        rounding: &str,
+        counts: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let channels = channels
+            .iter()
+            .map(|(name, pixel)| Ok((name.extract()?, pixel_type(&pixel.extract::<String>()?)?)))
+            .collect::<PyResult<Vec<(String, _)>>>()?;
+        let attributes = attributes
+            .iter()
+            .map(|(name, attribute)| {
+                let name: String = name.extract()?;
+                let type_name: String = attribute.getattr("type")?.extract()?;
+                let value = value_from_py(&name, &type_name, &attribute.getattr("value")?)?;
+                Ok((name, value))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let tiles = tiles
+            .map(|(w, h)| exr::Tiles::new(w, h, level_mode.parse()?, rounding.parse()?))
+            .transpose()
+            .map_err(to_py_err)?;
+        let counts = counts
+            .map(|counts| -> PyResult<Vec<u32>> {
+                let bytes = Buffer::read(counts)?;
+                Ok(bytes
+                    .as_slice()
+                    .chunks_exact(4)
+                    .map(|b| u32::from_le_bytes(b.try_into().expect("4")))
+                    .collect())
+            })
+            .transpose()?;
+        let part = exr::NewPart {
+            width,
+            height,
+            channels,
+            compression: compression
+                .map(str::parse::<Compression>)
+                .transpose()
+                .map_err(to_py_err)?,
+            tiles,
+            deep: counts.is_some(),
+            attributes,
+        };
+        let levels = levels
+            .iter()
+            .map(|planes| planes.iter().map(Buffer::read).collect())
+            .collect::<PyResult<_>>()?;
+        Ok(ExrNewPart {
+            part,
+            levels,
+            counts,
+        })
+    }
+}
+
+impl ExrNewPart {
+    /// The part's pixels as the library takes them.
+    fn pixels(&self) -> PyResult<exr::Pixels<'_>> {
+        let mut levels: Vec<Vec<&[u8]>> = self
+            .levels
+            .iter()
+            .map(|planes| planes.iter().map(Buffer::as_slice).collect())
+            .collect();
+        Ok(match &self.counts {
+            None => exr::Pixels::Flat(levels),
+            Some(counts) => {
+                if levels.len() != 1 {
+                    return Err(PyValueError::new_err(
+                        "a deep part takes one list of sample arrays",
+                    ));
+                }
+                exr::Pixels::Deep {
+                    counts,
+                    channels: levels.pop().expect("one"),
+                }
+            }
+        })
+    }
+}
+
+/// Writes an OpenEXR file of `parts` (one part: a single-part file).
+#[pyfunction]
+#[pyo3(signature = (path, parts, *, level = None, threads = None))]
+pub fn exr_write(
+    py: Python<'_>,
+    path: PathBuf,
+    parts: Vec<PyRef<'_, ExrNewPart>>,
+    level: Option<i32>,
+    threads: Option<usize>,
+) -> PyResult<()> {
+    let parts = parts
+        .iter()
+        .map(|p| Ok((p.part.clone(), p.pixels()?)))
+        .collect::<PyResult<Vec<_>>>()?;
+    let options = exr::WriteOptions { level, threads };
+    py.detach(|| exr::write_new_parts(&path, &parts, &options))
+        .map(drop)
+        .map_err(to_py_err)
+}
+
+/// Rewrites the OpenEXR file `src` as `dst` with another compression (the
+/// pixels and other attributes unchanged, every part and level kept),
+/// stored as scan lines (`scanlines`) or in `tiles` if asked;
+/// `(input bytes, output bytes)`.
+#[pyfunction]
+#[pyo3(signature = (src, dst, *, compression = "zstd", level = None, threads = None,
+                    scanlines = false, tiles = None, levels = "one", rounding = "down"))]
+#[allow(clippy::too_many_arguments)]
+pub fn exr_convert(
+    py: Python<'_>,
+    src: PathBuf,
+    dst: PathBuf,
+    compression: &str,
+    level: Option<i32>,
+    threads: Option<usize>,
+    scanlines: bool,
+    tiles: Option<(u32, u32)>,
+    levels: &str,
+    rounding: &str,
+) -> PyResult<(u64, u64)> {
+    let storing = match (scanlines, tiles) {
+        (true, Some(_)) => {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "scanlines and tiles: one or the other",
+            ));
+        }
+        (true, None) => exr::Storing::ScanLines,
+        (false, Some((width, height))) => exr::Storing::Tiles(
+            exr::Tiles::new(
+                width,
+                height,
+                levels.parse().map_err(to_py_err)?,
+                rounding.parse().map_err(to_py_err)?,
+            )
+            .map_err(to_py_err)?,
+        ),
+        (false, None) => exr::Storing::Keep,
+    };
+    let options = exr::ConvertOptions {
+        compression: compression.parse::<Compression>().map_err(to_py_err)?,
+        level,
+        storing,
+        threads,
+    };
+    py.detach(|| exr::convert(&src, &dst, &options))
+        .map(|c| (c.input_bytes, c.output_bytes))
+        .map_err(to_py_err)
+}
