@@ -52,7 +52,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Optional, Union, cast
 
 from . import _native
@@ -88,101 +87,11 @@ class Attribute:
     Python value does not imply (``keycode``: 7 ints; ``timecode``: 2 ints;
     ``tiledesc``: x size, y size, mode; ``envmap``: an int; ``preview``:
     width, height, RGBA bytes) and for any other type name, whose value is
-    its bytes."""
+    its bytes. Header values are converted to and from their OpenEXR types
+    in the native module, once."""
 
     type: str
     value: Any
-
-
-def _to_python(type_name: str, value: Any) -> Any:
-    """A value from the native module in the ``openexr`` package's shape."""
-    import numpy as np
-
-    if type_name in ("box2i", "box2f"):
-        dtype = np.int32 if type_name == "box2i" else np.float32
-        return (np.array(value[0], dtype), np.array(value[1], dtype))
-    vectors: dict[str, type[Any]] = {"v2i": np.int32, "v3i": np.int32, "v2f": np.float32,
-                                     "v3f": np.float32, "v2d": np.float64, "v3d": np.float64}
-    if type_name in vectors:
-        return np.array(value, vectors[type_name])
-    matrices: dict[str, tuple[type[Any], int]] = {
-        "m33f": (np.float32, 3), "m33d": (np.float64, 3), "m44f": (np.float32, 4), "m44d": (np.float64, 4)}
-    if type_name in matrices:
-        dtype, n = matrices[type_name]
-        return np.array(value, dtype).reshape(n, n)
-    if type_name == "double":
-        return np.array([value], np.float64)
-    if type_name == "rational":
-        return Fraction(value[0], value[1]) if value[1] else Attribute("rational", value)
-    if type_name == "chlist":
-        return [Channel(*entry) for entry in value]
-    if type_name in ("float", "int", "string", "stringvector", "floatvector", "chromaticities",
-                     "compression", "lineOrder"):
-        return value
-    return Attribute(type_name, value)
-
-
-def _from_python(name: str, value: Any) -> Attribute:
-    """A header value with its OpenEXR type, as the native writer takes it."""
-    type_name, native = _typed(name, value)
-    return Attribute(type_name, native)
-
-
-def _typed(name: str, value: Any) -> tuple[str, Any]:
-    """The OpenEXR type and native value of a header value."""
-    import numpy as np
-
-    if isinstance(value, Attribute):
-        return value.type, value.value
-    if name == "compression":
-        # The openexr package's enum (Compression.ZIP_COMPRESSION) or a name.
-        return "compression", str(getattr(value, "name", value)).lower().removesuffix("_compression")
-    if name == "type":
-        # The openexr package's enum (Storage.tiledimage) or a name.
-        return "string", str(getattr(value, "name", value))
-    if name == "tiles" and hasattr(value, "xSize"):
-        # The openexr package's TileDescription.
-        mode, rounding = (int(getattr(v, "value", v)) for v in (value.mode, value.roundingMode))
-        return "tiledesc", (int(value.xSize), int(value.ySize), mode | rounding << 4)
-    if name == "lineOrder":
-        # The openexr package's enum (LineOrder.INCREASING_Y) or a name.
-        return "lineOrder", str(getattr(value, "name", value)).lower()
-    if isinstance(value, bool):
-        raise TypeError(f"header {name!r}: a bool has no OpenEXR type; use int or Attribute")
-    if isinstance(value, (int, np.integer)):
-        return "int", int(value)
-    if isinstance(value, (float, np.floating)):
-        return "float", float(value)
-    if isinstance(value, str):
-        return "string", value
-    if isinstance(value, Fraction):
-        return "rational", (value.numerator, value.denominator)
-    if isinstance(value, list) and value and all(isinstance(v, Channel) for v in value):
-        return "chlist", [(c.name, c.pixel_type, c.linear, c.x_sampling, c.y_sampling) for c in value]
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return "stringvector", value
-    if isinstance(value, list) and all(isinstance(v, (int, float)) for v in value):
-        return "floatvector", [float(v) for v in value]
-    if isinstance(value, tuple) and len(value) == 8 and all(isinstance(v, (int, float)) for v in value):
-        return "chromaticities", value
-    if isinstance(value, tuple) and len(value) == 2:
-        lo, hi = np.asarray(value[0]), np.asarray(value[1])
-        if lo.shape == hi.shape == (2,):
-            if lo.dtype.kind in "iu" and hi.dtype.kind in "iu":
-                return "box2i", (tuple(int(v) for v in lo), tuple(int(v) for v in hi))
-            return "box2f", (tuple(float(v) for v in lo), tuple(float(v) for v in hi))
-    if isinstance(value, np.ndarray):
-        kind = "i" if value.dtype.kind in "iu" else "d" if value.dtype == np.float64 else "f"
-        shape = value.shape
-        if shape == (1,) and kind == "d":
-            return "double", float(value[0])
-        if shape in ((2,), (3,)):
-            return f"v{shape[0]}{kind}", [v.item() for v in value]
-        if shape in ((3, 3), (4, 4)) and kind != "i":
-            return f"m{shape[0]}{shape[0]}{kind}", [float(v) for v in value.ravel()]
-    raise TypeError(
-        f"header {name!r}: no OpenEXR type for {type(value).__name__} {value!r}; "
-        "wrap it in oxport.exr.Attribute(type, value)")
 
 
 @dataclass(frozen=True)
@@ -280,8 +189,7 @@ class File:
     def __init__(self, file: Union[str, os.PathLike[str], BinaryIO]) -> None:
         self._reader = _native.ExrReader(file)
         self.parts: list[Part] = [
-            Part(index, {name: _to_python(type_name, value) for name, type_name, value in attributes},
-                 type_name, [Level(*level) for level in levels])
+            Part(index, attributes, type_name, [Level(*level) for level in levels])
             for index, (attributes, type_name, levels) in enumerate(self._reader.parts())]
 
     @property
@@ -470,7 +378,7 @@ class OutputPart:
             width=width, height=height,
             channels={name: _TYPES[a[0].dtype.str] for name, a in arrays.items()},
             levels=[list(planes) for planes in zip(*arrays.values())],
-            attributes={name: _from_python(name, value) for name, value in given.items()},
+            attributes=given,
             compression=self.compression, tiles=tiles, level_mode=self.levels, rounding=self.rounding,
             counts=counts)
 

@@ -7,7 +7,9 @@ use oxport::source::Source;
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 
-use super::attributes::{Attributes, attributes_of, pixel_type_name};
+use pyo3::types::PyDict;
+
+use super::attributes::{attributes_of, pixel_type_name};
 use crate::bytes::Buffer;
 use crate::errors::to_py_err;
 use crate::source::open_reader;
@@ -15,7 +17,7 @@ use crate::source::open_reader;
 /// A part as the facade describes it: its attributes, its `type`, its
 /// levels as `(x, y, width, height)`.
 type PartInfo<'py> = (
-    Attributes<'py>,
+    Bound<'py, PyDict>,
     &'static str,
     Vec<(usize, usize, usize, usize)>,
 );

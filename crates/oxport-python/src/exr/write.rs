@@ -7,15 +7,15 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::attributes::{pixel_type, value_from_py};
+use super::attributes::{attribute_from_py, pixel_type};
 use crate::bytes::Buffer;
 use crate::errors::to_py_err;
 
 /// One part to write, as the facade's `OutputPart` describes it: its size,
 /// its channels (name → pixel type, in the order of its planes), its planes
 /// by level (a deep part has one "level": each channel's samples), a deep
-/// part's sample counts, the attributes its caller gives (name → an object
-/// with `type` and `value`: `oxport.exr.Attribute`), and how it is stored.
+/// part's sample counts, the attributes its caller gives (name → value in
+/// its public shape, or `oxport.exr.Attribute`), and how it is stored.
 /// The header and the file's order of channels are the library's
 /// (`exr::NewPart`, `exr::write_new_parts`).
 #[pyclass(frozen, module = "oxport._native")]
@@ -49,10 +49,9 @@ impl ExrNewPart {
             .collect::<PyResult<Vec<(String, _)>>>()?;
         let attributes = attributes
             .iter()
-            .map(|(name, attribute)| {
+            .map(|(name, value)| {
                 let name: String = name.extract()?;
-                let type_name: String = attribute.getattr("type")?.extract()?;
-                let value = value_from_py(&name, &type_name, &attribute.getattr("value")?)?;
+                let value = attribute_from_py(&name, &value)?;
                 Ok((name, value))
             })
             .collect::<PyResult<Vec<_>>>()?;
