@@ -42,6 +42,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         if not hasattr(report, "wasxfail") and not expects(expected, _reason(report))
     ]
     if unexpected:
+        reporter.write_line("")
         reporter.write_sep("=", f"{len(unexpected)} skipped, not expected (OXPORT_EXPECTED_SKIPS={expected!r})", red=True)
         for line in unexpected:
             reporter.write_line(line)
