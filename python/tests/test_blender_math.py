@@ -204,7 +204,8 @@ def test_the_version_rules_are_the_librarys() -> None:
     old, new = oxport.blender.Exporter(), oxport.blender.Exporter((4, 5))
     assert old.frame_path("out/scene.obj", 12) == "out/scene12.obj"
     assert new.frame_path("out/scene.obj", 12) == "out/scene0012.obj"
-    assert old.writes_empty_files and not new.writes_empty_files
+    assert old.writes_empty_files and new.writes_empty_files
+    assert not oxport.blender.Exporter((5, 0)).writes_empty_files
     assert not old.validates_meshes and new.validates_meshes
     assert repr(new) == "Exporter(Blender45)"
 

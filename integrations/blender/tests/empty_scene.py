@@ -1,6 +1,6 @@
 # Blender script: a scene without objects, exported with Blender's OBJ
-# exporter (default options): Blender 3.4 writes its header alone (and an
-# empty MTL file), 4.1 and later write no file.
+# exporter (default options): Blender 3.4 and 4.5 write its header alone
+# (and an empty MTL file), 5.0 writes no file.
 # Usage: blender -b --factory-startup --python empty_scene.py -- OUT.obj
 import sys
 

@@ -66,11 +66,11 @@ impl Exporter {
         }
     }
 
-    /// Whether an export that finds nothing to write leaves a file: an
-    /// empty one in 3.4; from 4.1 no file (and one already there is left
-    /// alone).
+    /// Whether an export that finds nothing to write leaves a file: its
+    /// header alone (and an empty MTL file) up to 4.5; from 5.0 no file
+    /// (and one already there is left alone).
     pub fn writes_empty_files(self) -> bool {
-        self < Exporter::Blender45
+        self < Exporter::Blender50
     }
 
     /// The importer's `validate_meshes` default: on from 4.1.
@@ -123,6 +123,7 @@ mod tests {
             "C:\\a.b\\.hidden0001.obj"
         );
         assert!(old.writes_empty_files() && !new.writes_empty_files());
+        assert!(Exporter::Blender45.writes_empty_files());
         assert!(!old.validates_meshes() && Exporter::Blender45.validates_meshes());
         assert_eq!(exported_name("Cube 1 a"), "Cube_1_a");
         assert!(matches!(exported_name("Cube"), Cow::Borrowed("Cube")));
