@@ -14,20 +14,17 @@
 //! by the length, `normalize_v3` multiplies by its inverse, angles come from
 //! `safe_acos_approx`.
 
-use std::f32::consts::FRAC_PI_2;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+mod space;
 
 use super::ImportedMesh;
 use super::normals::face_normal;
-use super::transform::{add, cross, dot, normalize_dividing, scale, sub};
+use super::transform::{add, dot, scale, sub};
 use super::validity::sorted_face;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
-
-/// Blender's `LNOR_SPACE_TRIGO_THRESHOLD`.
-const THRESHOLD: f32 = 1.0 - 1e-4;
-/// `float(M_PI) * 2.0f`, which equals `float(M_PI * 2.0)`.
-const PI2: f32 = std::f32::consts::PI * 2.0;
+use space::{Space, THRESHOLD, normalize, safe_acos_approx};
 
 /// A mesh's custom normals as Blender stores them.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -269,17 +266,6 @@ enum EdgeState {
     /// Marked sharp, of a flat face, between faces of opposite winding, or
     /// used by more than two faces.
     Sharp,
-}
-
-/// A corner fan's normal space (Blender's `CornerNormalSpace`); all zero
-/// where it cannot be built.
-#[derive(Clone, Copy, Debug, Default)]
-struct Space {
-    lnor: [f32; 3],
-    reference: [f32; 3],
-    ortho: [f32; 3],
-    ref_alpha: f32,
-    ref_beta: f32,
 }
 
 /// A vertex's fans: its corners' facts, and per fan its local corners and
@@ -610,241 +596,5 @@ fn fan_space(
     Space::define(normal, directions[first], directions[last], fan_directions)
 }
 
-impl Space {
-    /// Blender's `corner_fan_space_define`.
-    fn define(
-        lnor: [f32; 3],
-        reference: [f32; 3],
-        other: [f32; 3],
-        edge_vectors: &[[f32; 3]],
-    ) -> Space {
-        let dtp_ref = dot(reference, lnor);
-        let dtp_other = dot(other, lnor);
-        if dtp_ref.abs() >= THRESHOLD || dtp_other.abs() >= THRESHOLD {
-            return Space::default();
-        }
-        let ref_alpha = if edge_vectors.is_empty() {
-            (safe_acos_approx(dot(reference, lnor)) + safe_acos_approx(dot(other, lnor))) / 2.0
-        } else {
-            let mut alpha = 0.0f32;
-            for &v in edge_vectors {
-                alpha += safe_acos_approx(dot(v, lnor));
-            }
-            alpha / edge_vectors.len() as f32
-        };
-        let reference = normalize(sub(reference, scale(lnor, dtp_ref)));
-        let ortho = normalize(cross(lnor, reference));
-        let other = normalize(sub(other, scale(lnor, dtp_other)));
-        let dtp = dot(reference, other);
-        let ref_beta = if dtp < THRESHOLD {
-            let beta = safe_acos_approx(dtp);
-            if dot(ortho, other) < 0.0 {
-                PI2 - beta
-            } else {
-                beta
-            }
-        } else {
-            PI2
-        };
-        Space {
-            lnor,
-            reference,
-            ortho,
-            ref_alpha,
-            ref_beta,
-        }
-    }
-
-    /// Blender's `corner_space_custom_normal_to_data`.
-    fn encode(&self, custom: [f32; 3]) -> [i16; 2] {
-        let close = (0..3).all(|i| (self.lnor[i] - custom[i]).abs() <= 1e-4);
-        if custom == [0.0; 3] || close {
-            return [0, 0];
-        }
-        let cos_alpha = dot(self.lnor, custom);
-        let alpha = safe_acos_approx(cos_alpha);
-        let first = if alpha > self.ref_alpha {
-            unit_float_to_short(-(PI2 - alpha) / (PI2 - self.ref_alpha))
-        } else {
-            unit_float_to_short(alpha / self.ref_alpha)
-        };
-        let v = normalize(add(scale(self.lnor, -cos_alpha), custom));
-        let cos_beta = dot(self.reference, v);
-        let second = if cos_beta < THRESHOLD {
-            let mut beta = safe_acos_approx(cos_beta);
-            if dot(self.ortho, v) < 0.0 {
-                beta = PI2 - beta;
-            }
-            if beta > self.ref_beta {
-                unit_float_to_short(-(PI2 - beta) / (PI2 - self.ref_beta))
-            } else {
-                unit_float_to_short(beta / self.ref_beta)
-            }
-        } else {
-            0
-        };
-        [first, second]
-    }
-}
-
-/// Blender's `unit_float_to_short`: `short(floorf(v * SHRT_MAX + 0.5f))`,
-/// converted as x86-64 does (through a 32-bit integer: NaN and overflow
-/// give its "integer indefinite" value, whose low half is 0).
-fn unit_float_to_short(v: f32) -> i16 {
-    let f = (v * f32::from(i16::MAX) + 0.5).floor();
-    if !(-2_147_483_648.0..2_147_483_648.0).contains(&f) {
-        0
-    } else {
-        f as i32 as i16
-    }
-}
-
-/// Blender's `math::safe_acos_approx`: a polynomial, within 4.6e-5 of `acos`
-/// (its constants as Blender writes them, which round to these floats;
-/// its `1.5707963267f` is the float nearest to pi/2).
-#[allow(clippy::excessive_precision)]
-fn safe_acos_approx(x: f32) -> f32 {
-    let f = x.abs();
-    // Clamps, and flushes denormals.
-    let m = if f < 1.0 { 1.0 - (1.0 - f) } else { 1.0 };
-    let a =
-        (1.0 - m).sqrt() * (FRAC_PI_2 + m * (-0.213300989 + m * (0.077980478 + m * -0.02164095)));
-    if x < 0.0 { std::f32::consts::PI - a } else { a }
-}
-
-/// Blender's `math::normalize`: divided by the length; zero when tiny or NaN.
-fn normalize(v: [f32; 3]) -> [f32; 3] {
-    normalize_dividing(v).unwrap_or([0.0; 3])
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::pipeline::Pipeline;
-
-    /// A unit cube: 8 vertices, 6 quads wound outwards, its 12 edges numbered
-    /// in order of first use.
-    fn cube(normals: impl Fn(usize, [f32; 3]) -> [f32; 3]) -> (ImportedMesh, Vec<u32>, usize) {
-        let positions: Vec<[f32; 3]> = (0..8)
-            .map(|i| [(i & 1) as f32, (i >> 1 & 1) as f32, (i >> 2 & 1) as f32])
-            .collect();
-        let faces: [[u32; 4]; 6] = [
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-        ];
-        let corner_vertices: Vec<u32> = faces.iter().flatten().copied().collect();
-        let mut edges: Vec<[u32; 2]> = Vec::new();
-        let mut corner_edges = Vec::new();
-        for face in &faces {
-            for i in 0..4 {
-                let (a, b) = (face[i], face[(i + 1) % 4]);
-                let key = [a.min(b), a.max(b)];
-                let e = edges.iter().position(|&e| e == key).unwrap_or_else(|| {
-                    edges.push(key);
-                    edges.len() - 1
-                });
-                corner_edges.push(e as u32);
-            }
-        }
-        let corner_normals = (0..24)
-            .map(|c| {
-                let face = &corner_vertices[c / 4 * 4..c / 4 * 4 + 4];
-                normals(c, face_normal(&positions, face))
-            })
-            .collect();
-        let mesh = ImportedMesh {
-            positions,
-            face_offsets: (0..=6).map(|f| f * 4).collect(),
-            corner_vertices,
-            corner_normals: Some(corner_normals),
-            smooth_faces: vec![true; 6],
-            ..Default::default()
-        };
-        (mesh, corner_edges, edges.len())
-    }
-
-    #[test]
-    fn flat_normals_part_every_edge_and_encode_as_the_faces() {
-        let (mesh, corner_edges, edges) = cube(|_, face| face);
-        let normals =
-            encode_custom_normals(&mesh, &corner_edges, edges, &Pipeline::new(None).unwrap())
-                .unwrap()
-                .unwrap();
-        assert_eq!(normals.sharp_edges, vec![true; 12]);
-        // Each corner is then a fan of its own, whose normal is its face's.
-        assert_eq!(normals.encoded, vec![[0, 0]; 24]);
-    }
-
-    #[test]
-    fn corners_without_normals_take_their_fans() {
-        let (mesh, corner_edges, edges) = cube(|_, _| [0.0; 3]);
-        let normals =
-            encode_custom_normals(&mesh, &corner_edges, edges, &Pipeline::new(None).unwrap())
-                .unwrap()
-                .unwrap();
-        assert_eq!(normals.sharp_edges, vec![false; 12]);
-        assert_eq!(normals.encoded, vec![[0, 0]; 24]);
-    }
-
-    #[test]
-    fn smooth_normals_keep_the_edges_and_encode_alike_per_vertex() {
-        // Each vertex's normal points away from the centre: one fan per
-        // vertex, not along its space's own normal.
-        let (mesh, corner_edges, edges) = cube(|_, _| [0.0; 3]);
-        let positions = mesh.positions.clone();
-        let mut mesh = mesh;
-        mesh.corner_normals = Some(
-            mesh.corner_vertices
-                .iter()
-                .map(|&v| positions[v as usize].map(|x| x - 0.5))
-                .collect(),
-        );
-        let normals =
-            encode_custom_normals(&mesh, &corner_edges, edges, &Pipeline::new(None).unwrap())
-                .unwrap()
-                .unwrap();
-        assert_eq!(normals.sharp_edges, vec![false; 12]);
-        for v in 0..8u32 {
-            let codes: Vec<[i16; 2]> = (0..24)
-                .filter(|&c| mesh.corner_vertices[c] == v)
-                .map(|c| normals.encoded[c])
-                .collect();
-            assert!(
-                codes.iter().all(|&c| c == codes[0]),
-                "vertex {v}: {codes:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn faces_using_a_vertex_twice_are_left_to_blender() {
-        let (mut mesh, corner_edges, edges) = cube(|_, face| face);
-        mesh.corner_vertices[1] = mesh.corner_vertices[0];
-        assert_eq!(
-            encode_custom_normals(&mesh, &corner_edges, edges, &Pipeline::new(None).unwrap())
-                .unwrap(),
-            None
-        );
-        let (mesh, mut corner_edges, edges) = cube(|_, face| face);
-        corner_edges[3] = 99;
-        assert!(
-            encode_custom_normals(&mesh, &corner_edges, edges, &Pipeline::new(None).unwrap())
-                .is_err()
-        );
-    }
-
-    #[test]
-    fn unit_floats_round_to_shorts_as_blender_converts_them() {
-        assert_eq!(unit_float_to_short(1.0), 32767);
-        assert_eq!(unit_float_to_short(-1.0), -32767);
-        assert_eq!(unit_float_to_short(0.5), 16384);
-        assert_eq!(unit_float_to_short(f32::NAN), 0);
-        assert_eq!(safe_acos_approx(1.0), 0.0);
-        assert!((safe_acos_approx(0.0) - FRAC_PI_2).abs() < 1e-7);
-        assert!((safe_acos_approx(-0.5) - 2.094_395).abs() < 5e-5);
-    }
-}
+mod tests;
