@@ -10,7 +10,7 @@ from typing import IO, Any, BinaryIO, Final, Literal, Optional, Sequence, Union,
 
 from _typeshed import ReadableBuffer, WriteableBuffer
 
-from ._obj import Material
+from ._obj import Material, ReadWarning, Scene
 
 __version__: str
 
@@ -23,20 +23,6 @@ _Matrix = Sequence[Sequence[float]]
 _Precision = Union[int, Literal["shortest"]]
 #: ``(bytes, objects, vertices, faces, threads, direct)``.
 _Summary = tuple[int, int, int, int, int, bool]
-#: A material's fields in :class:`oxport.Material`'s order; maps as ``(key, path, options)``.
-_MaterialFields = tuple[
-    str,
-    Optional[float],
-    Optional[tuple[float, float, float]],
-    Optional[tuple[float, float, float]],
-    Optional[tuple[float, float, float]],
-    Optional[tuple[float, float, float]],
-    Optional[float],
-    Optional[float],
-    Optional[int],
-    list[tuple[str, str]],
-    list[TextureMap],
-]
 _StrPath = Union[str, os.PathLike[str]]
 
 class Error(Exception): ...
@@ -207,17 +193,8 @@ def read_obj(
     strict: bool = False,
     materials: bool = True,
     mtl_root: Optional[_StrPath] = None,
-) -> tuple[
-    list[Mesh],
-    list[str],
-    list[str],
-    int,
-    list[tuple[Optional[Path], int, str, int]],
-    list[_MaterialFields],
-    list[str],
-    list[Path],
-]: ...
-def read_mtl(path: _StrPath) -> tuple[list[_MaterialFields], list[str]]: ...
+) -> Scene: ...
+def read_mtl(path: _StrPath) -> tuple[list[Material], list[str]]: ...
 def convert_obj(
     src: _StrPath,
     dst: _StrPath,
@@ -226,7 +203,7 @@ def convert_obj(
     strict: bool = False,
     materials: bool = True,
     mtl_root: Optional[_StrPath] = None,
-) -> tuple[_Summary, int, int, list[tuple[Optional[Path], int, str, int]], int]: ...
+) -> tuple[_Summary, int, int, list[ReadWarning], int]: ...
 def remove_temporaries(path: _StrPath) -> int: ...
 def is_url(location: _StrPath) -> bool: ...
 def source_size(location: _StrPath) -> int: ...
@@ -339,7 +316,7 @@ def blender_mtl_material(
     textures: Sequence[ImageTexture] = ...,
     pbr: bool = False,
     blender_version: Optional[tuple[int, int]] = None,
-) -> _MaterialFields: ...
+) -> Material: ...
 
 @final
 class Curve:
@@ -435,7 +412,7 @@ def blender_import_obj(
     blender_version: Optional[tuple[int, int]] = None,
     vertex_groups: bool = False,
     threads: Optional[int] = None,
-) -> tuple[list[ImportedMesh], list[str], list[tuple[Optional[Path], int, str, int]], bool]: ...
+) -> tuple[list[ImportedMesh], list[str], list[ReadWarning], bool]: ...
 
 def blender_nurbs_curves(
     name: str,

@@ -327,15 +327,7 @@ def read_obj(
         ValueError: ``threads`` is 0.
         OSError: the file cannot be read.
     """
-    (meshes, mtllibs, header, skipped, warnings, fields, mtl_header, mtl_files) = _native.read_obj(
-        path, threads=threads, strict=strict, materials=materials, mtl_root=mtl_root)
-    return Scene(
-        meshes, mtllibs, header, skipped,
-        warnings=_warnings(warnings),
-        materials=[_material(f) for f in fields],
-        mtl_header=mtl_header,
-        mtl_files=mtl_files,
-    )
+    return _native.read_obj(path, threads=threads, strict=strict, materials=materials, mtl_root=mtl_root)
 
 
 class ObjConversion(NamedTuple):
@@ -376,11 +368,7 @@ def convert_obj(
     """
     written, skipped, count, warnings, bytes_read = _native.convert_obj(
         src, dst, WriteOptions(**options), strict=strict, materials=read_materials, mtl_root=mtl_root)
-    return ObjConversion(
-        bytes_read, skipped, count,
-        _warnings(warnings),
-        WriteSummary(*written),
-    )
+    return ObjConversion(bytes_read, skipped, count, warnings, WriteSummary(*written))
 
 
 def read_mtl(path: Union[str, os.PathLike[str]]) -> tuple[list[Material], list[str]]:
@@ -392,15 +380,4 @@ def read_mtl(path: Union[str, os.PathLike[str]]) -> tuple[list[Material], list[s
         ParseError: the file does not parse (the message names file, line and reason).
         OSError: the file cannot be read.
     """
-    fields, header = _native.read_mtl(path)
-    return [_material(f) for f in fields], header
-
-
-def _warnings(fields: list[tuple[Optional[Path], int, str, int]]) -> list[ReadWarning]:
-    return [ReadWarning(None if p is None else os.fspath(p), line, what, count)
-            for p, line, what, count in fields]
-
-
-def _material(fields: _native._MaterialFields) -> Material:
-    name, ns, ka, kd, ks, ke, ni, d, illum, statements, maps = fields
-    return Material(name, ns, ka, kd, ks, ke, ni, d, illum, list(statements), list(maps))
+    return _native.read_mtl(path)

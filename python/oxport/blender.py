@@ -78,7 +78,7 @@ from typing import Optional, Sequence, Union
 from . import _native
 from ._native import BlenderExporter as Exporter
 from ._native import Bsdf, Curve, CustomNormals, Gathered, ImageTexture, ImportedMesh, Mesh, NurbsSpline
-from ._obj import Buffer, Material, ReadWarning, _material, _warnings
+from ._obj import Buffer, Material, ReadWarning
 
 __all__ = ["Bsdf", "Curve", "CustomNormals", "custom_normals", "Exporter", "Gathered", "ImageTexture", "ImportedMesh", "ImportedScene", "import_obj", "mesh",
            "meshes", "mtl_material", "nurbs_curves", "NurbsSpline", "unused_edges"]
@@ -146,10 +146,10 @@ def mtl_material(
     its order with their options (``-o``, ``-s``, ``-bm``), and the
     properties they give have no line. Spaces in the name become
     underscores, as Blender writes them."""
-    return _material(_native.blender_mtl_material(
+    return _native.blender_mtl_material(
         name, roughness=roughness, specular_intensity=specular_intensity, metallic=metallic,
         diffuse_color=diffuse_color, bsdf=bsdf, textures=textures, pbr=pbr,
-        blender_version=blender_version))
+        blender_version=blender_version)
 
 
 def nurbs_curves(
@@ -214,4 +214,4 @@ def import_obj(
     resets it)."""
     meshes, mtllibs, warnings, free_form = _native.blender_import_obj(
         path, blender_version=blender_version, vertex_groups=vertex_groups, threads=threads)
-    return ImportedScene(meshes, mtllibs, _warnings(warnings), free_form)
+    return ImportedScene(meshes, mtllibs, warnings, free_form)

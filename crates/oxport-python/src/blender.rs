@@ -343,13 +343,14 @@ impl ImageTexture {
     }
 }
 
-/// The MTL values Blender's exporter writes for a material (the fields of
-/// `oxport.Material`).
+/// The MTL values Blender's exporter writes for a material, as an
+/// `oxport.Material`.
 #[pyfunction]
 #[pyo3(signature = (name, *, roughness, specular_intensity, metallic, diffuse_color, bsdf=None,
     textures=Vec::new(), pbr=false, blender_version=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn blender_mtl_material(
+    py: Python<'_>,
     name: String,
     roughness: f32,
     specular_intensity: f32,
@@ -359,7 +360,7 @@ pub(crate) fn blender_mtl_material(
     textures: Vec<PyRef<'_, ImageTexture>>,
     pbr: bool,
     blender_version: Option<(u32, u32)>,
-) -> crate::obj::MaterialFields {
+) -> PyResult<Py<PyAny>> {
     let input = library::MaterialInput {
         name,
         roughness,
@@ -369,11 +370,10 @@ pub(crate) fn blender_mtl_material(
         bsdf: bsdf.map(|b| b.bsdf.clone()),
         textures: textures.iter().map(|t| t.texture.clone()).collect(),
     };
-    crate::obj::material_fields(library::mtl_material(
-        &input,
-        pbr,
-        exporter(blender_version),
-    ))
+    crate::obj::material_object(
+        py,
+        library::mtl_material(&input, pbr, exporter(blender_version)),
+    )
 }
 
 /// One NURBS spline of a Blender curve object.

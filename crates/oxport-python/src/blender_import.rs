@@ -10,7 +10,7 @@ use oxport::blender as library;
 use crate::buffers::index_rows;
 use crate::errors::{invalid, to_py_err};
 use crate::mesh::{flat, numpy_view};
-use crate::obj::{WarningFields, warning_fields};
+use crate::obj::warning_objects;
 
 /// One mesh object as Blender's OBJ importer builds it: read-only numpy
 /// arrays that its memory backs.
@@ -194,7 +194,7 @@ pub(crate) fn blender_custom_normals(
 }
 
 /// What `blender_import_obj` gives: meshes, `mtllib` texts, warnings, free-form curves skipped.
-type ImportedParts = (Vec<ImportedMesh>, Vec<String>, Vec<WarningFields>, bool);
+type ImportedParts = (Vec<ImportedMesh>, Vec<String>, Vec<Py<PyAny>>, bool);
 
 /// Reads an OBJ file on all cores into meshes as the importer of
 /// `blender_version` builds them (the GIL is released): the meshes, the
@@ -222,7 +222,7 @@ pub(crate) fn blender_import_obj(
             .map(|mesh| ImportedMesh { mesh })
             .collect(),
         scene.mtllibs,
-        scene.warnings.into_iter().map(warning_fields).collect(),
+        warning_objects(py, scene.warnings)?,
         scene.free_form,
     ))
 }

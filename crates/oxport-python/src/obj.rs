@@ -6,7 +6,8 @@ use std::sync::Mutex;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyString};
 
 use oxport::obj::{self, Precision};
 
@@ -365,25 +366,54 @@ fn material(object: &Bound<'_, PyAny>) -> PyResult<oxport::Material> {
     })
 }
 
-/// A warning: `(path, line, what, count)`.
-pub(crate) type WarningFields = (Option<PathBuf>, u64, String, u64);
-
-pub(crate) fn warning_fields(w: obj::ReadWarning) -> WarningFields {
-    (w.path, w.line, w.what, w.count)
+/// The facade's classes the results are built as (`oxport._obj`'s
+/// `Material`, `ReadWarning` and `Scene`), by keyword, imported once.
+struct Facade {
+    material: Py<PyAny>,
+    warning: Py<PyAny>,
+    scene: Py<PyAny>,
 }
 
-/// What `read_obj` gives Python: meshes, mtllib texts, header lines, skipped
-/// statements, warnings, and the materials, header and paths of the MTL files read.
-type SceneParts = (
-    Vec<Mesh>,
-    Vec<String>,
-    Vec<String>,
-    u64,
-    Vec<WarningFields>,
-    Vec<MaterialFields>,
-    Vec<String>,
-    Vec<PathBuf>,
-);
+fn facade(py: Python<'_>) -> PyResult<&'static Facade> {
+    static FACADE: PyOnceLock<Facade> = PyOnceLock::new();
+    FACADE.get_or_try_init(py, || {
+        let module = py.import("oxport._obj")?;
+        Ok(Facade {
+            material: module.getattr("Material")?.unbind(),
+            warning: module.getattr("ReadWarning")?.unbind(),
+            scene: module.getattr("Scene")?.unbind(),
+        })
+    })
+}
+
+/// A read warning as `oxport.ReadWarning`.
+fn warning_object(py: Python<'_>, w: obj::ReadWarning) -> PyResult<Py<PyAny>> {
+    let kwargs = PyDict::new(py);
+    let path = match w.path {
+        Some(path) => Some(py.import("os")?.call_method1("fspath", (path,))?),
+        None => None,
+    };
+    kwargs.set_item("path", path)?;
+    kwargs.set_item("line", w.line)?;
+    kwargs.set_item("what", w.what)?;
+    kwargs.set_item("count", w.count)?;
+    Ok(facade(py)?
+        .warning
+        .bind(py)
+        .call((), Some(&kwargs))?
+        .unbind())
+}
+
+/// Read warnings as `oxport.ReadWarning`s.
+pub(crate) fn warning_objects(
+    py: Python<'_>,
+    warnings: Vec<obj::ReadWarning>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    warnings
+        .into_iter()
+        .map(|w| warning_object(py, w))
+        .collect()
+}
 
 /// Reads an OBJ file (a path, a URL or a binary file object) on all cores,
 /// and the MTL files it names (the GIL is released).
@@ -396,7 +426,7 @@ pub(crate) fn read_obj(
     strict: bool,
     materials: bool,
     mtl_root: Option<PathBuf>,
-) -> PyResult<SceneParts> {
+) -> PyResult<Py<PyAny>> {
     let options = obj::ReadOptions {
         threads,
         strict,
@@ -409,22 +439,22 @@ pub(crate) fn read_obj(
         |path| obj::read(path, &options),
         |source| obj::read_source(&*source, &options),
     )?;
-    let warnings = scene.warnings.into_iter().map(warning_fields);
-    Ok((
-        scene.meshes.into_iter().map(Mesh::from_owned).collect(),
-        scene.mtllibs,
-        scene.header,
-        scene.skipped,
-        warnings.collect(),
-        scene.materials.into_iter().map(material_fields).collect(),
-        scene.mtl_header,
-        scene.mtl_files,
-    ))
+    let kwargs = PyDict::new(py);
+    let meshes: Vec<Mesh> = scene.meshes.into_iter().map(Mesh::from_owned).collect();
+    kwargs.set_item("meshes", meshes)?;
+    kwargs.set_item("mtllibs", scene.mtllibs)?;
+    kwargs.set_item("header", scene.header)?;
+    kwargs.set_item("skipped", scene.skipped)?;
+    kwargs.set_item("warnings", warning_objects(py, scene.warnings)?)?;
+    kwargs.set_item("materials", material_objects(py, scene.materials)?)?;
+    kwargs.set_item("mtl_header", scene.mtl_header)?;
+    kwargs.set_item("mtl_files", scene.mtl_files)?;
+    Ok(facade(py)?.scene.bind(py).call((), Some(&kwargs))?.unbind())
 }
 
 /// What `convert_obj` did: the write's summary, statements skipped,
 /// materials written, warnings (path, line, what, count) and the size read.
-type Converted = (Summary, u64, usize, Vec<WarningFields>, u64);
+type Converted = (Summary, u64, usize, Vec<Py<PyAny>>, u64);
 
 /// Reads an OBJ file and the MTL files it names and writes them again with
 /// `options` (`oxport.obj.convert`); the GIL is released.
@@ -448,7 +478,7 @@ pub(crate) fn convert_obj(
     let done = py
         .detach(|| obj::convert(&src, &dst, &reading, &options.options, |_, _| {}))
         .map_err(to_py_err)?;
-    let warnings = done.warnings.into_iter().map(warning_fields).collect();
+    let warnings = warning_objects(py, done.warnings)?;
     Ok((
         summary(done.written),
         done.skipped,
@@ -458,47 +488,39 @@ pub(crate) fn convert_obj(
     ))
 }
 
-/// A material's fields in `oxport.Material`'s order: name, specular
-/// exponent, ambient, diffuse, specular, emissive, ior, dissolve, illum,
-/// statements, maps.
-pub(crate) type MaterialFields = (
-    String,
-    Option<f32>,
-    Option<[f32; 3]>,
-    Option<[f32; 3]>,
-    Option<[f32; 3]>,
-    Option<[f32; 3]>,
-    Option<f32>,
-    Option<f32>,
-    Option<i32>,
-    Vec<(String, String)>,
-    Vec<TextureMap>,
-);
-
-/// Reads an MTL file: its materials' fields and the comment lines that open it.
+/// Reads an MTL file: its materials (`oxport.Material`s) and the comment
+/// lines that open it.
 #[pyfunction]
-pub(crate) fn read_mtl(
-    py: Python<'_>,
-    path: PathBuf,
-) -> PyResult<(Vec<MaterialFields>, Vec<String>)> {
+pub(crate) fn read_mtl(py: Python<'_>, path: PathBuf) -> PyResult<(Vec<Py<PyAny>>, Vec<String>)> {
     let library = py.detach(|| obj::read_mtl(&path)).map_err(to_py_err)?;
-    let materials = library.materials.into_iter().map(material_fields).collect();
-    Ok((materials, library.header))
+    Ok((material_objects(py, library.materials)?, library.header))
 }
 
-pub(crate) fn material_fields(m: oxport::Material) -> MaterialFields {
-    let maps = m.maps.into_iter().map(TextureMap::from_library);
-    (
-        m.name,
-        m.specular_exponent,
-        m.ambient,
-        m.diffuse,
-        m.specular,
-        m.emissive,
-        m.ior,
-        m.dissolve,
-        m.illum,
-        m.statements,
-        maps.collect(),
-    )
+/// A material as `oxport.Material`.
+pub(crate) fn material_object(py: Python<'_>, m: oxport::Material) -> PyResult<Py<PyAny>> {
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("name", m.name)?;
+    kwargs.set_item("specular_exponent", m.specular_exponent)?;
+    kwargs.set_item("ambient", m.ambient)?;
+    kwargs.set_item("diffuse", m.diffuse)?;
+    kwargs.set_item("specular", m.specular)?;
+    kwargs.set_item("emissive", m.emissive)?;
+    kwargs.set_item("ior", m.ior)?;
+    kwargs.set_item("dissolve", m.dissolve)?;
+    kwargs.set_item("illum", m.illum)?;
+    kwargs.set_item("statements", m.statements)?;
+    let maps: Vec<TextureMap> = m.maps.into_iter().map(TextureMap::from_library).collect();
+    kwargs.set_item("maps", maps)?;
+    Ok(facade(py)?
+        .material
+        .bind(py)
+        .call((), Some(&kwargs))?
+        .unbind())
+}
+
+fn material_objects(py: Python<'_>, materials: Vec<oxport::Material>) -> PyResult<Vec<Py<PyAny>>> {
+    materials
+        .into_iter()
+        .map(|m| material_object(py, m))
+        .collect()
 }
