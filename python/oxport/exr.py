@@ -52,7 +52,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Optional, Union, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Optional, Union
 
 from . import _native
 from ._files import Output, write_to

@@ -1,6 +1,6 @@
-//! Header attributes between the library's values and Python's: each
-//! attribute as `(name, type name, value)` with plain Python values (the
-//! facade gives them numpy and `Fraction` shapes).
+//! Header attributes between the library's values and their public Python
+//! shapes, the `openexr` package's (numpy vectors and matrices, `Fraction`,
+//! the facade's `Channel` and `Attribute`): converted here, once.
 
 use oxport::exr::{AttributeValue, Channel, Compression, Header, LineOrder, PixelType};
 use pyo3::exceptions::{PyTypeError, PyValueError};

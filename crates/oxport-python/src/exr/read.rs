@@ -2,11 +2,10 @@
 //! into numpy arrays.
 
 use numpy::PyArray1;
-use oxport::exr;
+use oxport::exr::{self, Channel};
 use oxport::source::Source;
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-
 use pyo3::types::PyDict;
 
 use super::attributes::{attributes_of, pixel_type_name};
@@ -37,14 +36,15 @@ type WindowArgument = ((i32, i32), (i32, i32));
 
 impl ExrReader {
     /// What `read` and `read_deep` are asked for, as the library's
-    /// selection: channels by name (an error names those the part lacks).
+    /// selection (channels by name: an error names those the part lacks),
+    /// and the part's channels, which its indices point into.
     fn selection(
         &self,
         part: usize,
         level: Option<LevelArgument>,
         channels: Option<Vec<String>>,
         window: Option<WindowArgument>,
-    ) -> PyResult<exr::Selection> {
+    ) -> PyResult<(exr::Selection, &[Channel])> {
         let header = self
             .reader
             .parts()
@@ -56,11 +56,12 @@ impl ExrReader {
                 ))
             })?
             .header();
+        let all = header.channels().map_err(to_py_err)?;
         let channels = channels
             .map(|names| header.channel_indices(&names))
             .transpose()
             .map_err(to_py_err)?;
-        Ok(exr::Selection {
+        let selection = exr::Selection {
             part,
             level: match level {
                 None => (0, 0),
@@ -74,7 +75,8 @@ impl ExrReader {
                 x_max,
                 y_max,
             }),
-        })
+        };
+        Ok((selection, all))
     }
 }
 
@@ -135,12 +137,8 @@ impl ExrReader {
         window: Option<WindowArgument>,
         threads: Option<usize>,
     ) -> PyResult<Planes<'py>> {
-        let selection = self.selection(part, level, channels, window)?;
+        let (selection, all) = self.selection(part, level, channels, window)?;
         let shapes = self.reader.shapes(&selection).map_err(to_py_err)?;
-        let all = self.reader.parts()[part]
-            .header()
-            .channels()
-            .map_err(to_py_err)?;
         // SAFETY: uninitialised memory that nothing reads before the read
         // has written every byte of it; on an error the arrays are dropped unseen.
         let arrays: Vec<Bound<'py, PyArray1<u8>>> = shapes
@@ -186,16 +184,12 @@ impl ExrReader {
         window: Option<WindowArgument>,
         threads: Option<usize>,
     ) -> PyResult<DeepRead<'py>> {
-        let selection = self.selection(part, level, channels, window)?;
+        let (selection, all) = self.selection(part, level, channels, window)?;
         let image = py
             .detach(|| {
                 self.reader
                     .read_deep(&selection, &exr::ReadOptions { threads })
             })
-            .map_err(to_py_err)?;
-        let all = self.reader.parts()[part]
-            .header()
-            .channels()
             .map_err(to_py_err)?;
         let counts: Vec<u8> = image.counts.iter().flat_map(|n| n.to_le_bytes()).collect();
         let channels = image
