@@ -13,6 +13,7 @@ mod color;
 mod deflate;
 mod errors;
 mod exr;
+mod facade;
 mod mesh;
 mod model;
 mod numfmt;
@@ -26,6 +27,7 @@ use pyo3::prelude::*;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    facade::register(m)?;
     errors::register(m)?;
     m.add_class::<mesh::Mesh>()?;
     m.add_class::<model::TextureMap>()?;

@@ -377,7 +377,7 @@ struct Facade {
 fn facade(py: Python<'_>) -> PyResult<&'static Facade> {
     static FACADE: PyOnceLock<Facade> = PyOnceLock::new();
     FACADE.get_or_try_init(py, || {
-        let module = py.import("oxport._obj")?;
+        let module = crate::facade::import(py, "_obj")?;
         Ok(Facade {
             material: module.getattr("Material")?.unbind(),
             warning: module.getattr("ReadWarning")?.unbind(),

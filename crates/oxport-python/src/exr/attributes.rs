@@ -56,7 +56,7 @@ struct Shapes {
 fn shapes(py: Python<'_>) -> PyResult<&'static Shapes> {
     static SHAPES: PyOnceLock<Shapes> = PyOnceLock::new();
     SHAPES.get_or_try_init(py, || {
-        let exr = py.import("oxport.exr")?;
+        let exr = crate::facade::import(py, "exr")?;
         Ok(Shapes {
             numpy: py.import("numpy")?.unbind(),
             fraction: py.import("fractions")?.getattr("Fraction")?.unbind(),

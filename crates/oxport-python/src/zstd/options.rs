@@ -19,7 +19,7 @@ use super::dict::ZstdDict;
 fn parameter_types(py: Python<'_>) -> PyResult<&(Py<PyType>, Py<PyType>)> {
     static TYPES: PyOnceLock<(Py<PyType>, Py<PyType>)> = PyOnceLock::new();
     TYPES.get_or_try_init(py, || {
-        let module = py.import("oxport.zstd")?;
+        let module = crate::facade::import(py, "zstd")?;
         Ok((
             module
                 .getattr("CompressionParameter")?
