@@ -36,7 +36,6 @@ import argparse
 import collections
 import contextlib
 import glob
-import inspect
 import os
 import shutil
 import sys
@@ -45,8 +44,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Literal, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Optional, Union
 
 try:
     import dask.array
@@ -56,8 +54,8 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - the extra is not installed
     raise ModuleNotFoundError(f"oxport.dask needs Dask: pip install 'oxport[dask]' ({error})") from error
 
-from . import _native, exr, seekable
-from ._obj import Scene, WriteArgs, convert_obj, mtl_path, read_obj
+from . import _native, exr
+from ._obj import Scene, WriteOptions, read_obj
 
 if TYPE_CHECKING:
     import numpy as np
@@ -74,13 +72,6 @@ _Path = Union[str, "os.PathLike[str]"]
 Inputs = Union[_Path, Iterable[_Path]]
 """A path, a glob (``shot/*.exr``), an fsspec URL (globs allowed), or a list of them."""
 
-_CONVERTERS: dict[str, Callable[..., Any]] = {
-    "exr": exr.convert,
-    "obj": convert_obj,
-    "seekable": seekable.pack,
-}
-
-
 class ConvertSummary(NamedTuple):
     """What :func:`convert` did."""
 
@@ -91,14 +82,14 @@ class ConvertSummary(NamedTuple):
     bytes_out: int
     """The size of what was written (for OBJ files, with their MTL files)."""
     failures: list[tuple[str, str]]
-    """``(input, error message)`` for each file that was not converted."""
+    """``(input, error message)`` for each file that was not converted (the
+    message names the input)."""
 
     def __str__(self) -> str:
         total = self.files + len(self.failures)
         return (f"{self.files} of {total} files converted, {self.bytes_in / 1e6:.1f} MB -> "
                 f"{self.bytes_out / 1e6:.1f} MB, {len(self.failures)} failed"
-                + "".join(f"\n  {message if path in message else f'{path}: {message}'}"
-                          for path, message in self.failures))
+                + "".join(f"\n  {message}" for _, message in self.failures))
 
 
 def convert(inputs: Inputs, output_dir: _Path, *, kind: Kind = "exr",
@@ -127,51 +118,69 @@ def convert(inputs: Inputs, output_dir: _Path, *, kind: Kind = "exr",
             ``output_dir`` URL oxport does not write to (fsspec's).
         TypeError: an option the conversion does not take.
     """
-    _check_options(kind, options)
-    sources = _expand(inputs)
     output_dir = os.fspath(output_dir)
     remote = _native.is_url(output_dir)
     if not remote and _is_url(output_dir):
         raise ValueError(f"output_dir: {output_dir} is not a URL oxport writes to "
                          "(s3://, gs://, az://, http(s)://) nor a directory")
-    if not remote:
-        output_dir = os.path.abspath(output_dir)
-    targets = _targets(sources, output_dir, kind)
-    client = _client(client)
-    if not remote:
-        os.makedirs(output_dir, exist_ok=True)
+    job = _job(kind, _expand(inputs), output_dir if remote else os.path.abspath(output_dir), options)
+    return _run(job, _client(client), progress)
+
+
+def _job(kind: str, sources: list[str], output_dir: str, options: dict[str, Any]) -> _native.BatchJob:
+    """The typed job of :func:`convert`'s keywords: each conversion's
+    constructor takes its own options, and refuses others."""
+    if "threads" in options:
+        raise TypeError("threads: each task uses the threads of its worker, not an option")
+    try:
+        if kind == "exr":
+            return _native.BatchJob.exr(sources, output_dir, **options)
+        if kind == "seekable":
+            return _native.BatchJob.seekable(sources, output_dir, **options)
+        if kind == "obj":
+            reading = {name: options.pop(name) for name in ("strict", "read_materials", "mtl_root")
+                       if name in options}
+            return _native.BatchJob.obj(sources, output_dir, options=WriteOptions(**options), **reading)
+    except TypeError as error:
+        raise TypeError(f"the {kind} conversion: {error}") from None
+    raise ValueError(f"kind: expected 'exr', 'obj' or 'seekable', got {kind!r}")
+
+
+def _run(job: _native.BatchJob, client: distributed.Client, progress: Optional[bool]) -> ConvertSummary:
+    """Runs ``job``, one task per file, on ``client``'s cluster."""
+    targets = job.plan()
+    conversion = job.conversion
     batch = uuid.uuid4().hex[:12]
     futures = [
-        client.submit(_convert_file, kind, source, target, options, pure=False,
-                      key=f"oxport-{kind}-{Path(target).name}-{batch}-{i}")
-        for i, (source, target) in enumerate(zip(sources, targets))
+        client.submit(_convert_file, conversion, source, target, pure=False,
+                      key=f"oxport-{conversion.kind}-{_name(target)}-{batch}-{i}")
+        for i, (source, target) in enumerate(zip(job.inputs, targets))
     ]
     if progress if progress is not None else sys.stderr.isatty():
         distributed.progress(futures)
     distributed.wait(futures)
     files = bytes_in = bytes_out = 0
     failures: list[tuple[str, str]] = []
-    for source, future in zip(sources, futures):
+    for source, future in zip(job.inputs, futures):
         if future.status == "cancelled":
-            failures.append((source, "the task was cancelled (the client or the scheduler went away)"))
+            message = "the task was cancelled (the client or the scheduler went away)"
+            failures.append((source, _native.batch_located(source, message)))
             continue
         if future.status != "finished":
             error = future.exception()
-            failures.append((source, f"{type(error).__name__}: {error}"))
+            failures.append((source, _native.batch_located(source, f"{type(error).__name__}: {error}")))
             continue
         result = future.result()
         if isinstance(result, str):
             failures.append((source, result))
         else:
             files += 1
-            bytes_in += result[0]
-            bytes_out += result[1]
+            bytes_in += result.bytes_in
+            bytes_out += result.bytes_out
     # Every task has ended: a temporary file beside an output is what a
     # killed worker left in the middle of writing it. (An object is
     # published only when whole: a killed worker left nothing in the bucket.)
-    for target in targets if not remote else []:
-        for path in _written(kind, target):
-            _native.remove_temporaries(path)
+    job.remove_temporaries(targets)
     return ConvertSummary(files, bytes_in, bytes_out, failures)
 
 
@@ -270,9 +279,10 @@ class _Frames:
         try:
             return self._read_frame(source, names, box)
         except (_native.Error, OSError) as error:
-            if source in str(error):
+            message = _native.batch_located(source, str(error))
+            if message == str(error):
                 raise
-            raise type(error)(f"{source}: {error}") from error
+            raise type(error)(message) from error
 
     def _read_frame(self, source: str, names: list[str], box: tuple[int, int, int, int]) -> dict[str, np.ndarray]:
         file = _open_frame(self.token, source)
@@ -337,68 +347,30 @@ def read_obj_bag(paths: Inputs, *, strict: bool = False, materials: bool = True)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """``python -m oxport.dask``: what ``oxport exr convert --scheduler`` and
-    ``oxport zst pack --scheduler`` run."""
+    """``python -m oxport.dask``: runs the batch job that ``oxport exr convert
+    --scheduler`` and ``oxport zst pack --scheduler`` hand over as JSON
+    (``oxport::batch::Job``)."""
     parser = argparse.ArgumentParser(
         prog="python -m oxport.dask",
-        description="Convert files on a Dask cluster, one task per file.")
+        description="Run a batch job of the oxport command line on a Dask cluster, one task per file.")
     parser.add_argument("--scheduler", required=True, help="the scheduler's address (tcp://host:8786)")
-    parser.add_argument("--kind", choices=sorted(_CONVERTERS), required=True)
-    parser.add_argument("--out", required=True, help="the directory for the outputs, or a URL prefix (s3://bucket/out/)")
-    parser.add_argument("--compression", help="exr: none, rle, zips, zip or zstd")
-    parser.add_argument("--level", type=int, help="the codec's level")
-    parser.add_argument("--scanlines", action="store_true", help="exr: store every part as scan lines")
-    parser.add_argument("--tiles", help="exr: store every part in tiles of WIDTHxHEIGHT pixels")
-    parser.add_argument("--levels", choices=["one", "mipmap", "ripmap"], help="exr, with --tiles: the levels")
-    parser.add_argument("--rounding", choices=["down", "up"], help="exr, with --tiles: level sizes rounded")
-    parser.add_argument("--frame-size", type=int, help="seekable: bytes of data per frame")
-    parser.add_argument("--no-checksums", action="store_true", help="seekable: no checksums in the seek table")
-    parser.add_argument("inputs", nargs="+", help="files, globs or URLs")
+    parser.add_argument("--job", required=True, help="the job's JSON file, or - for standard input")
     args = parser.parse_args(argv)
-    options: dict[str, Any] = {}
-    if args.compression is not None:
-        options["compression"] = args.compression
-    if args.level is not None:
-        options["level"] = args.level
-    if args.scanlines:
-        options["scanlines"] = True
-    if args.tiles is not None:
-        width, _, height = args.tiles.lower().partition("x")
-        options["tiles"] = (int(width), int(height))
-    if args.levels is not None:
-        options["levels"] = args.levels
-    if args.rounding is not None:
-        options["rounding"] = args.rounding
-    if args.frame_size is not None:
-        options["frame_size"] = args.frame_size
-    if args.no_checksums:
-        options["checksums"] = False
     start = time.perf_counter()
     try:
+        if args.job == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.job, encoding="utf-8") as file:
+                text = file.read()
+        job = _native.BatchJob.from_json(text)
         with distributed.Client(args.scheduler, timeout=30) as client:
-            summary = convert(args.inputs, args.out, kind=args.kind, client=client, **options)
+            summary = _run(job, client, progress=None)
     except (OSError, ValueError, TypeError) as error:
         print(f"oxport: {error}", file=sys.stderr)
         return 1
     print(f"{summary} in {time.perf_counter() - start:.2f} s", file=sys.stderr)
     return 1 if summary.failures else 0
-
-
-def _check_options(kind: str, options: dict[str, Any]) -> None:
-    if kind not in _CONVERTERS:
-        raise ValueError(f"kind: expected 'exr', 'obj' or 'seekable', got {kind!r}")
-    if "threads" in options:
-        raise TypeError("threads: each task uses the threads of its worker, not an option")
-    try:
-        inspect.signature(_CONVERTERS[kind]).bind("src", "dst", **options)
-    except TypeError as error:
-        raise TypeError(f"the {kind} conversion: {error}") from None
-    if kind == "obj":
-        # convert_obj passes its other keywords on to the writer: they must be WriteArgs.
-        known = set(WriteArgs.__annotations__) | {"strict", "read_materials", "mtl_root"}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise TypeError(f"the obj conversion: got an unexpected keyword argument {unknown[0]!r}")
 
 
 def _client(client: Optional[distributed.Client]) -> distributed.Client:
@@ -444,18 +416,6 @@ def _name(source: str) -> str:
     return source.rstrip("/").rsplit("/", 1)[-1] if _is_url(source) else os.path.basename(source)
 
 
-def _targets(sources: list[str], output_dir: str, kind: str) -> list[str]:
-    """Each source's output in ``output_dir``, by the library's rule
-    (``oxport::batch::targets``, as the command line's batches)."""
-    return _native.batch_targets(sources, output_dir, suffix=".zst" if kind == "seekable" else "",
-                                 mtl=kind == "obj")
-
-
-def _written(kind: str, target: str) -> list[str]:
-    """The files a conversion writes for ``target``."""
-    return [target, mtl_path(target)] if kind == "obj" else [target]
-
-
 def _threads() -> Optional[int]:
     """The threads a task may use: those its worker was given (tasks on one
     worker share oxport's one pool of that many threads); every core outside
@@ -488,32 +448,17 @@ def _local(source: str) -> Iterator[str]:
         yield local
 
 
-def _size(location: str) -> int:
-    """The size of the file or object at ``location``; 0 where there is none."""
-    try:
-        return _native.source_size(location)
-    except FileNotFoundError:
-        return 0
-
-
-def _convert_file(kind: str, source: str, target: str, options: dict[str, Any]) -> Union[tuple[int, int], str]:
+def _convert_file(conversion: _native.BatchConversion, source: str, target: str
+                  ) -> Union[_native.BatchDone, str]:
     """One task: converts ``source`` into ``target``; the sizes read and
-    written, or the error's message."""
-    threads = _threads()
+    written, or the error's message (naming ``source``)."""
     local = source
     try:
         with _local(source) as local:
-            if kind == "exr":
-                return exr.convert(local, target, threads=threads, **options)
-            if kind == "seekable":
-                packed = seekable.pack(local, target, threads=threads, **options)
-                return packed.input_bytes, packed.output_bytes
-            done = convert_obj(local, target, threads=threads, **options)
-            return done.bytes_read, sum(_size(p) for p in _written(kind, target))
+            return conversion.run(local, target, threads=_threads())
     except (_native.Error, OSError, ValueError) as error:
         # A URL's file may have been read from a local copy: the message names the URL.
-        text = str(error).replace(local, source)
-        return text if source in text else f"{source}: {text}"
+        return _native.batch_located(source, str(error).replace(local, source))
 
 
 def _read_scene(source: str, strict: bool, materials: bool) -> Scene:

@@ -305,3 +305,14 @@ def test_the_command_line_runs_on_a_scheduler(client: Client, tmp_path: Path) ->
     run = subprocess.run([str(binary), "exr", "convert", "--scheduler", address, str(tmp_path / "bad.exr"),
                           str(inputs[0]), str(tmp_path / "out2")], capture_output=True, text=True, env=env)
     assert run.returncode == 1 and "bad.exr" in run.stderr and "1 of 2 files converted" in run.stderr
+    # Relative paths reach the workers made absolute; one input goes to the file named.
+    run = subprocess.run([str(binary), "exr", "convert", "--scheduler", address,
+                          str(inputs[0].relative_to(tmp_path)), "one.exr", "-c", "zip"],
+                         capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    exr.convert(inputs[0], tmp_path / "expected.exr", compression="zip")
+    assert (tmp_path / "one.exr").read_bytes() == (tmp_path / "expected.exr").read_bytes()
+    # What the command line hands over is a typed job: other text is refused, naming why.
+    run = subprocess.run([sys.executable, "-m", "oxport.dask", "--scheduler", address, "--job", "-"],
+                         input='{"inputs": [], "output": {"file": "x"}}', capture_output=True, text=True)
+    assert run.returncode == 1 and "not a batch job" in run.stderr, run.stderr

@@ -2,7 +2,7 @@
 //! types, releases the GIL around the work and maps errors. This file only
 //! registers; each area has its file.
 
-mod atomic;
+mod batch;
 mod blender;
 mod blender_import;
 mod buffers;
@@ -55,10 +55,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::Curve>()?;
     m.add_function(wrap_pyfunction!(blender::blender_nurbs_curves, m)?)?;
     m.add_function(wrap_pyfunction!(numfmt::format_fixed, m)?)?;
-    m.add_function(wrap_pyfunction!(atomic::remove_temporaries, m)?)?;
-    m.add_function(wrap_pyfunction!(atomic::batch_targets, m)?)?;
+    m.add_class::<batch::BatchJob>()?;
+    m.add_class::<batch::BatchConversion>()?;
+    m.add_class::<batch::BatchDone>()?;
+    m.add_function(wrap_pyfunction!(batch::batch_located, m)?)?;
     m.add_function(wrap_pyfunction!(source::is_url, m)?)?;
-    m.add_function(wrap_pyfunction!(source::source_size, m)?)?;
     m.add_class::<seekable::SeekableReader>()?;
     m.add_class::<seekable::SeekableWriter>()?;
     m.add_function(wrap_pyfunction!(seekable::seekable_pack, m)?)?;

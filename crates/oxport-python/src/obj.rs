@@ -20,7 +20,7 @@ use crate::source::open_reader;
 /// defaults are Blender 3.4's.
 #[pyclass(frozen, module = "oxport._native")]
 pub struct WriteOptions {
-    options: obj::WriteOptions,
+    pub(crate) options: obj::WriteOptions,
 }
 
 /// `Precision` from `int` (0 to 9) or `"shortest"` (`obj::Precision`'s

@@ -21,20 +21,6 @@ use crate::errors::to_py_err;
 pub(crate) fn is_url(location: PathBuf) -> bool {
     oxport::remote::is_url(&location)
 }
-
-/// The size in bytes of the file or object at `location` (for a URL, one
-/// HEAD request).
-#[pyfunction]
-pub(crate) fn source_size(py: Python<'_>, location: PathBuf) -> PyResult<u64> {
-    py.detach(|| {
-        let source = oxport::source::open(&location)?;
-        source
-            .size()
-            .map_err(|e| oxport::Error::io_at(&location, e))
-    })
-    .map_err(to_py_err)
-}
-
 /// What a reader makes of `file`, without the GIL: for a path or a URL
 /// (`s3://...`, `https://...`, read by byte range), `open` (the reader's own
 /// opener, whose errors name it); for anything else, which must be a binary

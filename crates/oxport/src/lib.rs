@@ -33,13 +33,14 @@
 //! (Zstandard seekable archives: parallel packing, random access, Blender's
 //! compressed `.blend` files), [`exr`] (OpenEXR scan line images, the bytes
 //! OpenEXR 3.5 writes, chunks in parallel), [`codec`] (zstd and deflate for bytes in
-//! memory: exact-size outputs, linear multi-frame decompression, limits), [`atomic`] (whole files or none), [`batch`] (where a batch's outputs go), [`raster`] (an RGB canvas with a 3×5 font, saved as PNG: charts and strips), [`source`] (bytes read at an offset from any thread: files, memory, remote objects), [`synth`] (procedural
+//! memory: exact-size outputs, linear multi-frame decompression, limits), [`atomic`] (whole files or none), [`batch`] (batch jobs: where the outputs go, each file's conversion, for the command line and `oxport.dask`), [`raster`] (an RGB canvas with a 3×5 font, saved as PNG: charts and strips), [`source`] (bytes read at an offset from any thread: files, memory, remote objects), [`synth`] (procedural
 //! scenes for demos and tests). Errors are one [`Error`] type; every file is
 //! written whole or not at all. `docs/layout.md` in the repository maps the
 //! files.
 
 #![warn(missing_docs)]
 
+mod as_text;
 pub mod atomic;
 pub mod batch;
 pub mod blender;

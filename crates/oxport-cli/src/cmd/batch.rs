@@ -1,11 +1,12 @@
-//! What the commands that take many files share: where each output goes,
-//! one line per failed file, and handing the batch to a Dask cluster.
+//! Running a batch job ([`oxport::batch::Job`]): here, one file after the
+//! other under one progress bar, or handed to a Dask cluster.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use oxport::remote;
+use oxport::batch::{Job, located};
 
 use crate::progress::{bar, megabytes};
 
@@ -39,44 +40,39 @@ impl Totals {
     }
 }
 
-/// Runs `convert(input, target, moved)` on each file in turn under one
+/// Runs `job` here on `threads` threads, one file after the other under one
 /// progress bar over the inputs' sizes, a line on standard error for each
-/// file that fails. `convert` gives the sizes read and written, and may call
-/// `moved(bytes)` as it goes through its input.
-pub fn each_file(
-    inputs: &[PathBuf],
-    output: &Path,
-    suffix: &str,
-    label: &str,
-    mut convert: impl FnMut(&Path, &Path, &dyn Fn(u64)) -> oxport::Result<(u64, u64)>,
-) -> oxport::Result<Totals> {
-    let targets = targets(inputs, output, suffix)?;
+/// file that fails.
+pub fn each_file(job: &Job, threads: Option<usize>, label: &str) -> oxport::Result<Totals> {
+    let targets = job.plan()?;
     let progress = bar(label);
     // An object's size is not asked for here: it counts once fetched.
     progress.set_length(
-        inputs
+        job.inputs
             .iter()
             .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
             .sum(),
     );
     let start = Instant::now();
     let mut totals = Totals {
-        files: inputs.len(),
+        files: job.inputs.len(),
         failed: 0,
         bytes_in: 0,
         bytes_out: 0,
         seconds: 0.0,
     };
-    for (input, target) in inputs.iter().zip(targets) {
+    for (input, target) in job.inputs.iter().zip(targets) {
         let before = progress.position();
-        match convert(input, &target, &|done| progress.set_position(before + done)) {
-            Ok((bytes_in, bytes_out)) => {
-                totals.bytes_in += bytes_in;
-                totals.bytes_out += bytes_out;
-                progress.set_position(before + bytes_in);
+        let moved = |done| progress.set_position(before + done);
+        match job.conversion.run(input, &target, threads, &moved) {
+            Ok(done) => {
+                totals.bytes_in += done.bytes_in;
+                totals.bytes_out += done.bytes_out;
+                progress.set_position(before + done.bytes_in);
             }
             Err(error) => {
-                progress.suspend(|| eprintln!("oxport: {}", located(input, &error)));
+                let line = located(input, &error.to_string());
+                progress.suspend(|| eprintln!("oxport: {line}"));
                 totals.failed += 1;
             }
         }
@@ -84,43 +80,6 @@ pub fn each_file(
     progress.finish_and_clear();
     totals.seconds = start.elapsed().as_secs_f64();
     Ok(totals)
-}
-
-/// Where each input is written: `output` itself for one input when `output`
-/// is not a directory (for a URL: does not end in `/`); otherwise as
-/// [`oxport::batch::targets`] places them in `output` (two inputs that
-/// would write one file are refused before anything is written), the
-/// directory created.
-pub fn targets(inputs: &[PathBuf], output: &Path, suffix: &str) -> oxport::Result<Vec<PathBuf>> {
-    if inputs.len() == 1 && !is_directory(output) {
-        return Ok(vec![output.to_path_buf()]);
-    }
-    let targets = oxport::batch::targets(inputs, output, suffix, false)?;
-    if !remote::is_url(output) {
-        std::fs::create_dir_all(output).map_err(|e| oxport::Error::io_at(output, e))?;
-    }
-    Ok(targets)
-}
-
-/// Whether `output` is a directory: one that exists, or a URL ending in
-/// `/` (a prefix in a bucket).
-pub fn is_directory(output: &Path) -> bool {
-    if remote::is_url(output) {
-        output.as_os_str().to_string_lossy().ends_with('/')
-    } else {
-        output.is_dir()
-    }
-}
-
-/// The error's text, prefixed with the file it is about unless it names it.
-pub fn located(path: &Path, error: &oxport::Error) -> String {
-    let text = error.to_string();
-    let name = path.display().to_string();
-    if text.starts_with(&name) {
-        text
-    } else {
-        format!("{name}: {text}")
-    }
 }
 
 /// An error when any file failed (each was reported on its own line).
@@ -132,46 +91,38 @@ pub fn finish(failed: usize, total: usize) -> oxport::Result<()> {
     }
 }
 
-/// Runs the batch on the Dask cluster whose scheduler is at `scheduler`:
-/// one task per file, through the Python package's `oxport.dask` (the
-/// interpreter named by `OXPORT_PYTHON`, else `python3`, `python` on
-/// Windows), which reports the
-/// files and failures itself.
-pub fn on_cluster(
-    scheduler: &str,
-    kind: &str,
-    inputs: &[PathBuf],
-    output: &Path,
-    options: &[String],
-) -> oxport::Result<()> {
+/// Runs `job` on the Dask cluster whose scheduler is at `scheduler`, one
+/// task per file, through the Python package's `python -m oxport.dask`
+/// (the interpreter named by `OXPORT_PYTHON`, else `python3`, `python` on
+/// Windows), which is handed the job as JSON on its standard input and
+/// reports the files and failures itself. Local paths are made absolute:
+/// the workers may run elsewhere, in other folders.
+pub fn on_cluster(scheduler: &str, job: Job) -> oxport::Result<()> {
+    let job = absolute(job)?;
+    job.plan()?;
     // Windows installs Python as `python` (and `py`), not `python3`.
     let default = if cfg!(windows) { "python" } else { "python3" };
     let python = std::env::var_os("OXPORT_PYTHON").unwrap_or_else(|| default.into());
-    let status = Command::new(&python)
-        .args([
-            "-m",
-            "oxport.dask",
-            "--scheduler",
-            scheduler,
-            "--kind",
-            kind,
-        ])
-        .arg("--out")
-        .arg(output)
-        .args(options)
-        .arg("--")
-        .args(inputs)
-        .status()
-        .map_err(|e| {
-            std::io::Error::new(
-                e.kind(),
-                format!(
-                    "--scheduler runs {} -m oxport.dask (set OXPORT_PYTHON to the Python \
-                     that has `pip install 'oxport[dask]'`): {e}",
-                    python.to_string_lossy()
-                ),
-            )
-        })?;
+    let not_started = |e: std::io::Error| {
+        std::io::Error::new(
+            e.kind(),
+            format!(
+                "--scheduler runs {} -m oxport.dask (set OXPORT_PYTHON to the Python \
+                 that has `pip install 'oxport[dask]'`): {e}",
+                python.to_string_lossy()
+            ),
+        )
+    };
+    let mut child = Command::new(&python)
+        .args(["-m", "oxport.dask", "--scheduler", scheduler, "--job", "-"])
+        .stdin(Stdio::piped())
+        .spawn()
+        .map_err(not_started)?;
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    // A Python that exits at once (no oxport) closes the pipe: its status says why.
+    let _ = stdin.write_all(job.to_json().as_bytes());
+    drop(stdin);
+    let status = child.wait().map_err(not_started)?;
     match status.code() {
         Some(0) => Ok(()),
         Some(1) => {
@@ -184,4 +135,22 @@ pub fn on_cluster(
         ))
         .into()),
     }
+}
+
+/// `job` with its local paths absolute (URLs as they are).
+fn absolute(mut job: Job) -> oxport::Result<Job> {
+    let absolute = |path: &Path| -> oxport::Result<std::path::PathBuf> {
+        if oxport::remote::is_url(path) {
+            return Ok(path.to_path_buf());
+        }
+        std::path::absolute(path).map_err(|e| oxport::Error::io_at(path, e))
+    };
+    for input in &mut job.inputs {
+        *input = absolute(input)?;
+    }
+    job.output = match job.output {
+        oxport::batch::Output::Directory(dir) => oxport::batch::Output::Directory(absolute(&dir)?),
+        oxport::batch::Output::File(file) => oxport::batch::Output::File(absolute(&file)?),
+    };
+    Ok(job)
 }

@@ -3,9 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
+use oxport::batch::{Conversion, Job, Output, located};
 use oxport::exr::{self, Compression, ConvertOptions, Reader};
 
-use crate::cmd::batch::{each_file, finish, located, on_cluster};
+use crate::cmd::batch::{each_file, finish, on_cluster};
 use crate::progress::bar;
 
 #[derive(Subcommand)]
@@ -170,7 +171,7 @@ fn info(args: &InfoArgs) -> oxport::Result<()> {
             println!();
         }
         if let Err(error) = info_one(path) {
-            eprintln!("oxport: {}", located(path, &error));
+            eprintln!("oxport: {}", located(path, &error.to_string()));
             failed += 1;
         }
     }
@@ -253,46 +254,21 @@ fn info_one(path: &Path) -> oxport::Result<()> {
 
 fn convert(args: &ConvertArgs) -> oxport::Result<()> {
     let (output, inputs) = args.paths.split_last().expect("clap requires two paths");
+    let storing = exr::Storing::choose(args.scanlines, args.tiles, &args.levels, &args.rounding)?;
+    let job = Job {
+        inputs: inputs.to_vec(),
+        output: Output::of(output, inputs.len()),
+        conversion: Conversion::Exr(ConvertOptions {
+            compression: args.compression,
+            level: args.level,
+            storing,
+            threads: None,
+        }),
+    };
     if let Some(scheduler) = &args.scheduler {
-        let mut options = vec!["--compression".to_owned(), args.compression.to_string()];
-        if let Some(level) = args.level {
-            options.extend(["--level".to_owned(), level.to_string()]);
-        }
-        if args.scanlines {
-            options.push("--scanlines".to_owned());
-        }
-        if let Some((width, height)) = args.tiles {
-            options.extend([
-                "--tiles".to_owned(),
-                format!("{width}x{height}"),
-                "--levels".to_owned(),
-                args.levels.clone(),
-                "--rounding".to_owned(),
-                args.rounding.clone(),
-            ]);
-        }
-        return on_cluster(scheduler, "exr", inputs, output, &options);
+        return on_cluster(scheduler, job);
     }
-    let storing = match args.tiles {
-        _ if args.scanlines => exr::Storing::ScanLines,
-        Some((width, height)) => exr::Storing::Tiles(exr::Tiles::new(
-            width,
-            height,
-            args.levels.parse()?,
-            args.rounding.parse()?,
-        )?),
-        None => exr::Storing::Keep,
-    };
-    let options = ConvertOptions {
-        compression: args.compression,
-        level: args.level,
-        storing,
-        threads: args.threads,
-    };
-    let totals = each_file(inputs, output, "", "converting", |input, target, _| {
-        let done = exr::convert(input, target, &options)?;
-        Ok((done.input_bytes, done.output_bytes))
-    })?;
+    let totals = each_file(&job, args.threads, "converting")?;
     eprintln!("{}", totals.describe(&format!("to {}", args.compression)));
     totals.finish()
 }

@@ -8,8 +8,9 @@ use clap::{Args, Subcommand};
 use oxport::seekable::{self, Index, ReadOptions, Reader, WriteOptions};
 use oxport::source::Reading;
 
-use crate::cmd::batch::{each_file, is_directory, on_cluster};
+use crate::cmd::batch::{each_file, on_cluster};
 use crate::progress::{bar, megabytes};
+use oxport::batch::{Conversion, Job, Output, is_directory};
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -146,38 +147,33 @@ pub fn run(command: Command) -> oxport::Result<()> {
 
 fn pack(args: &PackArgs) -> oxport::Result<()> {
     let (output, inputs) = args.paths.split_last().expect("clap requires two paths");
-    if let Some(scheduler) = &args.scheduler {
-        let mut options = vec![
-            "--level".to_owned(),
-            args.level.to_string(),
-            "--frame-size".to_owned(),
-            args.frame_size.0.to_string(),
-        ];
-        if args.no_checksums {
-            options.push("--no-checksums".to_owned());
-        }
-        return on_cluster(scheduler, "seekable", inputs, output, &options);
-    }
     let options = WriteOptions {
         level: args.level,
         frame_size: args.frame_size.0,
         checksums: !args.no_checksums,
         threads: args.threads,
     };
+    let stdio = inputs.iter().any(|p| is_stdio(p)) || is_stdio(output);
     if let [input] = inputs
-        && (is_stdio(output) || !is_directory(output))
+        && args.scheduler.is_none()
+        && (stdio || !is_directory(output))
     {
         return pack_one(input, output, &options);
     }
-    if inputs.iter().any(|p| is_stdio(p)) || is_stdio(output) {
+    if stdio {
         return Err(oxport::Error::InvalidArgument(
-            "`-` (stdin, stdout) packs one file, not several".into(),
+            "`-` (stdin, stdout) packs one file here, not several nor on a cluster".into(),
         ));
     }
-    let totals = each_file(inputs, output, ".zst", "packing", |input, target, moved| {
-        let packed = seekable::pack_file(input, target, &options, |done, _| moved(done))?;
-        Ok((packed.input_bytes, packed.output_bytes))
-    })?;
+    let job = Job {
+        inputs: inputs.to_vec(),
+        output: Output::of(output, inputs.len()),
+        conversion: Conversion::Seekable(options),
+    };
+    if let Some(scheduler) = &args.scheduler {
+        return on_cluster(scheduler, job);
+    }
+    let totals = each_file(&job, args.threads, "packing")?;
     eprintln!(
         "{}",
         totals.describe(&format!("packed into {}", output.display()))

@@ -158,24 +158,7 @@ pub fn exr_convert(
     levels: &str,
     rounding: &str,
 ) -> PyResult<(u64, u64)> {
-    let storing = match (scanlines, tiles) {
-        (true, Some(_)) => {
-            return Err(pyo3::exceptions::PyValueError::new_err(
-                "scanlines and tiles: one or the other",
-            ));
-        }
-        (true, None) => exr::Storing::ScanLines,
-        (false, Some((width, height))) => exr::Storing::Tiles(
-            exr::Tiles::new(
-                width,
-                height,
-                levels.parse().map_err(to_py_err)?,
-                rounding.parse().map_err(to_py_err)?,
-            )
-            .map_err(to_py_err)?,
-        ),
-        (false, None) => exr::Storing::Keep,
-    };
+    let storing = exr::Storing::choose(scanlines, tiles, levels, rounding).map_err(to_py_err)?;
     let options = exr::ConvertOptions {
         compression: compression.parse::<Compression>().map_err(to_py_err)?,
         level,

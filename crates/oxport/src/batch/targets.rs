@@ -1,5 +1,4 @@
-//! Batches of files converted into one directory: where each output goes,
-//! one rule for the command line's batch commands and `oxport.dask`.
+//! Where each output of a batch goes.
 
 use std::path::{Path, PathBuf};
 
@@ -59,6 +58,16 @@ pub fn targets(inputs: &[PathBuf], dir: &Path, suffix: &str, mtl: bool) -> Resul
         }
     }
     Ok(targets)
+}
+
+/// Whether `output` names a directory: one that exists, or a URL ending in
+/// `/` (a prefix in a bucket).
+pub fn is_directory(output: &Path) -> bool {
+    #[cfg(feature = "remote")]
+    if crate::remote::is_url(output) {
+        return output.as_os_str().to_string_lossy().ends_with('/');
+    }
+    output.is_dir()
 }
 
 /// Whether the file systems this system is usually on take names that

@@ -13,9 +13,11 @@ use super::read::{ReadOptions, Reader, Selection};
 use super::tile::{LevelMode, Tiles};
 use super::write::{Pixels, WriteOptions, WritePart, write_parts};
 use crate::Result;
+use serde::{Deserialize, Serialize};
 
 /// How the parts of the output are stored.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Storing {
     /// As in the input: every part, level and tile kept.
     #[default]
@@ -29,17 +31,46 @@ pub enum Storing {
     Tiles(Tiles),
 }
 
+impl Storing {
+    /// The storing the command line and the Python package's options name:
+    /// `scanlines`, or `tiles` of `(width, height)` pixels with `levels`
+    /// (`one`, `mipmap`, `ripmap`) and `rounding` (`down`, `up`), or
+    /// neither to keep the input's.
+    pub fn choose(
+        scanlines: bool,
+        tiles: Option<(u32, u32)>,
+        levels: &str,
+        rounding: &str,
+    ) -> Result<Storing> {
+        match (scanlines, tiles) {
+            (true, Some(_)) => Err(crate::Error::invalid(
+                "scanlines and tiles: one or the other",
+            )),
+            (true, None) => Ok(Storing::ScanLines),
+            (false, Some((width, height))) => Ok(Storing::Tiles(Tiles::new(
+                width,
+                height,
+                levels.parse()?,
+                rounding.parse()?,
+            )?)),
+            (false, None) => Ok(Storing::Keep),
+        }
+    }
+}
+
 /// How to convert.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ConvertOptions {
     /// The compression of the output. Deep parts take it when OpenEXR
     /// allows it for deep data (NONE, RLE, ZIPS), and ZIPS otherwise.
+    #[serde(with = "crate::as_text")]
     pub compression: Compression,
     /// Its level (`None`: OpenEXR's default).
     pub level: Option<i32>,
     /// How the parts are stored.
     pub storing: Storing,
     /// Threads for reading and writing chunks (`None`: one per core).
+    #[serde(skip)]
     pub threads: Option<usize>,
 }
 

@@ -6,9 +6,11 @@
 use super::attribute::AttributeValue;
 use super::attribute::Window;
 use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
 
 /// Which levels a tiled part stores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum LevelMode {
     /// One level: the image.
     One,
@@ -19,7 +21,8 @@ pub enum LevelMode {
 }
 
 /// How a level's size is rounded when halving an odd size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Rounding {
     /// Sizes rounded down (OpenEXR's default).
     Down,
@@ -28,7 +31,7 @@ pub enum Rounding {
 }
 
 /// The `tiles` attribute of a tiled part.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tiles {
     /// Tile width and height in pixels (a tile at the right or bottom edge
     /// of a level is cut to the level).

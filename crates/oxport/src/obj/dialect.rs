@@ -3,8 +3,10 @@
 //! writes which is Blender's rule (`blender_obj::dialect`); the writers
 //! only follow the rules they are given.
 
+use serde::{Deserialize, Serialize};
+
 /// How a writer lays out what the formats leave open.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dialect {
     /// Free-form curves' statements.
     pub curves: CurveLayout,
@@ -15,7 +17,8 @@ pub struct Dialect {
 /// How a free-form curve's statements are laid out, as the exporter each
 /// is named after writes them (numbers with six decimals but where a
 /// layout says otherwise).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum CurveLayout {
     /// The points (`v`), then `g`, `cstype`, `deg`; `curv` with the range
     /// and the indices; `parm u` with the knots. The range and the first
@@ -32,7 +35,8 @@ pub enum CurveLayout {
 /// How the vector options of texture maps (`-o`, `-s`, `-t`, `-mm`) are
 /// written; the scalars (`-bm`, `-boost`) have six decimals, as every
 /// other MTL value.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TextureNumbers {
     /// `printf("%g")`: six significant digits, no trailing zeros (Blender 3.4).
     #[default]

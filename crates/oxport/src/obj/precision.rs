@@ -3,9 +3,11 @@
 
 use crate::numfmt::MAX_PRECISION;
 use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
 
 /// How many decimals a kind of number gets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Precision {
     /// `printf("%.Nf")`, N from 0 to 9.
     Fixed(u8),

@@ -10,12 +10,13 @@ use crate::mesh::Mesh;
 use crate::numfmt;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result, atomic};
+use serde::{Deserialize, Serialize};
 
 use super::precision::{PRECISIONS, Precision};
 use super::{dedup, refuse_line_break};
 
 /// What to write and how. The defaults are Blender 3.4's.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct WriteOptions {
     /// Positions.
     pub precision: Precision,
@@ -47,6 +48,7 @@ pub struct WriteOptions {
     /// How curves and the MTL file's texture options are laid out.
     pub dialect: super::Dialect,
     /// Encoding threads; `None` is one per core.
+    #[serde(skip)]
     pub threads: Option<usize>,
     /// Elements (vertices, faces, edges) per chunk at most: Blender's 32k by
     /// default. Chunks of small objects go to the threads together.
@@ -83,7 +85,7 @@ impl Default for WriteOptions {
 }
 
 impl WriteOptions {
-    fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         for (name, precision) in [
             ("precision", self.precision),
             ("uv_precision", self.uv_precision),

@@ -13,9 +13,10 @@ use super::table::{self, Frame, MAX_FRAME_SIZE};
 use crate::codec::Levels;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
 
 /// How to write an archive.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WriteOptions {
     /// The zstd level: 1 to 22, or negative for the fastest levels; 0 is
     /// zstd's default (3).
@@ -27,6 +28,7 @@ pub struct WriteOptions {
     /// Whether the seek table carries a checksum of every frame.
     pub checksums: bool,
     /// Threads: `None` is one per core, `0` an error.
+    #[serde(skip)]
     pub threads: Option<usize>,
 }
 
@@ -42,7 +44,7 @@ impl Default for WriteOptions {
 }
 
 impl WriteOptions {
-    fn check(&self) -> Result<()> {
+    pub(crate) fn check(&self) -> Result<()> {
         Levels::Zstd.check(self.level)?;
         if !(1..=MAX_FRAME_SIZE).contains(&self.frame_size) {
             return Err(Error::invalid(format!(

@@ -41,6 +41,7 @@ use crate::mesh::{Material, Mesh};
 use crate::pipeline::Pipeline;
 use crate::source::Source;
 use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
 
 use block::Elements;
 use build::build;
@@ -52,9 +53,10 @@ use split::{block_starts, header, line_count, parse_error};
 use super::{ReadWarning, mtl_read, warning};
 
 /// How to read.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ReadOptions {
     /// Parsing threads; `None` is one per core, `0` is an error.
+    #[serde(skip)]
     pub threads: Option<usize>,
     /// Refuse what a lenient read passes over with a warning: unknown
     /// statements, faces of fewer than 3 corners, lines of fewer than 2
