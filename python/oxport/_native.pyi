@@ -10,7 +10,10 @@ from typing import IO, Any, BinaryIO, Final, Literal, Optional, Sequence, Union,
 
 from _typeshed import ReadableBuffer, WriteableBuffer
 
-from ._obj import Material, ReadWarning, Scene
+from ._obj import Material, ObjConversion, ReadWarning, Scene, WriteSummary
+from .blender import ImportedScene
+from .exr import DeepPixels, Part
+from .seekable import Frame, Packed
 
 __version__: str
 
@@ -21,8 +24,6 @@ _ArrayLike = Any
 _Matrix = Sequence[Sequence[float]]
 #: Decimals: 0 to 9 (``printf("%.Nf")``), or ``"shortest"``.
 _Precision = Union[int, Literal["shortest"]]
-#: ``(bytes, objects, vertices, faces, threads, direct)``.
-_Summary = tuple[int, int, int, int, int, bool]
 _StrPath = Union[str, os.PathLike[str]]
 
 class Error(Exception): ...
@@ -153,7 +154,7 @@ def write_obj(
     *,
     mtl_materials: Optional[Sequence[Material]] = None,
     mtl_header: Optional[str] = None,
-) -> _Summary: ...
+) -> WriteSummary: ...
 
 def write_scene(
     path: _StrPath,
@@ -165,7 +166,7 @@ def write_scene(
     materials: Sequence[Material],
     mtl_header: Sequence[str],
     mtl_files: Sequence[_StrPath],
-) -> _Summary: ...
+) -> WriteSummary: ...
 
 @final
 class ObjWriter:
@@ -175,7 +176,7 @@ class ObjWriter:
     def write_curves(self, curves: Sequence[Curve]) -> None: ...
     def close(
         self, *, mtl_materials: Optional[Sequence[Material]] = None, mtl_header: Optional[str] = None
-    ) -> _Summary: ...
+    ) -> WriteSummary: ...
     def abort(self) -> None: ...
 
 def write_mtl(
@@ -203,7 +204,7 @@ def convert_obj(
     strict: bool = False,
     materials: bool = True,
     mtl_root: Optional[_StrPath] = None,
-) -> tuple[_Summary, int, int, list[ReadWarning], int]: ...
+) -> ObjConversion: ...
 def is_url(location: _StrPath) -> bool: ...
 
 @final
@@ -472,7 +473,7 @@ def blender_import_obj(
     blender_version: Optional[tuple[int, int]] = None,
     vertex_groups: bool = False,
     threads: Optional[int] = None,
-) -> tuple[list[ImportedMesh], list[str], list[ReadWarning], bool]: ...
+) -> ImportedScene: ...
 
 def blender_nurbs_curves(
     name: str,
@@ -497,7 +498,7 @@ class SeekableReader:
     def index(self) -> str: ...
     @property
     def checksums(self) -> bool: ...
-    def frames(self) -> list[tuple[int, int, int, int, Optional[int]]]: ...
+    def frames(self) -> list[Frame]: ...
     def read_at(self, offset: int, size: int) -> bytes: ...
     def readinto_at(self, offset: int, buffer: Union[bytearray, memoryview]) -> int: ...
 
@@ -513,7 +514,7 @@ class SeekableWriter:
         threads: Optional[int] = None,
     ) -> SeekableWriter: ...
     def write(self, data: Union[bytes, bytearray, memoryview]) -> int: ...
-    def close(self) -> Optional[tuple[int, int, int]]: ...
+    def close(self) -> Optional[Packed]: ...
     def discard(self) -> None: ...
     @property
     def closed(self) -> bool: ...
@@ -526,7 +527,7 @@ def seekable_pack(
     frame_size: Optional[int] = None,
     checksums: Optional[bool] = None,
     threads: Optional[int] = None,
-) -> tuple[int, int, int]: ...
+) -> Packed: ...
 
 SEEKABLE_LEVEL: Final[int]
 SEEKABLE_FRAME_SIZE: Final[int]
@@ -687,7 +688,7 @@ class ExrReader:
     def __new__(cls, file: Union[str, os.PathLike[str], BinaryIO]) -> ExrReader: ...
     @property
     def multipart(self) -> bool: ...
-    def parts(self) -> list[tuple[dict[str, Any], str, list[tuple[int, int, int, int]]]]: ...
+    def parts(self) -> list[Part]: ...
     def read(
         self,
         part: int,
@@ -696,7 +697,7 @@ class ExrReader:
         channels: Optional[Sequence[str]] = None,
         window: Optional[tuple[tuple[int, int], tuple[int, int]]] = None,
         threads: Optional[int] = None,
-    ) -> list[tuple[str, str, int, int, npt.NDArray[numpy.uint8]]]: ...
+    ) -> dict[str, numpy.ndarray]: ...
     def read_deep(
         self,
         part: int,
@@ -705,7 +706,7 @@ class ExrReader:
         channels: Optional[Sequence[str]] = None,
         window: Optional[tuple[tuple[int, int], tuple[int, int]]] = None,
         threads: Optional[int] = None,
-    ) -> tuple[int, int, npt.NDArray[numpy.uint8], list[tuple[str, str, npt.NDArray[numpy.uint8]]]]: ...
+    ) -> DeepPixels: ...
 
 @final
 class ExrNewPart:

@@ -89,9 +89,25 @@ class Material:
     dissolve: Optional[float] = 1.0
     """``d`` (1 is opaque)"""
     illum: Optional[int] = 2
+    roughness: Optional[float] = None
+    """``Pr``: Blender's PBR extensions, written after ``illum``."""
+    metallic: Optional[float] = None
+    """``Pm``"""
+    sheen: Optional[float] = None
+    """``Ps``"""
+    clearcoat: Optional[float] = None
+    """``Pc``"""
+    clearcoat_roughness: Optional[float] = None
+    """``Pcr``"""
+    anisotropy: Optional[float] = None
+    """``aniso``"""
+    anisotropy_rotation: Optional[float] = None
+    """``anisor``"""
+    transmission_filter: Optional[Tuple[float, float, float]] = None
+    """``Tf`` (its color form)"""
     statements: list[Tuple[str, str]] = field(default_factory=list)
-    """Other statements, written after ``illum`` in this order as ``KEY VALUE``
-    (Blender's PBR extensions: ``("Pr", "0.500000")``...)."""
+    """The statements no field holds, as read (``("sharpness", "60")``),
+    written after the fields above in this order as ``KEY VALUE``."""
     maps: list[TextureMap] = field(default_factory=list)
 
 
@@ -136,9 +152,8 @@ def write_obj(
         ValueError: bad options or meshes, with the argument named.
         OSError: the file cannot be written (the path is in the error).
     """
-    summary = _native.write_obj(
+    return _native.write_obj(
         path, meshes, WriteOptions(**options), mtl_materials=mtl_materials, mtl_header=mtl_header)
-    return WriteSummary(*summary)
 
 
 class ObjWriter:
@@ -186,7 +201,7 @@ class ObjWriter:
         comment lines) as the MTL file the OBJ file names (``mtllib``, beside
         it): the OBJ file never names an MTL file that was not written, and
         when the MTL file cannot be written neither file appears."""
-        self.summary = WriteSummary(*self._native.close(mtl_materials=mtl_materials, mtl_header=mtl_header))
+        self.summary = self._native.close(mtl_materials=mtl_materials, mtl_header=mtl_header)
         return self.summary
 
     def abort(self) -> None:
@@ -271,12 +286,11 @@ class Scene:
         the file read would replace); otherwise its first ``mtllib`` as it
         was, unless ``mtllib`` gives another. Both files are atomic, and the
         OBJ file never names an MTL file that was not written."""
-        summary = _native.write_scene(
+        return _native.write_scene(
             path, self.meshes, WriteOptions(**options),
             header=self.header, mtllibs=self.mtllibs, materials=self.materials,
             mtl_header=self.mtl_header, mtl_files=self.mtl_files,
         )
-        return WriteSummary(*summary)
 
 
 def read_obj(
@@ -366,9 +380,8 @@ def convert_obj(
     The same as ``read_obj(src).write_obj(dst, ...)`` without the meshes
     coming to Python, and what ``oxport obj convert`` does.
     """
-    written, skipped, count, warnings, bytes_read = _native.convert_obj(
-        src, dst, WriteOptions(**options), strict=strict, materials=read_materials, mtl_root=mtl_root)
-    return ObjConversion(bytes_read, skipped, count, warnings, WriteSummary(*written))
+    return _native.convert_obj(src, dst, WriteOptions(**options), strict=strict, materials=read_materials,
+                               mtl_root=mtl_root)
 
 
 def read_mtl(path: Union[str, os.PathLike[str]]) -> tuple[list[Material], list[str]]:

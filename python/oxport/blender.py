@@ -212,6 +212,5 @@ def import_obj(
     from another object's lines comes after its own vertices (Blender keeps
     file order), and the smooth state carries over an ``o`` (Blender
     resets it)."""
-    meshes, mtllibs, warnings, free_form = _native.blender_import_obj(
+    return _native.blender_import_obj(
         path, blender_version=blender_version, vertex_groups=vertex_groups, threads=threads)
-    return ImportedScene(meshes, mtllibs, warnings, free_form)

@@ -188,9 +188,7 @@ class File:
 
     def __init__(self, file: Union[str, os.PathLike[str], BinaryIO]) -> None:
         self._reader = _native.ExrReader(file)
-        self.parts: list[Part] = [
-            Part(index, attributes, type_name, [Level(*level) for level in levels])
-            for index, (attributes, type_name, levels) in enumerate(self._reader.parts())]
+        self.parts: list[Part] = self._reader.parts()
 
     @property
     def multipart(self) -> bool:
@@ -228,21 +226,16 @@ class File:
         float16, float32 or uint32; a subsampled channel (``x_sampling`` 2)
         has the samples that fall in the window, fewer than its pixels. A
         deep part is read with :meth:`read_deep`."""
-        planes = self._reader.read(self.part(part).index, level=level, channels=channels, window=window,
-                                   threads=threads)
-        return {name: plane.view(_DTYPES[pixel_type]).reshape(height, width)
-                for name, pixel_type, width, height, plane in planes}
+        return self._reader.read(self.part(part).index, level=level, channels=channels, window=window,
+                                 threads=threads)
 
     def read_deep(self, part: Union[int, str] = 0, *, level: Union[int, tuple[int, int]] = 0,
                   channels: Optional[Sequence[str]] = None, window: Optional[Window] = None,
                   threads: Optional[int] = None) -> DeepPixels:
         """Reads the samples of a deep part (``deepscanline`` or
         ``deeptile``), with the arguments :meth:`read` takes."""
-        width, height, counts, planes = self._reader.read_deep(self.part(part).index, level=level,
-                                                               channels=channels, window=window,
-                                                               threads=threads)
-        return DeepPixels(counts.view("<u4").reshape(height, width),
-                          {name: samples.view(_DTYPES[pixel_type]) for name, pixel_type, samples in planes})
+        return self._reader.read_deep(self.part(part).index, level=level, channels=channels, window=window,
+                                      threads=threads)
 
     def close(self) -> None:
         """Closes the file (a file object passed in stays open)."""

@@ -128,7 +128,7 @@ class SeekableFile(io.BufferedIOBase):
     @property
     def frames(self) -> list[Frame]:
         """The archive's frames (empty when their sizes are not recorded)."""
-        return [Frame(*f) for f in self._readable_reader().frames()]
+        return self._readable_reader().frames()
 
     def read(self, size: Optional[int] = -1) -> bytes:
         reader = self._readable_reader()
@@ -194,7 +194,7 @@ class SeekableFile(io.BufferedIOBase):
             if self._writer is not None:
                 packed = self._writer.close()
                 if packed is not None:
-                    self._packed = Packed(*packed)
+                    self._packed = packed
         finally:
             super().close()
 
@@ -258,8 +258,8 @@ def pack(
     all; a path, a URL, or a writable binary file object, which receives the
     archive once it is whole), frames on every core; the options are those
     of :func:`open`."""
-    return Packed(*write_to(dst, lambda out: seekable_pack(
-        src, out, level=level, frame_size=frame_size, checksums=checksums, threads=threads)))
+    return write_to(dst, lambda out: seekable_pack(
+        src, out, level=level, frame_size=frame_size, checksums=checksums, threads=threads))
 
 
 def unpack(src: _Path, dst: Output, *, threads: Optional[int] = None) -> int:

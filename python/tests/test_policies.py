@@ -57,7 +57,6 @@ def test_a_precision_is_checked_by_one_rule(value: Any, tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["scene.obj", "a.b.OBJ", "noext", ".obj"])
 def test_the_mtl_file_beside_an_obj_file_is_named_by_one_rule(name: str, tmp_path: Path) -> None:
     import oxport
-    from oxport.dask import _targets, _written
 
     expected = str(tmp_path / (Path(name).stem + ".mtl")) if name != ".obj" else str(tmp_path / ".obj.mtl")
     assert oxport.mtl_path(tmp_path / name) == expected
@@ -67,9 +66,16 @@ def test_the_mtl_file_beside_an_obj_file_is_named_by_one_rule(name: str, tmp_pat
     oxport.write_obj(tmp_path / name, [mesh], mtl_materials=[oxport.Material("red")])
     assert Path(expected).is_file()
     assert f"mtllib {Path(expected).name}\n" in (tmp_path / name).read_text()
-    # A batch claims it, and a Dask task cleans it up.
-    [target] = _targets([str(tmp_path / "in" / name)], str(tmp_path / "out"), "obj")
-    assert _written("obj", target) == [target, oxport.mtl_path(target)]
+    # A batch claims it (two inputs whose MTL files would be one are refused).
+    job = oxport._native.BatchJob.obj([str(tmp_path / "in" / name)], str(tmp_path / "out"),
+                                      options=oxport.WriteOptions())
+    [target] = job.plan()
+    assert target == str(tmp_path / "out" / name)
+    if name != ".obj":
+        twin = oxport._native.BatchJob.obj([str(tmp_path / "in" / name), str(tmp_path / "in" / (Path(name).stem + ".x"))],
+                                           str(tmp_path / "out"), options=oxport.WriteOptions())
+        with pytest.raises(ValueError, match="would both write .*mtl"):
+            twin.plan()
 
 
 def test_every_error_crosses_processes() -> None:

@@ -381,10 +381,14 @@ def test_mtl_properties_set_to_none_have_no_line(tmp_path: Path) -> None:
     assert wood.endswith("illum 2\nmap_Kd -s 2 2 1 wood.png\n")
 
 
-def test_mtl_statements_follow_illum(tmp_path: Path) -> None:
+def test_mtl_pbr_extensions_and_statements_follow_illum(tmp_path: Path) -> None:
     path = tmp_path / "s.mtl"
-    oxport.write_mtl(path, [oxport.Material("pbr", statements=[("Pr", "0.500000"), ("Tf", "1 1 1")])])
-    assert path.read_text().endswith("illum 2\nPr 0.500000\nTf 1 1 1\n")
+    material = oxport.Material("pbr", roughness=0.5, transmission_filter=(1.0, 1.0, 1.0),
+                               statements=[("sharpness", "60")])
+    oxport.write_mtl(path, [material])
+    assert path.read_text().endswith("illum 2\nPr 0.500000\nTf 1.000000 1.000000 1.000000\nsharpness 60\n")
+    (back,), _ = oxport.read_mtl(path)
+    assert (back.roughness, back.transmission_filter, back.statements) == (0.5, [1.0, 1.0, 1.0], [("sharpness", "60")])
 
 
 def test_buffer_layouts_and_formats(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use oxport::blender as library;
 
@@ -193,12 +194,9 @@ pub(crate) fn blender_custom_normals(
         .collect())
 }
 
-/// What `blender_import_obj` gives: meshes, `mtllib` texts, warnings, free-form curves skipped.
-type ImportedParts = (Vec<ImportedMesh>, Vec<String>, Vec<Py<PyAny>>, bool);
-
 /// Reads an OBJ file on all cores into meshes as the importer of
-/// `blender_version` builds them (the GIL is released): the meshes, the
-/// `mtllib` statements, the warnings, and whether free-form curves were skipped.
+/// `blender_version` builds them (the GIL is released): an
+/// `oxport.blender.ImportedScene`.
 #[pyfunction]
 #[pyo3(signature = (path, *, blender_version=None, vertex_groups=false, threads=None))]
 pub(crate) fn blender_import_obj(
@@ -207,7 +205,7 @@ pub(crate) fn blender_import_obj(
     blender_version: Option<(u32, u32)>,
     vertex_groups: bool,
     threads: Option<usize>,
-) -> PyResult<ImportedParts> {
+) -> PyResult<Py<PyAny>> {
     let options = library::ImportOptions {
         importer: crate::model::exporter(blender_version),
         vertex_groups,
@@ -215,14 +213,15 @@ pub(crate) fn blender_import_obj(
     let scene = py
         .detach(|| oxport::blender_obj::import_obj(&path, &options, threads))
         .map_err(to_py_err)?;
-    Ok((
-        scene
-            .meshes
-            .into_iter()
-            .map(|mesh| ImportedMesh { mesh })
-            .collect(),
-        scene.mtllibs,
-        warning_objects(py, scene.warnings)?,
-        scene.free_form,
-    ))
+    let meshes: Vec<ImportedMesh> = scene
+        .meshes
+        .into_iter()
+        .map(|mesh| ImportedMesh { mesh })
+        .collect();
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("meshes", meshes)?;
+    kwargs.set_item("mtllibs", scene.mtllibs)?;
+    kwargs.set_item("warnings", warning_objects(py, scene.warnings)?)?;
+    kwargs.set_item("free_form", scene.free_form)?;
+    crate::facade::build(py, "blender", "ImportedScene", &kwargs)
 }

@@ -7,6 +7,8 @@
 use std::sync::OnceLock;
 
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyDict;
 
 static PACKAGE: OnceLock<String> = OnceLock::new();
 
@@ -26,4 +28,31 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 pub(crate) fn import<'py>(py: Python<'py>, module: &str) -> PyResult<Bound<'py, PyModule>> {
     let package = PACKAGE.get().map_or("oxport", String::as_str);
     py.import(format!("{package}.{module}"))
+}
+
+/// The facade's class `name` of `module`, looked up once.
+fn class<'py>(py: Python<'py>, module: &str, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    static CLASSES: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
+    let classes = CLASSES
+        .get_or_init(py, || PyDict::new(py).unbind())
+        .bind(py);
+    let key = (module, name);
+    if let Some(class) = classes.get_item(key)? {
+        return Ok(class);
+    }
+    let class = import(py, module)?.getattr(name)?;
+    classes.set_item(key, &class)?;
+    Ok(class)
+}
+
+/// An instance of the facade's class `name` of `module` (`"_obj"`,
+/// `"Material"`), built by keyword: results cross as the facade's own
+/// types, never as tuples it unpacks by position.
+pub(crate) fn build(
+    py: Python<'_>,
+    module: &str,
+    name: &str,
+    kwargs: &Bound<'_, PyDict>,
+) -> PyResult<Py<PyAny>> {
+    Ok(class(py, module, name)?.call((), Some(kwargs))?.unbind())
 }

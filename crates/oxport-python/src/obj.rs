@@ -6,7 +6,6 @@ use std::sync::Mutex;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString};
 
 use oxport::obj::{self, Precision};
@@ -115,11 +114,16 @@ impl WriteOptions {
     }
 }
 
-/// What a write produced: `(bytes, objects, vertices, faces, threads, direct)`.
-type Summary = (u64, u64, u64, u64, usize, bool);
-
-fn summary(s: obj::WriteSummary) -> Summary {
-    (s.bytes, s.objects, s.vertices, s.faces, s.threads, s.direct)
+/// What a write produced, as `oxport.WriteSummary`.
+fn summary(py: Python<'_>, s: obj::WriteSummary) -> PyResult<Py<PyAny>> {
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("bytes", s.bytes)?;
+    kwargs.set_item("objects", s.objects)?;
+    kwargs.set_item("vertices", s.vertices)?;
+    kwargs.set_item("faces", s.faces)?;
+    kwargs.set_item("threads", s.threads)?;
+    kwargs.set_item("direct", s.direct)?;
+    crate::facade::build(py, "_obj", "WriteSummary", &kwargs)
 }
 
 /// The library's view of each mesh.
@@ -183,13 +187,13 @@ pub(crate) fn write_obj(
     options: &WriteOptions,
     mtl_materials: Option<Vec<Bound<'_, PyAny>>>,
     mtl_header: Option<&str>,
-) -> PyResult<Summary> {
+) -> PyResult<Py<PyAny>> {
     let meshes = self::meshes(meshes)?;
     let library = library(mtl_materials, mtl_header)?;
     let views = views(&meshes);
     py.detach(|| obj::write_with_mtl(&path, &views, library.as_ref(), &options.options, |_, _| {}))
-        .map(summary)
         .map_err(to_py_err)
+        .and_then(|s| summary(py, s))
 }
 
 /// Writes a scene read from an OBJ file again (`oxport.obj.write_scene`:
@@ -208,7 +212,7 @@ pub(crate) fn write_scene(
     materials: Vec<Bound<'_, PyAny>>,
     mtl_header: Vec<String>,
     mtl_files: Vec<PathBuf>,
-) -> PyResult<Summary> {
+) -> PyResult<Py<PyAny>> {
     let meshes = self::meshes(meshes)?;
     let materials = materials_of(&materials)?;
     let views = views(&meshes);
@@ -220,8 +224,8 @@ pub(crate) fn write_scene(
         mtl_files: &mtl_files,
     };
     py.detach(|| obj::write_scene(&path, &views, text, &options.options, |_, _| {}))
-        .map(summary)
         .map_err(to_py_err)
+        .and_then(|s| summary(py, s))
 }
 
 /// An OBJ file written batch after batch; see `oxport.ObjWriter`.
@@ -291,7 +295,7 @@ impl ObjWriter {
         py: Python<'_>,
         mtl_materials: Option<Vec<Bound<'_, PyAny>>>,
         mtl_header: Option<&str>,
-    ) -> PyResult<Summary> {
+    ) -> PyResult<Py<PyAny>> {
         let library = library(mtl_materials, mtl_header);
         let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
         let writer = writer.ok_or_else(|| PyValueError::new_err("the writer is closed"))?;
@@ -301,8 +305,8 @@ impl ObjWriter {
             Some(library) => writer.finish_with_mtl(library),
             None => writer.finish(),
         })
-        .map(summary)
         .map_err(to_py_err)
+        .and_then(|s| summary(py, s))
     }
 
     /// Gives up: the temporary file is removed, nothing appears under the name.
@@ -361,28 +365,16 @@ fn material(object: &Bound<'_, PyAny>) -> PyResult<oxport::Material> {
         ior: get("ior")?.extract()?,
         dissolve: get("dissolve")?.extract()?,
         illum: get("illum")?.extract()?,
+        roughness: get("roughness")?.extract()?,
+        metallic: get("metallic")?.extract()?,
+        sheen: get("sheen")?.extract()?,
+        clearcoat: get("clearcoat")?.extract()?,
+        clearcoat_roughness: get("clearcoat_roughness")?.extract()?,
+        anisotropy: get("anisotropy")?.extract()?,
+        anisotropy_rotation: get("anisotropy_rotation")?.extract()?,
+        transmission_filter: get("transmission_filter")?.extract()?,
         statements: get("statements")?.extract()?,
         maps,
-    })
-}
-
-/// The facade's classes the results are built as (`oxport._obj`'s
-/// `Material`, `ReadWarning` and `Scene`), by keyword, imported once.
-struct Facade {
-    material: Py<PyAny>,
-    warning: Py<PyAny>,
-    scene: Py<PyAny>,
-}
-
-fn facade(py: Python<'_>) -> PyResult<&'static Facade> {
-    static FACADE: PyOnceLock<Facade> = PyOnceLock::new();
-    FACADE.get_or_try_init(py, || {
-        let module = crate::facade::import(py, "_obj")?;
-        Ok(Facade {
-            material: module.getattr("Material")?.unbind(),
-            warning: module.getattr("ReadWarning")?.unbind(),
-            scene: module.getattr("Scene")?.unbind(),
-        })
     })
 }
 
@@ -397,11 +389,7 @@ fn warning_object(py: Python<'_>, w: obj::ReadWarning) -> PyResult<Py<PyAny>> {
     kwargs.set_item("line", w.line)?;
     kwargs.set_item("what", w.what)?;
     kwargs.set_item("count", w.count)?;
-    Ok(facade(py)?
-        .warning
-        .bind(py)
-        .call((), Some(&kwargs))?
-        .unbind())
+    crate::facade::build(py, "_obj", "ReadWarning", &kwargs)
 }
 
 /// Read warnings as `oxport.ReadWarning`s.
@@ -449,12 +437,8 @@ pub(crate) fn read_obj(
     kwargs.set_item("materials", material_objects(py, scene.materials)?)?;
     kwargs.set_item("mtl_header", scene.mtl_header)?;
     kwargs.set_item("mtl_files", scene.mtl_files)?;
-    Ok(facade(py)?.scene.bind(py).call((), Some(&kwargs))?.unbind())
+    crate::facade::build(py, "_obj", "Scene", &kwargs)
 }
-
-/// What `convert_obj` did: the write's summary, statements skipped,
-/// materials written, warnings (path, line, what, count) and the size read.
-type Converted = (Summary, u64, usize, Vec<Py<PyAny>>, u64);
 
 /// Reads an OBJ file and the MTL files it names and writes them again with
 /// `options` (`oxport.obj.convert`); the GIL is released.
@@ -468,7 +452,7 @@ pub(crate) fn convert_obj(
     strict: bool,
     materials: bool,
     mtl_root: Option<PathBuf>,
-) -> PyResult<Converted> {
+) -> PyResult<Py<PyAny>> {
     let reading = obj::ReadOptions {
         threads: options.options.threads,
         strict,
@@ -478,14 +462,13 @@ pub(crate) fn convert_obj(
     let done = py
         .detach(|| obj::convert(&src, &dst, &reading, &options.options, |_, _| {}))
         .map_err(to_py_err)?;
-    let warnings = warning_objects(py, done.warnings)?;
-    Ok((
-        summary(done.written),
-        done.skipped,
-        done.materials,
-        warnings,
-        done.bytes_read,
-    ))
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("bytes_read", done.bytes_read)?;
+    kwargs.set_item("skipped", done.skipped)?;
+    kwargs.set_item("materials", done.materials)?;
+    kwargs.set_item("warnings", warning_objects(py, done.warnings)?)?;
+    kwargs.set_item("written", summary(py, done.written)?)?;
+    crate::facade::build(py, "_obj", "ObjConversion", &kwargs)
 }
 
 /// Reads an MTL file: its materials (`oxport.Material`s) and the comment
@@ -508,14 +491,18 @@ pub(crate) fn material_object(py: Python<'_>, m: oxport::Material) -> PyResult<P
     kwargs.set_item("ior", m.ior)?;
     kwargs.set_item("dissolve", m.dissolve)?;
     kwargs.set_item("illum", m.illum)?;
+    kwargs.set_item("roughness", m.roughness)?;
+    kwargs.set_item("metallic", m.metallic)?;
+    kwargs.set_item("sheen", m.sheen)?;
+    kwargs.set_item("clearcoat", m.clearcoat)?;
+    kwargs.set_item("clearcoat_roughness", m.clearcoat_roughness)?;
+    kwargs.set_item("anisotropy", m.anisotropy)?;
+    kwargs.set_item("anisotropy_rotation", m.anisotropy_rotation)?;
+    kwargs.set_item("transmission_filter", m.transmission_filter)?;
     kwargs.set_item("statements", m.statements)?;
     let maps: Vec<TextureMap> = m.maps.into_iter().map(TextureMap::from_library).collect();
     kwargs.set_item("maps", maps)?;
-    Ok(facade(py)?
-        .material
-        .bind(py)
-        .call((), Some(&kwargs))?
-        .unbind())
+    crate::facade::build(py, "_obj", "Material", &kwargs)
 }
 
 fn material_objects(py: Python<'_>, materials: Vec<oxport::Material>) -> PyResult<Vec<Py<PyAny>>> {

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use oxport::seekable::{self, Index, ReadOptions, Reader, Source, WriteOptions};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
 
 use crate::bytes::Buffer;
 use crate::errors::to_py_err;
@@ -72,19 +72,19 @@ impl SeekableReader {
         matches!(self.reader.index(), Index::SeekTable { checksums: true })
     }
 
-    /// The frames: `(compressed_offset, compressed_size, offset, size, checksum)`.
-    fn frames(&self) -> Vec<(u64, u64, u64, u64, Option<u32>)> {
+    /// The frames, as `oxport.seekable.Frame`s.
+    fn frames(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
         self.reader
             .frames()
             .iter()
             .map(|f| {
-                (
-                    f.compressed_offset,
-                    f.compressed_size,
-                    f.offset,
-                    f.size,
-                    f.checksum,
-                )
+                let kwargs = PyDict::new(py);
+                kwargs.set_item("compressed_offset", f.compressed_offset)?;
+                kwargs.set_item("compressed_size", f.compressed_size)?;
+                kwargs.set_item("offset", f.offset)?;
+                kwargs.set_item("size", f.size)?;
+                kwargs.set_item("checksum", f.checksum)?;
+                crate::facade::build(py, "seekable", "Frame", &kwargs)
             })
             .collect()
     }
@@ -215,19 +215,17 @@ impl SeekableWriter {
     }
 
     /// Compresses the rest, writes the seek table and puts the file in
-    /// place: `(frames, input_bytes, output_bytes)`. Closing twice does
-    /// nothing the second time (and returns `None`).
-    fn close(&self, py: Python<'_>) -> PyResult<Option<(u64, u64, u64)>> {
-        py.detach(|| {
+    /// place: an `oxport.seekable.Packed`. Closing twice does nothing the
+    /// second time (and returns `None`).
+    fn close(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let packed = py.detach(|| {
             let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
-            match writer {
-                None => Ok(None),
-                Some(writer) => writer
-                    .finish()
-                    .map(|p| Some((p.frames, p.input_bytes, p.output_bytes)))
-                    .map_err(to_py_err),
-            }
-        })
+            writer.map(|writer| writer.finish()).transpose()
+        });
+        match packed.map_err(to_py_err)? {
+            Some(p) => Ok(Some(packed_object(py, p)?)),
+            None => Ok(None),
+        }
     }
 
     /// Drops what was written without putting a file in place.
@@ -244,8 +242,17 @@ impl SeekableWriter {
     }
 }
 
-/// Compresses the file `src` into the archive `dst`:
-/// `(frames, input_bytes, output_bytes)`.
+/// What was packed, as `oxport.seekable.Packed`.
+fn packed_object(py: Python<'_>, p: seekable::Packed) -> PyResult<Py<PyAny>> {
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("frames", p.frames)?;
+    kwargs.set_item("input_bytes", p.input_bytes)?;
+    kwargs.set_item("output_bytes", p.output_bytes)?;
+    crate::facade::build(py, "seekable", "Packed", &kwargs)
+}
+
+/// Compresses the file `src` into the archive `dst`: an
+/// `oxport.seekable.Packed`.
 #[pyfunction]
 #[pyo3(signature = (src, dst, *, level = None, frame_size = None, checksums = None, threads = None))]
 pub fn seekable_pack(
@@ -256,11 +263,12 @@ pub fn seekable_pack(
     frame_size: Option<usize>,
     checksums: Option<bool>,
     threads: Option<usize>,
-) -> PyResult<(u64, u64, u64)> {
+) -> PyResult<Py<PyAny>> {
     let options = write_options(level, frame_size, checksums, threads);
-    py.detach(|| seekable::pack_file(&src, &dst, &options, |_, _| {}))
-        .map(|p| (p.frames, p.input_bytes, p.output_bytes))
-        .map_err(to_py_err)
+    let packed = py
+        .detach(|| seekable::pack_file(&src, &dst, &options, |_, _| {}))
+        .map_err(to_py_err)?;
+    packed_object(py, packed)
 }
 
 /// Decompresses the archive `src` into the file `dst`; returns its size.

@@ -355,8 +355,24 @@ pub struct Material {
     pub dissolve: Option<f32>,
     /// Illumination model `illum`.
     pub illum: Option<i32>,
-    /// Other statements, written after `illum` in this order as `KEY VALUE`
-    /// (Blender's PBR extensions: `Pr 0.500000`, `Tf 0.5 0.5 0.5`...).
+    /// Roughness `Pr` (the PBR extensions Blender writes, after `illum`).
+    pub roughness: Option<f32>,
+    /// Metallic `Pm`.
+    pub metallic: Option<f32>,
+    /// Sheen `Ps`.
+    pub sheen: Option<f32>,
+    /// Clearcoat thickness `Pc`.
+    pub clearcoat: Option<f32>,
+    /// Clearcoat roughness `Pcr`.
+    pub clearcoat_roughness: Option<f32>,
+    /// Anisotropy `aniso`.
+    pub anisotropy: Option<f32>,
+    /// Anisotropy rotation `anisor`.
+    pub anisotropy_rotation: Option<f32>,
+    /// Transmission filter `Tf` (its color form).
+    pub transmission_filter: Option<[f32; 3]>,
+    /// The statements no field holds, kept as read (`KEY`, the rest of the
+    /// line) and written after the fields above in this order.
     pub statements: Vec<(String, String)>,
     /// The texture maps, in file order.
     pub maps: Vec<TextureMap>,
@@ -375,6 +391,14 @@ impl Default for Material {
             ior: Some(1.45),
             dissolve: Some(1.0),
             illum: Some(2),
+            roughness: None,
+            metallic: None,
+            sheen: None,
+            clearcoat: None,
+            clearcoat_roughness: None,
+            anisotropy: None,
+            anisotropy_rotation: None,
+            transmission_filter: None,
             statements: Vec::new(),
             maps: Vec::new(),
         }

@@ -1,28 +1,31 @@
 //! Reading: an open file's parts, and the planes of a selection decoded
 //! into numpy arrays.
 
-use numpy::PyArray1;
+use numpy::{PyArray1, PyArrayMethods};
 use oxport::exr::{self, Channel};
 use oxport::source::Source;
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::attributes::{attributes_of, pixel_type_name};
+use super::attributes::attributes_of;
 use crate::bytes::Buffer;
 use crate::errors::to_py_err;
 use crate::source::open_reader;
 
-/// A part as the facade describes it: its attributes, its `type`, its
-/// levels as `(x, y, width, height)`.
-type PartInfo<'py> = (
-    Bound<'py, PyDict>,
-    &'static str,
-    Vec<(usize, usize, usize, usize)>,
-);
+/// The numpy dtype of a pixel type (little-endian, as the file has it).
+fn dtype(t: exr::PixelType) -> &'static str {
+    match t {
+        exr::PixelType::Half => "<f2",
+        exr::PixelType::Float => "<f4",
+        exr::PixelType::Uint => "<u4",
+    }
+}
 
-/// Planes as `(channel name, pixel type, width, height, uint8 array)`.
-type Planes<'py> = Vec<(String, &'static str, usize, usize, Bound<'py, PyArray1<u8>>)>;
+/// A byte array decoded into, seen as its pixel type.
+fn typed<'py>(bytes: Bound<'py, PyArray1<u8>>, t: exr::PixelType) -> PyResult<Bound<'py, PyAny>> {
+    bytes.call_method1("view", (dtype(t),))
+}
 
 /// A level as the facade takes it: `n` for `(n, n)`, or `(x, y)`.
 #[derive(FromPyObject)]
@@ -103,30 +106,37 @@ impl ExrReader {
         self.reader.is_multipart()
     }
 
-    /// Every part, in file order.
-    fn parts<'py>(&self, py: Python<'py>) -> PyResult<Vec<PartInfo<'py>>> {
-        self.reader
-            .parts()
-            .iter()
-            .map(|part| {
-                let levels = part
-                    .levels()
-                    .iter()
-                    .map(|l| (l.x, l.y, l.width, l.height))
-                    .collect();
-                Ok((
-                    attributes_of(py, part.header())?,
-                    part.storage().type_name(),
-                    levels,
-                ))
-            })
-            .collect()
+    /// Every part, in file order, as `oxport.exr.Part`s.
+    fn parts(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+        let mut parts = Vec::with_capacity(self.reader.parts().len());
+        for (index, part) in self.reader.parts().iter().enumerate() {
+            let levels = part
+                .levels()
+                .iter()
+                .map(|l| {
+                    let kwargs = PyDict::new(py);
+                    kwargs.set_item("x", l.x)?;
+                    kwargs.set_item("y", l.y)?;
+                    kwargs.set_item("width", l.width)?;
+                    kwargs.set_item("height", l.height)?;
+                    crate::facade::build(py, "exr", "Level", &kwargs)
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("index", index)?;
+            kwargs.set_item("header", attributes_of(py, part.header())?)?;
+            kwargs.set_item("type", part.storage().type_name())?;
+            kwargs.set_item("levels", levels)?;
+            parts.push(crate::facade::build(py, "exr", "Part", &kwargs)?);
+        }
+        Ok(parts)
     }
 
     /// Reads `channels` (names; `None`: all) of `window` (`((x min, y min),
     /// (x max, y max))` inclusive, in the level's coordinates; `None`: all
     /// of it) of level `level` (`n` or `(x, y)`; `None`: 0) of part `part`.
-    /// The arrays are numpy's own, decoded into without being zeroed first.
+    /// Each channel by name, a `(height, width)` array of its pixel type:
+    /// numpy's own, decoded into without being zeroed first.
     #[pyo3(signature = (part, *, level = None, channels = None, window = None, threads = None))]
     fn read<'py>(
         &self,
@@ -136,7 +146,7 @@ impl ExrReader {
         channels: Option<Vec<String>>,
         window: Option<WindowArgument>,
         threads: Option<usize>,
-    ) -> PyResult<Planes<'py>> {
+    ) -> PyResult<Bound<'py, PyDict>> {
         let (selection, all) = self.selection(part, level, channels, window)?;
         let shapes = self.reader.shapes(&selection).map_err(to_py_err)?;
         // SAFETY: uninitialised memory that nothing reads before the read
@@ -156,24 +166,19 @@ impl ExrReader {
         })
         .map_err(to_py_err)?;
         drop(buffers);
-        Ok(shapes
-            .iter()
-            .zip(arrays)
-            .map(|(s, array)| {
-                let channel = &all[s.channel];
-                (
-                    channel.name.clone(),
-                    pixel_type_name(channel.pixel_type),
-                    s.width,
-                    s.height,
-                    array,
-                )
-            })
-            .collect())
+        let planes = PyDict::new(py);
+        for (s, array) in shapes.iter().zip(arrays) {
+            let channel = &all[s.channel];
+            let plane =
+                typed(array, channel.pixel_type)?.call_method1("reshape", (s.height, s.width))?;
+            planes.set_item(&channel.name, plane)?;
+        }
+        Ok(planes)
     }
 
-    /// Reads the samples of a deep part: like `read`, with the counts per
-    /// pixel and each channel's samples, pixel after pixel.
+    /// Reads the samples of a deep part, like `read`: an
+    /// `oxport.exr.DeepPixels` (the counts per pixel, and each channel's
+    /// samples, pixel after pixel).
     #[pyo3(signature = (part, *, level = None, channels = None, window = None, threads = None))]
     fn read_deep<'py>(
         &self,
@@ -183,7 +188,7 @@ impl ExrReader {
         channels: Option<Vec<String>>,
         window: Option<WindowArgument>,
         threads: Option<usize>,
-    ) -> PyResult<DeepRead<'py>> {
+    ) -> PyResult<Py<PyAny>> {
         let (selection, all) = self.selection(part, level, channels, window)?;
         let image = py
             .detach(|| {
@@ -191,33 +196,15 @@ impl ExrReader {
                     .read_deep(&selection, &exr::ReadOptions { threads })
             })
             .map_err(to_py_err)?;
-        let counts: Vec<u8> = image.counts.iter().flat_map(|n| n.to_le_bytes()).collect();
-        let channels = image
-            .channel_indices
-            .iter()
-            .zip(image.channels)
-            .map(|(&c, samples)| {
-                (
-                    all[c].name.clone(),
-                    pixel_type_name(all[c].pixel_type),
-                    PyArray1::from_vec(py, samples),
-                )
-            })
-            .collect();
-        Ok((
-            image.width,
-            image.height,
-            PyArray1::from_vec(py, counts),
-            channels,
-        ))
+        let counts = PyArray1::from_vec(py, image.counts).reshape([image.height, image.width])?;
+        let channels = PyDict::new(py);
+        for (&c, samples) in image.channel_indices.iter().zip(image.channels) {
+            let samples = typed(PyArray1::from_vec(py, samples), all[c].pixel_type)?;
+            channels.set_item(&all[c].name, samples)?;
+        }
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("counts", counts)?;
+        kwargs.set_item("channels", channels)?;
+        crate::facade::build(py, "exr", "DeepPixels", &kwargs)
     }
 }
-
-/// A deep read as `(width, height, counts, [(name, pixel type, samples)])`:
-/// uint8 arrays the facade views as uint32 counts and typed samples.
-type DeepRead<'py> = (
-    usize,
-    usize,
-    Bound<'py, PyArray1<u8>>,
-    Vec<(String, &'static str, Bound<'py, PyArray1<u8>>)>,
-);

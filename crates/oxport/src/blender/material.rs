@@ -247,29 +247,11 @@ pub fn mtl_material(input: &MaterialInput, pbr: bool, exporter: Exporter) -> Mat
     let maps = texture_maps(input, pbr, exporter);
     // A property that a texture map gives has no line of its own.
     let mapped = |key: &str| maps.iter().any(|m| m.key == key);
-    let mut statements = Vec::new();
-    if pbr {
-        let mut extensions = vec![("Pr", values.roughness), ("Pm", values.metallic)];
-        if let Some(b) = &input.bsdf {
-            extensions.extend([
-                ("Ps", b.sheen),
-                ("Pc", b.clearcoat),
-                ("Pcr", b.clearcoat_roughness),
-                ("aniso", b.anisotropic),
-                ("anisor", b.anisotropic_rotation),
-            ]);
-        }
-        for (key, value) in extensions {
-            if !mapped(&format!("map_{key}")) {
-                statements.push((key.to_string(), fixed(value)));
-            }
-        }
-        let transmission = input.bsdf.as_ref().map_or(0.0, |b| b.transmission);
-        if transmission > 0.0 {
-            let value = fixed(transmission);
-            statements.push(("Tf".into(), format!("{value} {value} {value}")));
-        }
-    }
+    // Blender's PBR extensions, each unless a texture map gives it.
+    let extension =
+        |key: &str, value: f32| (pbr && !mapped(&format!("map_{key}"))).then_some(value);
+    let bsdf = |value: fn(&Bsdf) -> f32| input.bsdf.as_ref().map(value);
+    let transmission = bsdf(|b| b.transmission).unwrap_or(0.0);
     Material {
         name: exported_name(&input.name).into_owned(),
         specular_exponent: (!pbr)
@@ -282,16 +264,17 @@ pub fn mtl_material(input: &MaterialInput, pbr: bool, exporter: Exporter) -> Mat
         ior: Some(values.ior),
         dissolve: (!mapped("map_d")).then_some(values.alpha),
         illum: Some(illum),
-        statements,
+        roughness: extension("Pr", values.roughness),
+        metallic: extension("Pm", values.metallic),
+        sheen: bsdf(|b| b.sheen).and_then(|v| extension("Ps", v)),
+        clearcoat: bsdf(|b| b.clearcoat).and_then(|v| extension("Pc", v)),
+        clearcoat_roughness: bsdf(|b| b.clearcoat_roughness).and_then(|v| extension("Pcr", v)),
+        anisotropy: bsdf(|b| b.anisotropic).and_then(|v| extension("aniso", v)),
+        anisotropy_rotation: bsdf(|b| b.anisotropic_rotation).and_then(|v| extension("anisor", v)),
+        transmission_filter: (pbr && transmission > 0.0).then_some([transmission; 3]),
+        statements: Vec::new(),
         maps,
     }
-}
-
-/// `printf("%f")` of a float32, as Blender writes these values.
-fn fixed(value: f32) -> String {
-    let mut out = Vec::new();
-    crate::numfmt::write_fixed(&mut out, value, 6);
-    String::from_utf8(out).expect("digits are ASCII")
 }
 
 #[cfg(test)]
@@ -345,13 +328,20 @@ mod tests {
         assert_eq!(m.illum, Some(6), "metallic and transparent");
         let pbr = mtl_material(&input, true, Exporter::Blender34);
         assert_eq!((pbr.specular_exponent, pbr.ambient), (None, None));
-        let keys: Vec<&str> = pbr.statements.iter().map(|s| s.0.as_str()).collect();
-        assert_eq!(
-            keys,
-            ["Pr", "Pm", "Ps", "Pc", "Pcr", "aniso", "anisor", "Tf"]
-        );
-        assert_eq!(pbr.statements[0].1, "0.250000");
-        assert_eq!(pbr.statements[7].1, "0.250000 0.250000 0.250000");
+        let extensions = [
+            pbr.roughness,
+            pbr.metallic,
+            pbr.sheen,
+            pbr.clearcoat,
+            pbr.clearcoat_roughness,
+            pbr.anisotropy,
+            pbr.anisotropy_rotation,
+        ];
+        assert!(extensions.iter().all(Option::is_some), "{extensions:?}");
+        assert_eq!(pbr.roughness, Some(0.25));
+        assert_eq!(pbr.transmission_filter, Some([0.25; 3]));
+        assert!(pbr.statements.is_empty());
+        assert_eq!(m.roughness, None, "written with the PBR extensions only");
     }
 
     fn textured(emission_strength: f32) -> MaterialInput {

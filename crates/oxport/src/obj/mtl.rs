@@ -1,5 +1,6 @@
 //! The MTL writer, in Blender's layout: the header, then for each material
-//! a blank line, `newmtl`, the eight properties and the texture maps, their
+//! a blank line, `newmtl`, the eight properties, the PBR extensions, the
+//! statements kept as read and the texture maps, their
 //! options in the order Blender writes its own (`-o`, `-s`, `-bm`) and the
 //! others after them.
 
@@ -60,6 +61,14 @@ fn encode(materials: &[Material], header: &[String], dialect: Dialect) -> Result
             numfmt::write_i64(&mut out, i64::from(illum));
             out.push(b'\n');
         }
+        scalar(&mut out, b"Pr", material.roughness);
+        scalar(&mut out, b"Pm", material.metallic);
+        scalar(&mut out, b"Ps", material.sheen);
+        scalar(&mut out, b"Pc", material.clearcoat);
+        scalar(&mut out, b"Pcr", material.clearcoat_roughness);
+        scalar(&mut out, b"aniso", material.anisotropy);
+        scalar(&mut out, b"anisor", material.anisotropy_rotation);
+        color(&mut out, b"Tf", material.transmission_filter);
         for (key, value) in &material.statements {
             refuse_line_break("statement", key)?;
             refuse_line_break("statement value", value)?;

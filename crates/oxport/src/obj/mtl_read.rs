@@ -158,8 +158,7 @@ pub fn parse_mtl(data: &[u8]) -> Result<MaterialLibrary> {
                 ior: None,
                 dissolve: None,
                 illum: None,
-                statements: Vec::new(),
-                maps: Vec::new(),
+                ..Material::default()
             });
             continue;
         }
@@ -209,6 +208,17 @@ pub fn parse_mtl(data: &[u8]) -> Result<MaterialLibrary> {
             "Ke" => material.emissive = Some(color()?),
             "Ni" => material.ior = Some(one()?),
             "d" => material.dissolve = Some(one()?),
+            "Pr" => material.roughness = Some(one()?),
+            "Pm" => material.metallic = Some(one()?),
+            "Ps" => material.sheen = Some(one()?),
+            "Pc" => material.clearcoat = Some(one()?),
+            "Pcr" => material.clearcoat_roughness = Some(one()?),
+            "aniso" => material.anisotropy = Some(one()?),
+            "anisor" => material.anisotropy_rotation = Some(one()?),
+            // `Tf spectral file` and `Tf xyz x y z` are kept as they are.
+            "Tf" if !rest.starts_with(|c: char| c.is_ascii_alphabetic()) => {
+                material.transmission_filter = Some(color()?)
+            }
             "illum" => {
                 material.illum = Some(rest.parse::<i32>().map_err(|_| {
                     error(
@@ -361,7 +371,8 @@ mod tests {
     fn blenders_layout_reads_back() {
         let text = "# Blender 3.4.1 MTL File: 'None'\n# www.blender.org\n\nnewmtl wood\nNs 250.000000\n\
                     Ka 1.000000 1.000000 1.000000\nKd 0.800000 0.800000 0.800000\nNi 1.450000\n\
-                    d 1.000000\nillum 2\nPr 0.5\nmap_Kd -o 0.5 0.25 0 -s 2 2 1 -bm 0.700000 tex/wood grain.png\n";
+                    d 1.000000\nillum 2\nPr 0.500000\nTf 0.250000 0.250000 0.250000\nTf xyz 1 1 1\n\
+                    sharpness 60\nmap_Kd -o 0.5 0.25 0 -s 2 2 1 -bm 0.700000 tex/wood grain.png\n";
         let library = parse_mtl(text.as_bytes()).unwrap();
         assert_eq!(
             library.header,
@@ -370,7 +381,13 @@ mod tests {
         let wood = &library.materials[0];
         assert_eq!(wood.specular_exponent, Some(250.0));
         assert_eq!(wood.specular, None);
-        assert_eq!(wood.statements, [("Pr".to_string(), "0.5".to_string())]);
+        assert_eq!(
+            (wood.roughness, wood.transmission_filter),
+            (Some(0.5), Some([0.25; 3]))
+        );
+        // What no field holds is kept as it was, in order.
+        let kept = [("Tf", "xyz 1 1 1"), ("sharpness", "60")].map(|(k, v)| (k.into(), v.into()));
+        assert_eq!(wood.statements, kept);
         let map = &wood.maps[0];
         assert_eq!(map.offset, Some([0.5, 0.25, 0.0]));
         assert_eq!(
