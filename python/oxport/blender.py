@@ -77,11 +77,11 @@ from typing import Optional, Sequence, Union
 
 from . import _native
 from ._native import BlenderExporter as Exporter
-from ._native import Bsdf, Curve, CustomNormals, Gathered, ImageTexture, ImportedMesh, Mesh, NurbsSpline
-from ._obj import Buffer, Material, ReadWarning
+from ._native import Bsdf, Curve, CustomNormals, Gathered, ImageTexture, ImportedMesh, LooseEdges, Mesh, NurbsSpline
+from ._obj import Buffer, Material, ObjWriter, ReadWarning
 
-__all__ = ["Bsdf", "Curve", "CustomNormals", "custom_normals", "Exporter", "Gathered", "ImageTexture", "ImportedMesh", "ImportedScene", "import_obj", "mesh",
-           "meshes", "mtl_material", "nurbs_curves", "NurbsSpline", "unused_edges"]
+__all__ = ["Bsdf", "Curve", "CustomNormals", "custom_normals", "Exporter", "Gathered", "ImageTexture", "ImportedMesh", "ImportedScene", "import_obj",
+           "LooseEdges", "mesh", "meshes", "MeshStream", "mtl_material", "nurbs_curves", "NurbsSpline", "unused_edges"]
 
 #: A matrix as rows of numbers (a ``mathutils.Matrix`` works).
 Matrix = Sequence[Sequence[float]]
@@ -98,6 +98,54 @@ def meshes(items: Sequence[Gathered], *, threads: Optional[int] = None) -> list[
     threads (None: one per core) in one call without the GIL (for scenes of
     many small objects, where a call per object would cost more than the work)."""
     return _native.blender_meshes(items, threads=threads)
+
+
+class MeshStream:
+    """Meshes written into ``writer`` as they are gathered: each
+    :class:`Gathered` handed over is built and written in order on oxport's
+    threads (``threads``; None: one per core) while the caller gathers the
+    next, which is how the add-on exports a scene. The caller waits only for
+    room (a bounded number of meshes are gathered and not yet written). The
+    writer's file is the stream's until :meth:`finish`; ``close`` (or
+    leaving a ``with`` block) stops an unfinished stream, the file dropped::
+
+        writer = oxport.ObjWriter(path, blender_version=bpy.app.version[:2])
+        with oxport.blender.MeshStream(writer) as stream:
+            for ob in objects:
+                stream.add(oxport.blender.Gathered(...))
+            stream.finish()
+        writer.close()
+    """
+
+    def __init__(self, writer: ObjWriter, *, threads: Optional[int] = None) -> None:
+        self._native = _native.MeshStream(writer._native, threads=threads)
+
+    def add(self, gathered: Gathered) -> None:
+        """Hands over ``gathered`` (its loose edges among its arrays); an
+        error of an earlier mesh is raised here."""
+        self._native.add(gathered)
+
+    def add_then_edges(self, gathered: Gathered) -> LooseEdges:
+        """Hands over ``gathered`` without its loose edges, which follow by
+        the returned :class:`LooseEdges` (``send(edges)``, or ``cancel()``
+        when fetching them failed): a big mesh builds while they are fetched."""
+        return self._native.add_then_edges(gathered)
+
+    def finish(self) -> None:
+        """Waits until every mesh is written and gives the file back to the
+        writer, which then takes curves and is closed; the first error of any
+        mesh is raised."""
+        self._native.finish()
+
+    def close(self) -> None:
+        """Stops the stream if unfinished (meshes not written are dropped)."""
+        self._native.close()
+
+    def __enter__(self) -> MeshStream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def custom_normals(meshes: Sequence[ImportedMesh], corner_edges: Sequence[Buffer], edge_counts: Sequence[int],

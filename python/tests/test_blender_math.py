@@ -227,3 +227,69 @@ def test_import_makes_objects_in_blenders_order(tmp_path: Path) -> None:
     path.write_text("o b\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\no Empty\no A\nf 1 2 3\no a\nf 3 2 1\n")
     names = [m.name for m in oxport.blender.import_obj(path).meshes]
     assert names == ["A", "a", "b"]  # by name, case aside; "Empty" has no vertices
+
+
+def _grids(count: int) -> list[dict[str, object]]:
+    """Gathered arguments of ``count`` grids of growing size, a few with loose edges."""
+    objects = []
+    for i in range(count):
+        n = 2 + i % 40
+        xs, ys = np.meshgrid(np.arange(n + 1, dtype=np.float32), np.arange(n + 1, dtype=np.float32))
+        positions = np.stack([xs.ravel() + i, ys.ravel(), np.zeros(xs.size, np.float32)], axis=1)
+        quads = [(y * (n + 1) + x, y * (n + 1) + x + 1, (y + 1) * (n + 1) + x + 1, (y + 1) * (n + 1) + x)
+                 for y in range(n) for x in range(n)]
+        objects.append(dict(
+            name=f"grid {i}", matrix_world=IDENTITY4, axes=Y_UP, positions=positions,
+            corner_vertices=np.array(quads, np.uint32).ravel(), face_starts=np.arange(0, 4 * n * n, 4, dtype=np.uint32),
+            vertex_normals=np.tile(np.array([0, 0, 1], np.float32), (xs.size, 1)),
+            smooth=np.ones(n * n, np.uint32),
+            edges=np.array([[0, n]], np.uint32) if i % 7 == 3 else None,
+        ))
+    return objects
+
+
+def test_a_stream_writes_what_one_call_writes(tmp_path: Path) -> None:
+    objects = _grids(150)
+    expected = tmp_path / "expected.obj"
+    oxport.write_obj(expected, oxport.blender.meshes([oxport.blender.Gathered(**o) for o in objects]))  # type: ignore[arg-type]
+    writer = oxport.ObjWriter(tmp_path / "streamed.obj")
+    with oxport.blender.MeshStream(writer, threads=2) as stream:
+        for i, o in enumerate(objects):
+            if i % 11 == 0:
+                # The loose edges follow the mesh, as a big mesh's do in the add-on.
+                edges = stream.add_then_edges(oxport.blender.Gathered(**dict(o, edges=None)))  # type: ignore[arg-type]
+                edges.send(o["edges"])
+            else:
+                stream.add(oxport.blender.Gathered(**o))  # type: ignore[arg-type]
+        stream.finish()
+    writer.close()
+    assert (tmp_path / "streamed.obj").read_bytes() == expected.read_bytes()
+
+
+def test_a_stream_that_fails_leaves_no_file_and_never_hangs(tmp_path: Path) -> None:
+    objects = _grids(30)
+    writer = oxport.ObjWriter(tmp_path / "out.obj")
+    stream = oxport.blender.MeshStream(writer)
+    stream.add(oxport.blender.Gathered(**objects[0]))  # type: ignore[arg-type]
+    stream.add(oxport.blender.Gathered(**dict(objects[1], corner_vertices=np.full(4 * 9, 99, np.uint32))))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match='object "grid 1": corner_vertices: entry 0 is vertex 99 of 16'):
+        for o in objects[2:]:
+            stream.add(oxport.blender.Gathered(**o))  # type: ignore[arg-type]
+        stream.finish()
+    stream.close()
+    writer.abort()
+    assert list(tmp_path.iterdir()) == []
+    # Edges that never come: cancelled, or the stream closed while the mesh waits.
+    for end in ("cancel", "close"):
+        writer = oxport.ObjWriter(tmp_path / "out.obj")
+        stream = oxport.blender.MeshStream(writer)
+        edges = stream.add_then_edges(oxport.blender.Gathered(**objects[0]))  # type: ignore[arg-type]
+        if end == "cancel":
+            edges.cancel()
+            with pytest.raises(ValueError, match="loose edges never came"):
+                stream.finish()
+        stream.close()
+        writer.abort()
+        assert list(tmp_path.iterdir()) == []
+    with pytest.raises(ValueError, match="the writer is closed"):
+        oxport.blender.MeshStream(writer)

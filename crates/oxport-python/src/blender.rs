@@ -159,7 +159,7 @@ impl Gathered {
 
 impl Gathered {
     /// The library's view of the arrays.
-    fn view(&self) -> library::Gathered<'_> {
+    pub(crate) fn view(&self) -> library::Gathered<'_> {
         let normals = match (
             &self.corner_normals,
             &self.vertex_normals,

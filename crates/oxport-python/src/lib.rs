@@ -5,6 +5,7 @@
 mod batch;
 mod blender;
 mod blender_import;
+mod blender_stream;
 mod buffers;
 mod build;
 mod bytes;
@@ -41,6 +42,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(obj::convert_obj, m)?)?;
     m.add_function(wrap_pyfunction!(obj::write_scene, m)?)?;
     m.add_class::<blender::Gathered>()?;
+    m.add_class::<blender_stream::MeshStream>()?;
+    m.add_class::<blender_stream::LooseEdges>()?;
     m.add_function(wrap_pyfunction!(blender::blender_meshes, m)?)?;
     m.add_function(wrap_pyfunction!(blender::blender_unused_edges, m)?)?;
     m.add_class::<blender::Bsdf>()?;

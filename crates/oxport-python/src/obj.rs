@@ -235,6 +235,20 @@ pub struct ObjWriter {
 }
 
 impl ObjWriter {
+    /// The open file, handed to a stream that writes into it
+    /// (`oxport.blender.MeshStream`) until [`ObjWriter::give_back`].
+    pub(crate) fn lend(&self) -> PyResult<obj::FileWriter> {
+        let mut guard = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        guard
+            .take()
+            .ok_or_else(|| PyValueError::new_err("the writer is closed"))
+    }
+
+    /// Takes back the file lent by [`ObjWriter::lend`].
+    pub(crate) fn give_back(&self, writer: obj::FileWriter) {
+        *self.writer.lock().unwrap_or_else(|e| e.into_inner()) = Some(writer);
+    }
+
     /// Runs `work` on the open writer without the GIL.
     fn with<R: Send>(
         &self,

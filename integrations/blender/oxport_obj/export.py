@@ -13,7 +13,6 @@ from .gather import Polygons, gather, nurbs_curves, objects
 from .materials import TexturePaths, mtl_material
 from .options import NotSupported, Report, axis, check_options
 from .package import oxport
-from .stream import Stream
 
 __all__ = ["NotSupported", "Report", "export"]
 
@@ -69,9 +68,9 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
     )
     materials: list = []
     try:
-        stream = Stream(writer)
         polygons = Polygons()
-        try:
+        # Each mesh is built and written on oxport's threads while the next is gathered.
+        with oxport.blender.MeshStream(writer) as stream:
             nurbs = []  # written after the meshes, as Blender does
             found = 0
             for ob, matrix, kind in objects(context, depsgraph, options):
@@ -83,12 +82,9 @@ def _export_frame(context, filepath: str, options: dict) -> Report:
                 for material in slots:
                     if material is not None and material not in materials:
                         materials.append(material)
-            stream.flush()
             report.gather_seconds = time.perf_counter() - start
             start = time.perf_counter()
-            stream.wait()
-        finally:
-            stream.close()
+            stream.finish()
         if not found and not rules.writes_empty_files:
             writer.abort()
             report.warnings.append("OBJ Export: No information to write")

@@ -4,10 +4,8 @@ export, each mesh's arrays fetched with ``foreach_get``, built in oxport."""
 from __future__ import annotations
 
 import ctypes
-import threading
 import time
 from array import array
-from concurrent.futures import Future
 
 import bpy
 from mathutils import Matrix
@@ -89,8 +87,8 @@ def nurbs_curves(ob, matrix, axes, scale: float) -> list:
                                        blender_version=tuple(bpy.app.version[:2]))
 
 
-# Meshes with fewer corners are built in batches; bigger ones one at a time, the
-# gathering waiting until the build thread is inside oxport before it goes on.
+# Meshes with fewer corners are handed over with their loose edges; bigger ones
+# first, their edges following while the build runs.
 _OVERLAP_CORNERS = 200_000
 
 
@@ -224,10 +222,10 @@ def _loose_edges(me, corners: int):
 
 
 def gather(ob, matrix, options: dict, axes, stream, polygons: Polygons, timings: dict):
-    """One evaluated object: ``foreach_get`` into buffers; the mesh is then
-    built in oxport's Rust core and written on the stream's threads (which run
-    without the GIL) while this thread goes on to the next object. Returns the
-    object's materials."""
+    """One evaluated object: ``foreach_get`` into buffers, handed to the
+    stream (``oxport.blender.MeshStream``), which builds and writes the mesh
+    on oxport's threads (without the GIL) while this thread goes on to the
+    next object. Returns the object's materials."""
     if ob.type != "MESH":
         # Curves: a mesh made from the evaluated object, as Blender's exporter
         # makes one (never triangulated there).
@@ -375,30 +373,16 @@ def _gather_mesh(ob, matrix, me, options: dict, axes, stream, polygons: Polygons
     timings["fetch"] = timings.get("fetch", 0.0) + time.perf_counter() - t0
     t0 = time.perf_counter()
     if corners < _OVERLAP_CORNERS:
-        # Small meshes are built in batches: a thread hand-off per mesh would
-        # cost more than the work.
         arguments["edges"] = _loose_edges(me, corners)
-        stream.add(oxport.blender.Gathered(**arguments), corners)
+        stream.add(oxport.blender.Gathered(**arguments))
     else:
-        stream.flush()  # what came before is written before this mesh
-        started = threading.Event()
-        edges: Future = Future()
-
-        def build():
-            started.set()
-            mesh = oxport.blender.mesh(oxport.blender.Gathered(**arguments))
-            loose = edges.result()
-            return [mesh if loose is None else mesh.with_edges(loose)]
-
-        stream.submit(build)
-        # foreach_get keeps the GIL for its whole call: let the build thread get
-        # into oxport (which lets the GIL go) before fetching the loose edges.
-        started.wait()
+        # Its build starts on oxport's threads while the loose edges are fetched.
+        edges = stream.add_then_edges(oxport.blender.Gathered(**arguments))
         try:
             loose = _loose_edges(me, corners)
-        except BaseException as error:
-            edges.set_exception(error)  # the build thread must not wait forever
+        except BaseException:
+            edges.cancel()
             raise
-        edges.set_result(loose)
+        edges.send(loose)
     timings["build"] = timings.get("build", 0.0) + time.perf_counter() - t0
     return slots

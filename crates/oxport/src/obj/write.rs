@@ -325,6 +325,12 @@ impl FileWriter {
         self.write_with_progress(meshes, |_, _| {})
     }
 
+    /// The lines each block of the file holds at most (the options'
+    /// `chunk_size`): what a caller grouping meshes for it counts in.
+    pub fn chunk_size(&self) -> usize {
+        self.writer.options.chunk_size
+    }
+
     /// [`FileWriter::write`] with progress, as [`Writer::write_with_progress`].
     pub fn write_with_progress(
         &mut self,
