@@ -1,11 +1,11 @@
 //! `oxport.blender.MeshStream`: the add-on's export hands each gathered
-//! mesh to the library's stream (`oxport::blender::MeshStream`), which
+//! mesh to the library's stream (`oxport::blender_obj::MeshStream`), which
 //! builds and writes them in order on its threads while Blender's Python
 //! gathers the next; nothing of the pipeline is in Python.
 
 use std::sync::Mutex;
 
-use oxport::blender as library;
+use oxport::blender_obj as library;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -18,7 +18,7 @@ use crate::obj::ObjWriter;
 struct Source(Py<Gathered>);
 
 impl library::GatheredSource for Source {
-    fn gathered(&self) -> library::Gathered<'_> {
+    fn gathered(&self) -> oxport::blender::Gathered<'_> {
         self.0.get().view()
     }
 }

@@ -19,7 +19,6 @@ mod normals;
 mod nurbs;
 mod order;
 mod smooth_groups;
-mod stream;
 mod transform;
 mod uvs;
 mod validity;
@@ -35,7 +34,6 @@ pub use normals::{NormalSource, corner_normals, domain_normals, face_normal};
 pub use nurbs::{NurbsSpline, nurbs_curves};
 pub use order::{face_order, reorder_faces};
 pub use smooth_groups::{SmoothGroupInput, smooth_groups};
-pub use stream::{GatheredSource, LooseEdges, MeshStream};
 pub use transform::{
     Matrix3, Matrix4, normal_transform, scaled_transform, transform_position, transform_positions,
     world_and_axes_transform,

@@ -11,7 +11,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::mesh::{Gathered, mesh};
+use crate::blender::{Gathered, mesh};
 use crate::mesh::Mesh;
 use crate::obj::FileWriter;
 use crate::pipeline::Pipeline;

@@ -2,13 +2,19 @@
 //! on meshes, which knows no file format, joined to the [`obj`] format,
 //! which knows no Blender version. Which layout each exporter writes is
 //! decided here ([`dialect`]); reading the file an import builds its meshes
-//! from happens here ([`import_obj`]).
+//! from happens here ([`import_obj`]), and so does the add-on's export:
+//! gathered meshes built and written into an OBJ file as they come
+//! ([`MeshStream`]).
 
 use std::path::Path;
 
 use crate::Result;
 use crate::blender::{self, Exporter, ImportOptions, ImportedMesh};
 use crate::obj::{self, CurveLayout, Dialect, ReadWarning, TextureNumbers};
+
+mod stream;
+
+pub use stream::{GatheredSource, LooseEdges, MeshStream};
 
 /// The layout `exporter` writes: its curves' statements and its texture
 /// options' numbers (`%g` in 3.4, the shortest round trip from 4.1).
