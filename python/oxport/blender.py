@@ -107,7 +107,9 @@ class MeshStream:
     next, which is how the add-on exports a scene. The caller waits only for
     room (a bounded number of meshes are gathered and not yet written). The
     writer's file is the stream's until :meth:`finish`; ``close`` (or
-    leaving a ``with`` block) stops an unfinished stream, the file dropped::
+    leaving a ``with`` block) stops an unfinished stream, the file dropped.
+    The arrays of a :class:`Gathered` handed over are read on oxport's
+    threads: they must not change until :meth:`finish` returns::
 
         writer = oxport.ObjWriter(path, blender_version=bpy.app.version[:2])
         with oxport.blender.MeshStream(writer) as stream:
