@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use oxport::batch::{self, Conversion, Job, Output};
-use oxport::{exr, obj, seekable};
+use oxport::obj;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -59,12 +59,8 @@ impl BatchJob {
         levels: &str,
         rounding: &str,
     ) -> PyResult<Self> {
-        let options = exr::ConvertOptions {
-            compression: compression.parse().map_err(to_py_err)?,
-            level,
-            storing: exr::Storing::choose(scanlines, tiles, levels, rounding).map_err(to_py_err)?,
-            threads: None,
-        };
+        let options =
+            crate::exr::convert_options(compression, level, scanlines, tiles, levels, rounding)?;
         Self::new(inputs, output_dir, Conversion::Exr(options))
     }
 
@@ -79,13 +75,7 @@ impl BatchJob {
         frame_size: Option<usize>,
         checksums: Option<bool>,
     ) -> PyResult<Self> {
-        let defaults = seekable::WriteOptions::default();
-        let options = seekable::WriteOptions {
-            level: level.unwrap_or(defaults.level),
-            frame_size: frame_size.unwrap_or(defaults.frame_size),
-            checksums: checksums.unwrap_or(defaults.checksums),
-            threads: None,
-        };
+        let options = crate::seekable::write_options(level, frame_size, checksums, None);
         Self::new(inputs, output_dir, Conversion::Seekable(options))
     }
 

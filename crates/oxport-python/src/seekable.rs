@@ -154,7 +154,7 @@ pub struct SeekableWriter {
 
 /// The options given, the library's defaults (`seekable::WriteOptions`)
 /// for those that are not.
-fn write_options(
+pub(crate) fn write_options(
     level: Option<i32>,
     frame_size: Option<usize>,
     checksums: Option<bool>,

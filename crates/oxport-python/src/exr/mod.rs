@@ -9,5 +9,6 @@ mod write;
 mod yc;
 
 pub use read::ExrReader;
+pub(crate) use write::convert_options;
 pub use write::{ExrNewPart, exr_convert, exr_write};
 pub use yc::{exr_rgb_from_yc, exr_yc_from_rgb};

@@ -138,6 +138,24 @@ pub fn exr_write(
         .map_err(to_py_err)
 }
 
+/// A conversion's options as Python names them (`exr.convert`'s, and
+/// `oxport.dask`'s for `kind="exr"`); threads are the caller's.
+pub(crate) fn convert_options(
+    compression: &str,
+    level: Option<i32>,
+    scanlines: bool,
+    tiles: Option<(u32, u32)>,
+    levels: &str,
+    rounding: &str,
+) -> PyResult<exr::ConvertOptions> {
+    Ok(exr::ConvertOptions {
+        compression: compression.parse::<Compression>().map_err(to_py_err)?,
+        level,
+        storing: exr::Storing::choose(scanlines, tiles, levels, rounding).map_err(to_py_err)?,
+        threads: None,
+    })
+}
+
 /// Rewrites the OpenEXR file `src` as `dst` with another compression (the
 /// pixels and other attributes unchanged, every part and level kept),
 /// stored as scan lines (`scanlines`) or in `tiles` if asked;
@@ -158,12 +176,9 @@ pub fn exr_convert(
     levels: &str,
     rounding: &str,
 ) -> PyResult<(u64, u64)> {
-    let storing = exr::Storing::choose(scanlines, tiles, levels, rounding).map_err(to_py_err)?;
     let options = exr::ConvertOptions {
-        compression: compression.parse::<Compression>().map_err(to_py_err)?,
-        level,
-        storing,
         threads,
+        ..convert_options(compression, level, scanlines, tiles, levels, rounding)?
     };
     py.detach(|| exr::convert(&src, &dst, &options))
         .map(|c| (c.input_bytes, c.output_bytes))
