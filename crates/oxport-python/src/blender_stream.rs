@@ -3,16 +3,14 @@
 //! builds and writes them in order on its threads while Blender's Python
 //! gathers the next; nothing of the pipeline is in Python.
 
-use std::sync::Mutex;
-
 use oxport::blender_obj as library;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::blender::Gathered;
 use crate::buffers::index_rows;
 use crate::errors::to_py_err;
 use crate::obj::ObjWriter;
+use crate::open::Open;
 
 /// A gathered mesh kept alive (its buffers pinned) until it is built.
 struct Source(Py<Gathered>);
@@ -27,7 +25,7 @@ impl library::GatheredSource for Source {
 /// caller gathers more (see `oxport.blender.MeshStream`).
 #[pyclass(frozen, module = "oxport._native")]
 pub(crate) struct MeshStream {
-    stream: Mutex<Option<library::MeshStream<Source>>>,
+    stream: Open<library::MeshStream<Source>>,
     writer: Py<ObjWriter>,
 }
 
@@ -38,13 +36,7 @@ impl MeshStream {
         work: impl FnOnce(&mut library::MeshStream<Source>) -> oxport::Result<R> + Send,
     ) -> PyResult<R> {
         // Without the GIL: a full stream waits here for room.
-        py.detach(|| {
-            let mut guard = self.stream.lock().unwrap_or_else(|e| e.into_inner());
-            match guard.as_mut() {
-                Some(stream) => work(stream).map_err(to_py_err),
-                None => Err(PyValueError::new_err("the stream is closed")),
-            }
-        })
+        self.stream.with(py, work)
     }
 }
 
@@ -58,7 +50,7 @@ impl MeshStream {
         let file = writer.borrow().lend()?;
         let stream = library::MeshStream::new(file, threads).map_err(to_py_err)?;
         Ok(MeshStream {
-            stream: Mutex::new(Some(stream)),
+            stream: Open::new(stream, "the stream is closed"),
             writer: writer.unbind(),
         })
     }
@@ -73,7 +65,7 @@ impl MeshStream {
     fn add_then_edges(&self, py: Python<'_>, gathered: Py<Gathered>) -> PyResult<LooseEdges> {
         let sender = self.with(py, |stream| stream.add_then_edges(Source(gathered)))?;
         Ok(LooseEdges {
-            sender: Mutex::new(Some(sender)),
+            sender: Open::new(sender, "the edges were sent"),
         })
     }
 
@@ -81,8 +73,7 @@ impl MeshStream {
     /// writer; the first error of any build or write is raised (and the
     /// file is dropped).
     fn finish(&self, py: Python<'_>) -> PyResult<()> {
-        let stream = self.stream.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let stream = stream.ok_or_else(|| PyValueError::new_err("the stream is closed"))?;
+        let stream = self.stream.take_open()?;
         let file = py.detach(|| stream.finish()).map_err(to_py_err)?;
         self.writer.bind(py).borrow().give_back(file);
         Ok(())
@@ -91,7 +82,7 @@ impl MeshStream {
     /// Stops an unfinished stream: what is not written is dropped, and the
     /// file with it. Does nothing after `finish`.
     fn close(&self, py: Python<'_>) {
-        let stream = self.stream.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let stream = self.stream.take();
         py.detach(|| drop(stream));
     }
 }
@@ -99,7 +90,7 @@ impl MeshStream {
 /// The loose edges of a mesh handed over before them.
 #[pyclass(frozen, module = "oxport._native")]
 pub(crate) struct LooseEdges {
-    sender: Mutex<Option<library::LooseEdges>>,
+    sender: Open<library::LooseEdges>,
 }
 
 #[pymethods]
@@ -112,8 +103,7 @@ impl LooseEdges {
             Some(edges) => Some(index_rows::<2>(&edges, "edges")?.as_slice().to_vec()),
             None => None,
         };
-        let sender = self.sender.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let sender = sender.ok_or_else(|| PyValueError::new_err("the edges were sent"))?;
+        let sender = self.sender.take_open()?;
         sender.send(edges);
         Ok(())
     }
@@ -121,6 +111,6 @@ impl LooseEdges {
     /// Gives up on the edges (the gathering failed): the mesh fails to
     /// build, and the stream with it.
     fn cancel(&self) {
-        self.sender.lock().unwrap_or_else(|e| e.into_inner()).take();
+        self.sender.take();
     }
 }

@@ -19,6 +19,7 @@ mod mesh;
 mod model;
 mod numfmt;
 mod obj;
+mod open;
 mod seekable;
 mod source;
 mod view;

@@ -2,9 +2,7 @@
 //! `read_obj`, `read_mtl`.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
@@ -13,6 +11,7 @@ use oxport::obj::{self, Precision};
 use crate::errors::{invalid, to_py_err};
 use crate::mesh::Mesh;
 use crate::model::TextureMap;
+use crate::open::Open;
 use crate::source::open_reader;
 
 /// How to write OBJ files (`oxport.write_obj`, `oxport.ObjWriter`). The
@@ -231,22 +230,19 @@ pub(crate) fn write_scene(
 /// An OBJ file written batch after batch; see `oxport.ObjWriter`.
 #[pyclass(module = "oxport._native")]
 pub struct ObjWriter {
-    writer: Mutex<Option<obj::FileWriter>>,
+    writer: Open<obj::FileWriter>,
 }
 
 impl ObjWriter {
     /// The open file, handed to a stream that writes into it
     /// (`oxport.blender.MeshStream`) until [`ObjWriter::give_back`].
     pub(crate) fn lend(&self) -> PyResult<obj::FileWriter> {
-        let mut guard = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        guard
-            .take()
-            .ok_or_else(|| PyValueError::new_err("the writer is closed"))
+        self.writer.take_open()
     }
 
     /// Takes back the file lent by [`ObjWriter::lend`].
     pub(crate) fn give_back(&self, writer: obj::FileWriter) {
-        *self.writer.lock().unwrap_or_else(|e| e.into_inner()) = Some(writer);
+        self.writer.put(writer);
     }
 
     /// Runs `work` on the open writer without the GIL.
@@ -255,13 +251,7 @@ impl ObjWriter {
         py: Python<'_>,
         work: impl FnOnce(&mut obj::FileWriter) -> oxport::Result<R> + Send,
     ) -> PyResult<R> {
-        py.detach(|| {
-            let mut guard = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-            match guard.as_mut() {
-                Some(writer) => work(writer).map_err(to_py_err),
-                None => Err(PyValueError::new_err("the writer is closed")),
-            }
-        })
+        self.writer.with(py, work)
     }
 }
 
@@ -274,7 +264,7 @@ impl ObjWriter {
             .detach(|| obj::FileWriter::create(&path, options))
             .map_err(to_py_err)?;
         Ok(ObjWriter {
-            writer: Mutex::new(Some(writer)),
+            writer: Open::new(writer, "the writer is closed"),
         })
     }
 
@@ -311,8 +301,7 @@ impl ObjWriter {
         mtl_header: Option<&str>,
     ) -> PyResult<Py<PyAny>> {
         let library = library(mtl_materials, mtl_header);
-        let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let writer = writer.ok_or_else(|| PyValueError::new_err("the writer is closed"))?;
+        let writer = self.writer.take_open()?;
         // A material that cannot be read leaves no file behind either.
         let library = library?;
         py.detach(|| match &library {
@@ -325,7 +314,7 @@ impl ObjWriter {
 
     /// Gives up: the temporary file is removed, nothing appears under the name.
     fn abort(&self) {
-        drop(self.writer.lock().unwrap_or_else(|e| e.into_inner()).take());
+        drop(self.writer.take());
     }
 }
 

@@ -4,15 +4,14 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Mutex;
 
 use oxport::seekable::{self, Index, ReadOptions, Reader, Source, WriteOptions};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::bytes::Buffer;
 use crate::errors::to_py_err;
+use crate::open::Open;
 use crate::source::open_reader;
 
 /// An archive open for reading (`oxport.seekable.open(..., "rb")` wraps it).
@@ -149,7 +148,7 @@ impl SeekableReader {
 /// An archive being written (`oxport.seekable.open(..., "wb")` wraps it).
 #[pyclass(module = "oxport._native", frozen)]
 pub struct SeekableWriter {
-    writer: Mutex<Option<seekable::FileWriter>>,
+    writer: Open<seekable::FileWriter>,
 }
 
 /// The options given, the library's defaults (`seekable::WriteOptions`)
@@ -195,7 +194,7 @@ impl SeekableWriter {
             .detach(|| seekable::FileWriter::create(&path, &options))
             .map_err(to_py_err)?;
         Ok(SeekableWriter {
-            writer: Mutex::new(Some(writer)),
+            writer: Open::new(writer, "write to a closed file"),
         })
     }
 
@@ -204,24 +203,17 @@ impl SeekableWriter {
         let data = Buffer::read(data)?;
         let bytes = data.as_slice();
         let len = bytes.len();
-        py.detach(|| {
-            let mut guard = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-            let writer = guard
-                .as_mut()
-                .ok_or_else(|| PyValueError::new_err("write to a closed file"))?;
-            writer.write_all(bytes).map_err(|e| to_py_err(e.into()))?;
-            Ok(len)
-        })
+        self.writer
+            .with(py, |writer| Ok(writer.write_all(bytes)?))?;
+        Ok(len)
     }
 
     /// Compresses the rest, writes the seek table and puts the file in
     /// place: an `oxport.seekable.Packed`. Closing twice does nothing the
     /// second time (and returns `None`).
     fn close(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        let packed = py.detach(|| {
-            let writer = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
-            writer.map(|writer| writer.finish()).transpose()
-        });
+        let writer = self.writer.take();
+        let packed = py.detach(|| writer.map(|writer| writer.finish()).transpose());
         match packed.map_err(to_py_err)? {
             Some(p) => Ok(Some(packed_object(py, p)?)),
             None => Ok(None),
@@ -230,15 +222,12 @@ impl SeekableWriter {
 
     /// Drops what was written without putting a file in place.
     fn discard(&self) {
-        self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
+        drop(self.writer.take());
     }
 
     #[getter]
     fn closed(&self) -> bool {
-        self.writer
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_none()
+        self.writer.is_closed()
     }
 }
 
