@@ -1,7 +1,7 @@
 //! Serde's `with` module for fields kept as their text: written by
-//! `Display`, read back by `FromStr` (a compression by its name, a level
-//! mode as `mipmap`), so that a serialized job reads as the command line
-//! spells its options.
+//! `Display`, read back by `FromStr` (an EXR compression by its name,
+//! `zips`), so that a serialized job reads as the command line spells its
+//! options.
 
 use std::fmt::Display;
 use std::str::FromStr;

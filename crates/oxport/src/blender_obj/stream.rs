@@ -290,6 +290,12 @@ mod tests {
             .collect()
     }
 
+    /// A stream on `threads` threads into `path`, a new OBJ file.
+    fn stream_into(path: &std::path::Path, threads: usize) -> MeshStream<Owned> {
+        let writer = FileWriter::create(path, WriteOptions::default()).unwrap();
+        MeshStream::new(writer, Some(threads)).unwrap()
+    }
+
     #[test]
     fn streamed_meshes_are_written_as_one_call_writes_them() {
         let folder = tempfile::tempdir().unwrap();
@@ -304,8 +310,7 @@ mod tests {
         .unwrap();
         for threads in [1, 2, 4] {
             let path = folder.path().join(format!("streamed{threads}.obj"));
-            let writer = FileWriter::create(&path, WriteOptions::default()).unwrap();
-            let mut stream = MeshStream::new(writer, Some(threads)).unwrap();
+            let mut stream = stream_into(&path, threads);
             for (i, object) in scene().into_iter().enumerate() {
                 if i % 40 == 5 {
                     // Its loose edges follow it, as a big mesh's do.
@@ -331,8 +336,7 @@ mod tests {
     fn a_mesh_that_fails_stops_the_stream_and_no_file_appears() {
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("out.obj");
-        let writer = FileWriter::create(&path, WriteOptions::default()).unwrap();
-        let mut stream = MeshStream::new(writer, Some(2)).unwrap();
+        let mut stream = stream_into(&path, 2);
         let mut objects = scene().into_iter();
         stream.add(objects.next().unwrap()).unwrap();
         let mut broken = objects.next().unwrap();
@@ -368,8 +372,7 @@ mod tests {
     fn edges_that_never_come_fail_the_mesh_not_the_process() {
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("out.obj");
-        let writer = FileWriter::create(&path, WriteOptions::default()).unwrap();
-        let mut stream = MeshStream::new(writer, Some(1)).unwrap();
+        let mut stream = stream_into(&path, 1);
         let object = scene().into_iter().next().unwrap();
         drop(stream.add_then_edges(object).unwrap());
         let error = stream.finish().err().expect("no edges came");
@@ -383,9 +386,7 @@ mod tests {
     #[test]
     fn a_stream_dropped_while_edges_are_awaited_stops() {
         let folder = tempfile::tempdir().unwrap();
-        let writer =
-            FileWriter::create(&folder.path().join("out.obj"), WriteOptions::default()).unwrap();
-        let mut stream = MeshStream::new(writer, Some(1)).unwrap();
+        let mut stream = stream_into(&folder.path().join("out.obj"), 1);
         let object = scene().into_iter().next().unwrap();
         let edges = stream.add_then_edges(object).unwrap();
         drop(stream);
@@ -396,9 +397,7 @@ mod tests {
     #[test]
     fn a_dropped_stream_leaves_nothing() {
         let folder = tempfile::tempdir().unwrap();
-        let writer =
-            FileWriter::create(&folder.path().join("out.obj"), WriteOptions::default()).unwrap();
-        let mut stream = MeshStream::new(writer, Some(2)).unwrap();
+        let mut stream = stream_into(&folder.path().join("out.obj"), 2);
         for object in scene().into_iter().take(20) {
             stream.add(object).unwrap();
         }
