@@ -534,7 +534,7 @@ class SeekableWriter:
 
 def seekable_pack(
     src: Union[str, os.PathLike[str]],
-    dst: Union[str, os.PathLike[str]],
+    dst: Union[str, os.PathLike[str], BinaryIO],
     *,
     level: Optional[int] = None,
     frame_size: Optional[int] = None,
@@ -546,7 +546,7 @@ SEEKABLE_LEVEL: Final[int]
 SEEKABLE_FRAME_SIZE: Final[int]
 SEEKABLE_CHECKSUMS: Final[bool]
 def seekable_unpack(
-    src: Union[str, os.PathLike[str]], dst: Union[str, os.PathLike[str]], *, threads: Optional[int] = None
+    src: Union[str, os.PathLike[str]], dst: Union[str, os.PathLike[str], BinaryIO], *, threads: Optional[int] = None
 ) -> int: ...
 
 # oxport.zstd (the facade re-exports these under compression.zstd's names)
@@ -739,7 +739,7 @@ class ExrNewPart:
     ) -> ExrNewPart: ...
 
 def exr_write(
-    path: Union[str, os.PathLike[str]],
+    path: Union[str, os.PathLike[str], BinaryIO],
     parts: Sequence[ExrNewPart],
     *,
     level: Optional[int] = None,
@@ -747,7 +747,7 @@ def exr_write(
 ) -> None: ...
 def exr_convert(
     src: Union[str, os.PathLike[str]],
-    dst: Union[str, os.PathLike[str]],
+    dst: Union[str, os.PathLike[str], BinaryIO],
     *,
     compression: str = "zstd",
     level: Optional[int] = None,

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Optional, Union
 
 from . import _native
-from ._files import Output, write_to
+from ._files import Output
 
 if TYPE_CHECKING:
     import numpy as np
@@ -417,7 +417,7 @@ def write(path: Output,
     the bytes OpenEXR writes. ``threads``: ``None`` is one per core."""
     part = OutputPart(channels, header=header, compression=compression, tiles=tiles, levels=levels,
                       rounding=rounding)
-    write_to(path, lambda dst: _native.exr_write(dst, [part._native()], level=level, threads=threads))
+    _native.exr_write(path, [part._native()], level=level, threads=threads)
 
 
 def write_parts(path: Output, parts: Sequence[OutputPart], *,
@@ -432,7 +432,7 @@ def write_parts(path: Output, parts: Sequence[OutputPart], *,
     if not parts:
         raise ValueError("parts: a file needs at least one part")
     native = [p._native() for p in parts]
-    write_to(path, lambda dst: _native.exr_write(dst, native, level=level, threads=threads))
+    _native.exr_write(path, native, level=level, threads=threads)
 
 
 def rgb_from_yc(y: npt.ArrayLike, ry: Optional[npt.ArrayLike] = None, by: Optional[npt.ArrayLike] = None,
@@ -531,6 +531,6 @@ def convert(src: Union[str, os.PathLike[str]], dst: Output, *,
     in tiles of ``(width, height)`` with ``levels`` and ``rounding``; a part
     with the same levels and rounding keeps its own, others have theirs
     made as ``exrmaketiled`` makes them."""
-    return write_to(dst, lambda out: _native.exr_convert(
-        src, out, compression=compression, level=level, threads=threads, scanlines=scanlines, tiles=tiles,
-        levels=levels, rounding=rounding))
+    return _native.exr_convert(
+        src, dst, compression=compression, level=level, threads=threads, scanlines=scanlines, tiles=tiles,
+        levels=levels, rounding=rounding)

@@ -36,7 +36,7 @@ import io
 import os
 from typing import IO, Literal, NamedTuple, Optional, Union
 
-from ._files import Output, write_to
+from ._files import Output
 from ._native import (
     SEEKABLE_CHECKSUMS,
     SEEKABLE_FRAME_SIZE,
@@ -258,12 +258,11 @@ def pack(
     all; a path, a URL, or a writable binary file object, which receives the
     archive once it is whole), frames on every core; the options are those
     of :func:`open`."""
-    return write_to(dst, lambda out: seekable_pack(
-        src, out, level=level, frame_size=frame_size, checksums=checksums, threads=threads))
+    return seekable_pack(src, dst, level=level, frame_size=frame_size, checksums=checksums, threads=threads)
 
 
 def unpack(src: _Path, dst: Output, *, threads: Optional[int] = None) -> int:
     """Decompresses the archive ``src`` (seekable or any zstd file) into the
     file ``dst`` (whole or not at all; as :func:`pack` takes it), frames in
     parallel. Returns the size."""
-    return write_to(dst, lambda out: seekable_unpack(src, out, threads=threads))
+    return seekable_unpack(src, dst, threads=threads)

@@ -404,3 +404,55 @@ def test_a_small_read_over_http_fetches_only_the_frames_it_needs(
     sent = fetch(cache_type="none")
     table = 8 + 12 * packed.frames + 9
     assert table < sent < table + 2 * (256 << 10) + (64 << 10), sent
+
+
+def test_writes_into_file_objects_are_whole_or_nothing(tmp_path: Path) -> None:
+    """A file object given as the output gets the file only once it is
+    whole: an unpack that fails at its last frame, after the others were
+    written, gives it nothing; an exception its own ``write`` raises is
+    raised as it was; a damaged input is named in its error."""
+    original = data(600_000, seed=4)
+    (tmp_path / "in").write_bytes(original)
+    packed = io.BytesIO()
+    result = oxport.seekable.pack(tmp_path / "in", packed, frame_size=100_000, threads=2)
+    assert result.input_bytes == len(original)
+    archive = bytearray(packed.getvalue())
+    assert len(archive) == result.output_bytes
+    with oxport.seekable.open(io.BytesIO(bytes(archive))) as reader:
+        frames = reader.frames
+    assert len(frames) == 6
+    # Damage the middle of the last frame's compressed data.
+    last = frames[-1]
+    archive[last.compressed_offset + last.compressed_size // 2] ^= 0xFF
+    (tmp_path / "bad.zst").write_bytes(bytes(archive))
+    unpacked = io.BytesIO()
+    with pytest.raises(oxport.CorruptError):
+        oxport.seekable.unpack(tmp_path / "bad.zst", unpacked, threads=1)
+    assert unpacked.getvalue() == b""
+
+    class Quota(io.RawIOBase):
+        """Takes 1 MB, then raises its own exception."""
+
+        def __init__(self) -> None:
+            self.taken = 0
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, b: "bytes | bytearray | memoryview") -> int:  # type: ignore[override]
+            if self.taken + len(b) > 1 << 20:
+                raise PermissionError("quota exceeded")
+            self.taken += len(b)
+            return len(b)
+
+    (tmp_path / "big").write_bytes(data(3 << 20, seed=5))
+    oxport.seekable.pack(tmp_path / "big", tmp_path / "big.zst")
+    with pytest.raises(PermissionError, match="quota exceeded"):
+        oxport.seekable.unpack(tmp_path / "big.zst", Quota())
+    # A file opened by path: nothing in it either.
+    with open(tmp_path / "out", "wb") as file, pytest.raises(oxport.CorruptError) as refused:
+        oxport.seekable.unpack(tmp_path / "bad.zst", file)
+    assert str(refused.value).startswith(str(tmp_path / "bad.zst")), refused.value
+    assert (tmp_path / "out").read_bytes() == b""
+    with pytest.raises(TypeError, match="writable binary file object, got int"):
+        oxport.seekable.unpack(tmp_path / "big.zst", 3)  # type: ignore[arg-type]

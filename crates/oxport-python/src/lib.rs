@@ -21,6 +21,7 @@ mod numfmt;
 mod obj;
 mod open;
 mod seekable;
+mod sink;
 mod source;
 mod view;
 mod zstd;

@@ -12,6 +12,7 @@ use pyo3::types::{PyBytes, PyDict};
 use crate::bytes::Buffer;
 use crate::errors::to_py_err;
 use crate::open::Open;
+use crate::sink::write_output;
 use crate::source::open_reader;
 
 /// An archive open for reading (`oxport.seekable.open(..., "rb")` wraps it).
@@ -247,16 +248,16 @@ fn packed_object(py: Python<'_>, p: seekable::Packed) -> PyResult<Py<PyAny>> {
 pub fn seekable_pack(
     py: Python<'_>,
     src: PathBuf,
-    dst: PathBuf,
+    dst: &Bound<'_, PyAny>,
     level: Option<i32>,
     frame_size: Option<usize>,
     checksums: Option<bool>,
     threads: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
     let options = write_options(level, frame_size, checksums, threads);
-    let packed = py
-        .detach(|| seekable::pack_file(&src, &dst, &options, |_, _| {}))
-        .map_err(to_py_err)?;
+    let packed = write_output(py, dst, |output| {
+        seekable::pack_file(&src, output, &options, |_, _| {})
+    })?;
     packed_object(py, packed)
 }
 
@@ -266,9 +267,10 @@ pub fn seekable_pack(
 pub fn seekable_unpack(
     py: Python<'_>,
     src: PathBuf,
-    dst: PathBuf,
+    dst: &Bound<'_, PyAny>,
     threads: Option<usize>,
 ) -> PyResult<u64> {
-    py.detach(|| seekable::unpack_file(&src, &dst, &ReadOptions { threads }, |_, _| {}))
-        .map_err(to_py_err)
+    write_output(py, dst, |output| {
+        seekable::unpack_file(&src, output, &ReadOptions { threads }, |_, _| {})
+    })
 }

@@ -1,24 +1,91 @@
 //! Files that appear whole or not at all: written under a temporary name
 //! and renamed, or (with the `remote` feature, for a URL) written to a
-//! temporary file and published as one object.
+//! temporary file and published as one object, or (for a stream) written to
+//! an unnamed temporary file and copied into the stream once whole.
 
 use std::fs::File;
+use std::io::{self, Seek, Write};
 use std::path::{Path, PathBuf};
 
 use crate::{Error, Result};
 
-/// Creates a temporary file beside `path`, lets `fill` write it, and renames it
-/// to `path` on success. On any error the temporary file is removed and the
-/// error names `path`; an existing file at `path` is left untouched.
-///
-/// A `path` that exists and is not a regular file (`/dev/null`, a FIFO, a
-/// terminal) is written directly: it cannot be replaced, only written to.
-pub fn write_file<T>(path: &Path, fill: impl FnOnce(&mut File) -> Result<T>) -> Result<T> {
-    let (pending, mut file, _) = Pending::open(path, false)?;
-    let value = fill(&mut file).map_err(|e| pending.name(e))?;
-    drop(file);
-    pending.commit()?;
-    Ok(value)
+/// Where a writer's file goes.
+pub enum Output<'a> {
+    /// A file at a path, or with the `remote` feature an object at a URL.
+    Path(&'a Path),
+    /// A stream that takes the file's bytes in order (a Python file object,
+    /// a pipe): the file is written to an unnamed temporary file in the
+    /// system's temporary directory, which no crash leaves behind, and is
+    /// copied into the stream only once whole, so a failed write sends
+    /// nothing. `name` names the stream in errors.
+    Stream {
+        /// The stream.
+        stream: &'a mut dyn Write,
+        /// What errors call it.
+        name: &'a Path,
+    },
+}
+
+impl Output<'_> {
+    /// The path, or the stream's name.
+    pub fn name(&self) -> &Path {
+        match self {
+            Output::Path(path) => path,
+            Output::Stream { name, .. } => name,
+        }
+    }
+}
+
+impl<'a> From<&'a Path> for Output<'a> {
+    fn from(path: &'a Path) -> Self {
+        Output::Path(path)
+    }
+}
+
+impl<'a> From<&'a PathBuf> for Output<'a> {
+    fn from(path: &'a PathBuf) -> Self {
+        Output::Path(path)
+    }
+}
+
+/// How much of a finished file is handed to a stream at a time.
+const STREAM_PIECE: usize = 8 << 20;
+
+/// Lets `fill` write the file for `output`, which appears whole or not at
+/// all. For a path: a temporary file beside it, renamed to it on success;
+/// on any error the temporary file is removed and the error names `path`;
+/// an existing file at `path` is left untouched. A `path` that exists and
+/// is not a regular file (`/dev/null`, a FIFO, a terminal) is written
+/// directly: it cannot be replaced, only written to. For a stream: see
+/// [`Output::Stream`].
+pub fn write_file<'a, T>(
+    output: impl Into<Output<'a>>,
+    fill: impl FnOnce(&mut File) -> Result<T>,
+) -> Result<T> {
+    match output.into() {
+        Output::Path(path) => {
+            let (pending, mut file, _) = Pending::open(path, false)?;
+            let value = fill(&mut file).map_err(|e| pending.name(e))?;
+            drop(file);
+            pending.commit()?;
+            Ok(value)
+        }
+        Output::Stream { stream, name } => {
+            let folder = std::env::temp_dir();
+            let mut file = tempfile::tempfile_in(&folder).map_err(|e| Error::io_at(&folder, e))?;
+            let value = fill(&mut file).map_err(|e| e.at_path(name))?;
+            copy_whole(&mut file, stream).map_err(|e| Error::io_at(name, e))?;
+            Ok(value)
+        }
+    }
+}
+
+/// Copies all of `file`, from its start, into `stream`.
+fn copy_whole(file: &mut File, stream: &mut dyn Write) -> io::Result<()> {
+    file.rewind()?;
+    let mut out = io::BufWriter::with_capacity(STREAM_PIECE, stream);
+    io::copy(file, &mut out)?;
+    out.flush()
 }
 
 /// How temporary files end: `.{name}.{random}.oxport-tmp` beside `name`,
@@ -339,6 +406,58 @@ mod tests {
             remove_temporaries(&folder.path().join("gone/x")).unwrap(),
             0
         );
+    }
+
+    #[test]
+    fn a_stream_gets_the_whole_file_or_nothing() {
+        let name = Path::new("<stream>");
+        // Larger than one piece: copied whole and in order.
+        let data: Vec<u8> = (0..STREAM_PIECE * 2 + 12_345)
+            .map(|i| (i % 251) as u8)
+            .collect();
+        let mut stream = Vec::new();
+        let output = Output::Stream {
+            stream: &mut stream,
+            name,
+        };
+        assert_eq!(output.name(), name);
+        let size = write_file(output, |file| {
+            file.write_all(&data)?;
+            Ok(file.metadata()?.len())
+        })
+        .unwrap();
+        assert_eq!(size, data.len() as u64);
+        assert!(stream == data);
+        // A write that fails after writing sends nothing, and its error
+        // names the stream.
+        let mut stream = Vec::new();
+        let output = Output::Stream {
+            stream: &mut stream,
+            name,
+        };
+        let error = write_file(output, |file| -> Result<()> {
+            file.write_all(&data)?;
+            Err(io::Error::other("the input ended early").into())
+        })
+        .unwrap_err();
+        assert_eq!(error.to_string(), "<stream>: the input ended early");
+        assert!(stream.is_empty());
+        // A stream that refuses its bytes: the error names it.
+        struct Refusing;
+        impl Write for Refusing {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::other("no space"))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let output = Output::Stream {
+            stream: &mut Refusing,
+            name,
+        };
+        let error = write_file(output, |file| Ok(file.write_all(b"x")?)).unwrap_err();
+        assert_eq!(error.to_string(), "<stream>: no space");
     }
 
     #[test]

@@ -10,6 +10,7 @@ use pyo3::types::PyDict;
 use super::attributes::{attribute_from_py, pixel_type};
 use crate::bytes::Buffer;
 use crate::errors::to_py_err;
+use crate::sink::write_output;
 
 /// One part to write, as the facade's `OutputPart` describes it: its size,
 /// its channels (name → pixel type, in the order of its planes), its planes
@@ -123,7 +124,7 @@ impl ExrNewPart {
 #[pyo3(signature = (path, parts, *, level = None, threads = None))]
 pub fn exr_write(
     py: Python<'_>,
-    path: PathBuf,
+    path: &Bound<'_, PyAny>,
     parts: Vec<PyRef<'_, ExrNewPart>>,
     level: Option<i32>,
     threads: Option<usize>,
@@ -133,9 +134,10 @@ pub fn exr_write(
         .map(|p| Ok((p.part.clone(), p.pixels()?)))
         .collect::<PyResult<Vec<_>>>()?;
     let options = exr::WriteOptions { level, threads };
-    py.detach(|| exr::write_new_parts(&path, &parts, &options))
-        .map(drop)
-        .map_err(to_py_err)
+    write_output(py, path, |output| {
+        exr::write_new_parts(output, &parts, &options)
+    })
+    .map(drop)
 }
 
 /// A conversion's options as Python names them (`exr.convert`'s, and
@@ -167,7 +169,7 @@ pub(crate) fn convert_options(
 pub fn exr_convert(
     py: Python<'_>,
     src: PathBuf,
-    dst: PathBuf,
+    dst: &Bound<'_, PyAny>,
     compression: &str,
     level: Option<i32>,
     threads: Option<usize>,
@@ -180,7 +182,6 @@ pub fn exr_convert(
         threads,
         ..convert_options(compression, level, scanlines, tiles, levels, rounding)?
     };
-    py.detach(|| exr::convert(&src, &dst, &options))
+    write_output(py, dst, |output| exr::convert(&src, output, &options))
         .map(|c| (c.input_bytes, c.output_bytes))
-        .map_err(to_py_err)
 }

@@ -13,6 +13,7 @@ use super::read::{ReadOptions, Reader, Selection};
 use super::tile::{LevelMode, Tiles};
 use super::write::{Pixels, WriteOptions, WritePart, write_parts};
 use crate::Result;
+use crate::atomic::Output;
 use serde::{Deserialize, Serialize};
 
 /// How the parts of the output are stored.
@@ -92,8 +93,13 @@ enum Read {
 /// Rewrites the OpenEXR file `input` as `output` with another compression,
 /// every part and level kept (or stored as `options.storing` says).
 /// `output` may be `input`: the file is replaced only once the new one is
-/// whole.
-pub fn convert(input: &Path, output: &Path, options: &ConvertOptions) -> Result<Converted> {
+/// whole. `output` may also be a URL or a stream ([`Output`]).
+pub fn convert<'a>(
+    input: &Path,
+    output: impl Into<Output<'a>>,
+    options: &ConvertOptions,
+) -> Result<Converted> {
+    let output = output.into();
     let reader = Reader::open(input)?;
     let input_bytes = reader.size();
     let read_options = ReadOptions {
@@ -144,8 +150,8 @@ pub fn convert(input: &Path, output: &Path, options: &ConvertOptions) -> Result<
         level: options.level,
         threads: options.threads,
     };
-    let output_bytes =
-        write_parts(output, &parts, &write_options).map_err(|e| e.at_path(output))?;
+    let name = output.name().to_path_buf();
+    let output_bytes = write_parts(output, &parts, &write_options).map_err(|e| e.at_path(&name))?;
     Ok(Converted {
         input_bytes,
         output_bytes,

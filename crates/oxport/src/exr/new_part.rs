@@ -3,8 +3,7 @@
 //! `write` and `write_parts` (and any caller that has arrays and a few
 //! attributes rather than a header).
 
-use std::path::Path;
-
+use crate::atomic::Output;
 use crate::{Error, Result};
 
 use super::attribute::{AttributeValue, Channel, PixelType};
@@ -146,8 +145,8 @@ impl NewPart {
 /// planes are in the order of the part's `channels` (the file's is by name:
 /// they are put in it here). The headers are [`NewPart::header`]'s, with the
 /// [`shared_display_window`]. Gives the file's size.
-pub fn write_new_parts(
-    path: &Path,
+pub fn write_new_parts<'a>(
+    path: impl Into<Output<'a>>,
     parts: &[(NewPart, Pixels<'_>)],
     options: &WriteOptions,
 ) -> Result<u64> {

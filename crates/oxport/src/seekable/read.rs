@@ -280,9 +280,14 @@ impl<S: Source> Reader<S> {
         Ok(done)
     }
 
-    /// [`Reader::unpack`] into the file `path`, which appears whole or not
-    /// at all. Returns the size.
-    pub fn unpack_to_file(&self, path: &Path, progress: impl FnMut(u64, u64)) -> Result<u64> {
+    /// [`Reader::unpack`] into the file `path` (or a URL or a stream:
+    /// [`Output`](crate::atomic::Output)), which appears whole or not at
+    /// all. Returns the size.
+    pub fn unpack_to_file<'a>(
+        &self,
+        path: impl Into<crate::atomic::Output<'a>>,
+        progress: impl FnMut(u64, u64),
+    ) -> Result<u64> {
         crate::atomic::write_file(path, |file| {
             // Written in order by the calling thread: buffered writes to one
             // file serialize in the kernel, so writing from every thread only
@@ -489,10 +494,11 @@ impl<S: Source> Seek for Reader<S> {
 }
 
 /// Decompresses the archive `input` into the file `output` (whole or not
-/// at all). Returns the size.
-pub fn unpack_file(
+/// at all; or a URL or a stream: [`Output`](crate::atomic::Output)).
+/// Returns the size.
+pub fn unpack_file<'a>(
     input: &Path,
-    output: &Path,
+    output: impl Into<crate::atomic::Output<'a>>,
     options: &ReadOptions,
     progress: impl FnMut(u64, u64),
 ) -> Result<u64> {

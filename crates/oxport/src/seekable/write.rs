@@ -84,10 +84,11 @@ pub fn pack(
 
 /// [`pack`] from the file `input` into the file `output`, which appears
 /// whole or not at all; `progress`'s total is the file's size. With the
-/// `remote` feature either may be a URL.
-pub fn pack_file(
+/// `remote` feature either may be a URL; `output` may be a stream
+/// ([`Output`](crate::atomic::Output)).
+pub fn pack_file<'a>(
     input: &Path,
-    output: &Path,
+    output: impl Into<crate::atomic::Output<'a>>,
     options: &WriteOptions,
     progress: impl FnMut(u64, u64),
 ) -> Result<Packed> {

@@ -7,7 +7,6 @@ mod deep;
 mod flat;
 
 use std::io::{BufWriter, Seek, SeekFrom, Write};
-use std::path::Path;
 
 use super::attribute::{AttributeValue, LineOrder};
 use super::chunk::samples;
@@ -16,9 +15,10 @@ use super::header::{Header, Headers, write_headers};
 use super::method::Compression;
 use super::part::{ChunkRef, Part, Storage};
 use super::reduce::{Extrapolation, make_levels};
+use crate::atomic::{self, Output};
 use crate::codec::Levels;
 use crate::pipeline::Pipeline;
-use crate::{Error, Result, atomic};
+use crate::{Error, Result};
 
 /// How to write.
 #[derive(Clone, Debug, Default)]
@@ -64,8 +64,14 @@ pub struct WritePart<'a> {
 
 /// Writes `planes` (one per channel of `header`, in the header's order:
 /// row after row of little-endian samples) as a single-part OpenEXR file
-/// at `path`, compressed as the header's `compression` attribute says.
-pub fn write(path: &Path, header: &Header, planes: &[&[u8]], options: &WriteOptions) -> Result<()> {
+/// at `path` (a path, a URL or a stream: [`Output`]), compressed as the
+/// header's `compression` attribute says.
+pub fn write<'a>(
+    path: impl Into<Output<'a>>,
+    header: &Header,
+    planes: &[&[u8]],
+    options: &WriteOptions,
+) -> Result<()> {
     write_parts(path, &[single(header, planes)], options).map(drop)
 }
 
@@ -82,10 +88,15 @@ fn single<'a>(header: &'a Header, planes: &[&'a [u8]]) -> WritePart<'a> {
 }
 
 /// Writes `parts` as an OpenEXR file at `path` (or, with the `remote`
-/// feature, the object a URL names): single-part for one part, multi-part
-/// for more (each part then needs a unique `name` and a `type`;
-/// `chunkCount` is set by the writer). Gives the file's size.
-pub fn write_parts(path: &Path, parts: &[WritePart], options: &WriteOptions) -> Result<u64> {
+/// feature, the object a URL names; or into a stream: [`Output`]):
+/// single-part for one part, multi-part for more (each part then needs a
+/// unique `name` and a `type`; `chunkCount` is set by the writer). Gives
+/// the file's size.
+pub fn write_parts<'a>(
+    path: impl Into<Output<'a>>,
+    parts: &[WritePart],
+    options: &WriteOptions,
+) -> Result<u64> {
     let plan = FilePlan::new(parts, options)?;
     atomic::write_file(path, |file| {
         let mut out = BufWriter::with_capacity(1 << 20, file);
