@@ -472,13 +472,12 @@ class CustomNormals:
     @property
     def sharp_edges(self) -> npt.NDArray[numpy.bool_]: ...
 
-def blender_custom_normals(
-    meshes: Sequence[ImportedMesh],
-    corner_edges: Sequence[npt.ArrayLike],
-    edge_counts: Sequence[int],
-    *,
-    threads: Optional[int] = None,
-) -> list[Optional[CustomNormals]]: ...
+@final
+class CustomNormalsStream:
+    def __new__(cls, *, threads: Optional[int] = None) -> CustomNormalsStream: ...
+    def add(self, mesh: ImportedMesh, *, corner_edges: npt.ArrayLike, edge_count: int) -> None: ...
+    def finish(self) -> list[Optional[CustomNormals]]: ...
+    def close(self) -> None: ...
 
 def blender_import_obj(
     path: Union[str, os.PathLike[str]],

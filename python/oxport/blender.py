@@ -80,7 +80,7 @@ from ._native import BlenderExporter as Exporter
 from ._native import Bsdf, Curve, CustomNormals, Gathered, ImageTexture, ImportedMesh, LooseEdges, Mesh, NurbsSpline
 from ._obj import Buffer, Material, ObjWriter, ReadWarning
 
-__all__ = ["Bsdf", "Curve", "CustomNormals", "custom_normals", "Exporter", "Gathered", "ImageTexture", "ImportedMesh", "ImportedScene", "import_obj",
+__all__ = ["Bsdf", "Curve", "CustomNormals", "CustomNormalsStream", "Exporter", "Gathered", "ImageTexture", "ImportedMesh", "ImportedScene", "import_obj",
            "LooseEdges", "mesh", "meshes", "MeshStream", "mtl_material", "nurbs_curves", "NurbsSpline", "unused_edges"]
 
 #: A matrix as rows of numbers (a ``mathutils.Matrix`` works).
@@ -150,17 +150,49 @@ class MeshStream:
         self.close()
 
 
-def custom_normals(meshes: Sequence[ImportedMesh], corner_edges: Sequence[Buffer], edge_counts: Sequence[int],
-                   *, threads: Optional[int] = None) -> list[Optional[CustomNormals]]:
+class CustomNormalsStream:
     """Blender 4.5's and 5.0's custom normals for imported meshes, as its
     importer stores them (``mesh_set_custom_normals``: the ``custom_normal``
-    and ``sharp_edge`` attributes), once Blender has made each mesh's edges:
-    ``corner_edges`` holds each mesh's ``.corner_edge`` attribute and
-    ``edge_counts`` its number of edges. None for a mesh without normals, or
-    where only Blender's own function reproduces them (a face that uses a
-    vertex twice). Computed in one call without the GIL, on ``threads``
-    threads (None: one per core), across the meshes and within each."""
-    return _native.blender_custom_normals(meshes, corner_edges, edge_counts, threads=threads)
+    and ``sharp_edge`` attributes), computed in order on oxport's threads
+    (``threads``; None: one per core) as the meshes are made: each mesh is
+    handed over once Blender has made its edges, with its ``.corner_edge``
+    attribute and its number of edges, and is computed while the caller
+    makes the next. The caller waits only for room (a bounded number of
+    meshes wait). ``close`` (or leaving a ``with`` block) stops an
+    unfinished stream::
+
+        with oxport.blender.CustomNormalsStream() as stream:
+            for imported in scene.meshes:
+                mesh = ...  # made by Blender, its edges with it
+                stream.add(imported, corner_edges=edges, edge_count=len(mesh.edges))
+            normals = stream.finish()
+    """
+
+    def __init__(self, *, threads: Optional[int] = None) -> None:
+        self._native = _native.CustomNormalsStream(threads=threads)
+
+    def add(self, mesh: ImportedMesh, *, corner_edges: Buffer, edge_count: int) -> None:
+        """Hands over ``mesh`` with the edges Blender made for it
+        (``corner_edges``: its ``.corner_edge`` attribute, copied now); an
+        error of an earlier mesh is raised here."""
+        self._native.add(mesh, corner_edges=corner_edges, edge_count=edge_count)
+
+    def finish(self) -> list[Optional[CustomNormals]]:
+        """Waits for every mesh: per mesh, in the order handed over, its
+        :class:`CustomNormals`, or None for a mesh without normals or where
+        only Blender's own function reproduces them (a face that uses a
+        vertex twice). The first error of any mesh is raised."""
+        return self._native.finish()
+
+    def close(self) -> None:
+        """Stops the stream if unfinished."""
+        self._native.close()
+
+    def __enter__(self) -> CustomNormalsStream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def unused_edges(corner_edges: Buffer, edge_count: int) -> int:

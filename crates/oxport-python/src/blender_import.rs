@@ -9,9 +9,10 @@ use pyo3::types::PyDict;
 use oxport::blender as library;
 
 use crate::buffers::index_rows;
-use crate::errors::{invalid, to_py_err};
+use crate::errors::to_py_err;
 use crate::mesh::{flat, numpy_view};
 use crate::obj::warning_objects;
+use crate::open::Open;
 
 /// One mesh object as Blender's OBJ importer builds it: read-only numpy
 /// arrays that its memory backs.
@@ -155,43 +156,66 @@ impl CustomNormals {
     }
 }
 
-/// Blender 4.5's and 5.0's custom normals (`mesh_set_custom_normals`, as its
-/// importer sets them) for each mesh, once Blender has made its edges: per
-/// mesh its `.corner_edge` attribute and its number of edges. None for a
-/// mesh without normals, or where only Blender's own function reproduces
-/// them. Computed on `threads` threads without the GIL.
-#[pyfunction]
-#[pyo3(signature = (meshes, corner_edges, edge_counts, *, threads=None))]
-pub(crate) fn blender_custom_normals(
-    py: Python<'_>,
-    meshes: Vec<PyRef<'_, ImportedMesh>>,
-    corner_edges: Vec<Bound<'_, PyAny>>,
-    edge_counts: Vec<usize>,
-    threads: Option<usize>,
-) -> PyResult<Vec<Option<CustomNormals>>> {
-    if corner_edges.len() != meshes.len() || edge_counts.len() != meshes.len() {
-        return Err(invalid(
-            "corner_edges and edge_counts",
-            format!("expected one per mesh ({})", meshes.len()),
-        ));
+/// A mesh handed to the stream: the object (its arrays read on the
+/// stream's threads), a copy of the edges Blender made, their number.
+struct Source(Py<ImportedMesh>, Vec<u32>, usize);
+
+impl library::ImportedSource for Source {
+    fn imported(&self) -> (&library::ImportedMesh, &[u32], usize) {
+        (&self.0.get().mesh, &self.1, self.2)
     }
-    let edges = corner_edges
-        .iter()
-        .map(|e| index_rows::<1>(e, "corner_edges"))
-        .collect::<PyResult<Vec<_>>>()?;
-    let items: Vec<(&library::ImportedMesh, &[u32], usize)> = meshes
-        .iter()
-        .zip(&edges)
-        .zip(&edge_counts)
-        .map(|((m, e), &n)| (&m.mesh, flat(e), n))
-        .collect();
-    let normals = py
-        .detach(|| library::encode_custom_normals_each(&items, threads))
-        .map_err(to_py_err)?;
-    Ok(normals
-        .into_iter()
-        .map(|n| n.map(|normals| CustomNormals { normals }))
-        .collect())
+}
+
+/// Blender 4.5's and 5.0's custom normals computed in order as the meshes
+/// are made (see `oxport.blender.CustomNormalsStream`).
+#[pyclass(frozen, module = "oxport._native")]
+pub(crate) struct CustomNormalsStream {
+    stream: Open<library::NormalsStream<Source>>,
+}
+
+#[pymethods]
+impl CustomNormalsStream {
+    #[new]
+    #[pyo3(signature = (*, threads = None))]
+    fn new(threads: Option<usize>) -> PyResult<Self> {
+        let stream = library::NormalsStream::new(threads).map_err(to_py_err)?;
+        Ok(CustomNormalsStream {
+            stream: Open::new(stream, "the stream is closed"),
+        })
+    }
+
+    /// Hands over `mesh` with its `.corner_edge` attribute and its number
+    /// of edges (copied now).
+    #[pyo3(signature = (mesh, *, corner_edges, edge_count))]
+    fn add(
+        &self,
+        py: Python<'_>,
+        mesh: Py<ImportedMesh>,
+        corner_edges: &Bound<'_, PyAny>,
+        edge_count: usize,
+    ) -> PyResult<()> {
+        let edges = flat(&index_rows::<1>(corner_edges, "corner_edges")?).to_vec();
+        // Without the GIL: a full stream waits here for room.
+        self.stream
+            .with(py, |stream| stream.add(Source(mesh, edges, edge_count)))
+    }
+
+    /// Waits for every mesh: per mesh, in the order handed over, its
+    /// `CustomNormals` or None.
+    fn finish(&self, py: Python<'_>) -> PyResult<Vec<Option<CustomNormals>>> {
+        let stream = self.stream.take_open()?;
+        let normals = py.detach(|| stream.finish()).map_err(to_py_err)?;
+        Ok(normals
+            .into_iter()
+            .map(|n| n.map(|normals| CustomNormals { normals }))
+            .collect())
+    }
+
+    /// Stops an unfinished stream. Does nothing after `finish`.
+    fn close(&self, py: Python<'_>) {
+        let stream = self.stream.take();
+        py.detach(|| drop(stream));
+    }
 }
 
 /// Reads an OBJ file on all cores into meshes as the importer of

@@ -55,7 +55,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<blender_import::ImportedMesh>()?;
     m.add_class::<blender_import::CustomNormals>()?;
     m.add_function(wrap_pyfunction!(blender_import::blender_import_obj, m)?)?;
-    m.add_function(wrap_pyfunction!(blender_import::blender_custom_normals, m)?)?;
+    m.add_class::<blender_import::CustomNormalsStream>()?;
     m.add_function(wrap_pyfunction!(blender::blender_mtl_material, m)?)?;
     m.add_class::<model::Curve>()?;
     m.add_function(wrap_pyfunction!(blender::blender_nurbs_curves, m)?)?;

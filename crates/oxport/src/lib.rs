@@ -52,6 +52,7 @@ mod cpu;
 mod direct;
 mod error;
 pub mod exr;
+mod feed;
 mod half;
 mod merge;
 pub mod mesh;

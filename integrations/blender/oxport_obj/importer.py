@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import time
 from array import array
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import bpy
@@ -104,7 +103,7 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
             created.append(obj)
             report.faces += len(imported.smooth_faces)
         # The normals, then validation, as Blender's importer does them.
-        encoded = normals.results(len(meshes))
+        encoded = normals.results()
         for imported, obj, custom in zip(meshes, created, encoded):
             if custom is not None:
                 normals.store(obj.data, custom)
@@ -174,8 +173,8 @@ class _CustomNormals:
     """Sets custom normals as Blender's importer does (``mesh_set_custom_normals``:
     encoded in each corner's normal space, edges marked sharp where the
     normals of a fan part). On Blender 4.5 and 5.0 oxport computes them
-    (``oxport.blender.custom_normals``, on all cores, in batches while the
-    next meshes are made) and they are copied into
+    (``oxport.blender.CustomNormalsStream``: on all cores, while the next
+    meshes are made) and they are copied into
     the ``custom_normal`` and ``sharp_edge`` attributes. Elsewhere Blender's
     own function runs: through ``normals_split_custom_set``, where Python's
     float conversion costs more than the work, or, from Blender 4.5 for big
@@ -186,22 +185,17 @@ class _CustomNormals:
 
     def __init__(self) -> None:
         self.tree = None
-        self.pool = None
-        self.batch: list = []
-        self.corners = 0
+        self.stream = None
+        #: Per mesh handed to the stream, its number among those added.
+        self.streamed: list = []
         self.count = 0
-        self.tasks: list = []
 
     #: Below this many corners, ``normals_split_custom_set`` costs less than
     #: applying a modifier (an operator call and a copy of the mesh).
     SMALL = 50_000
 
-    #: Meshes are handed to oxport in batches of about this many corners,
-    #: computed on other threads while the next meshes are made.
-    BATCH = 200_000
-
     def add(self, imported, mesh, version: tuple) -> None:
-        """Queues the next mesh (they are numbered in the order added) for
+        """Hands the next mesh (they are numbered in the order added) to
         oxport, which computes its custom normals (Blender 4.5 and 5.0) from
         the edges Blender made, fetched now."""
         index = self.count
@@ -211,31 +205,19 @@ class _CustomNormals:
             return
         edges = numpy.empty(len(mesh.loops), dtype=numpy.int32)
         mesh.attributes[".corner_edge"].data.foreach_get("value", edges)
-        self.batch.append((index, imported, edges, len(mesh.edges)))
-        self.corners += len(edges)
-        if self.corners >= self.BATCH:
-            self._submit()
+        if self.stream is None:
+            self.stream = oxport.blender.CustomNormalsStream()
+        self.stream.add(imported, corner_edges=edges, edge_count=len(mesh.edges))
+        self.streamed.append(index)
 
-    def results(self, count: int) -> list:
-        """Per mesh queued, its custom normals as oxport computed them, or
+    def results(self) -> list:
+        """Per mesh added, its custom normals as oxport computed them, or
         None: no normals, or left to Blender (:meth:`set`)."""
-        self._submit()
-        encoded = [None] * count
-        for indices, task in self.tasks:
-            for i, result in zip(indices, task.result()):
-                encoded[i] = result
+        encoded = [None] * self.count
+        if self.stream is not None:
+            for index, normals in zip(self.streamed, self.stream.finish()):
+                encoded[index] = normals
         return encoded
-
-    def _submit(self) -> None:
-        if not self.batch:
-            return
-        batch, self.batch, self.corners = self.batch, [], 0
-        if self.pool is None:
-            self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="oxport-normals")
-        indices = [index for index, _, _, _ in batch]
-        task = self.pool.submit(oxport.blender.custom_normals, [m for _, m, _, _ in batch],
-                                [e for _, _, e, _ in batch], [n for _, _, _, n in batch])
-        self.tasks.append((indices, task))
 
     @staticmethod
     def store(mesh, custom) -> None:
@@ -285,9 +267,9 @@ class _CustomNormals:
         return self.tree
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = None
+        if self.stream is not None:
+            self.stream.close()
+            self.stream = None
         if self.tree is not None:
             bpy.data.node_groups.remove(self.tree)
             self.tree = None

@@ -25,7 +25,7 @@ mod validity;
 mod vertex_groups;
 
 pub use colors::{corner_colors_to_vertices, linear_to_srgb, srgb_to_linear, srgb_to_linear_v3};
-pub use custom_normals::{CustomNormals, encode_custom_normals, encode_custom_normals_each};
+pub use custom_normals::{CustomNormals, ImportedSource, NormalsStream, encode_custom_normals};
 pub use exporter::{Exporter, exported_name};
 pub use import::{ImportOptions, ImportedMesh, imported_mesh, imported_meshes};
 pub use material::{Bsdf, ImageTexture, MaterialInput, TextureInput, mtl_material};

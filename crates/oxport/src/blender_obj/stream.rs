@@ -8,10 +8,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::blender::{Gathered, mesh};
+use crate::feed::{Feed, cannot_start};
 use crate::mesh::Mesh;
 use crate::obj::FileWriter;
 use crate::pipeline::Pipeline;
@@ -49,9 +49,8 @@ impl LooseEdges {
 
 /// Meshes built and written in order into an OBJ [`FileWriter`] on the
 /// pipeline's threads, while the caller gathers more.
-pub struct MeshStream<T> {
-    items: Option<SyncSender<Item<T>>>,
-    worker: Option<JoinHandle<Result<FileWriter>>>,
+pub struct MeshStream<T: GatheredSource> {
+    feed: Feed<Item<T>, FileWriter>,
     /// Set when the stream is dropped unfinished: a build waiting for loose
     /// edges that will not come stops waiting.
     stopped: Arc<AtomicBool>,
@@ -62,27 +61,19 @@ impl<T: GatheredSource> MeshStream<T> {
     /// core; the writer's encoding shares them).
     pub fn new(writer: FileWriter, threads: Option<usize>) -> Result<Self> {
         let pipeline = Pipeline::new(threads)?;
-        let (items, received) = sync_channel::<Item<T>>(pipeline.in_flight());
         let stopped = Arc::new(AtomicBool::new(false));
         let stop = Arc::clone(&stopped);
-        let worker = std::thread::Builder::new()
-            .name("oxport-export".into())
-            .spawn(move || run(writer, &pipeline, received, &stop))
-            .map_err(|e| {
-                Error::from(std::io::Error::other(format!("cannot start a thread: {e}")))
-            })?;
-        Ok(MeshStream {
-            items: Some(items),
-            worker: Some(worker),
-            stopped,
-        })
+        let feed = Feed::start("oxport-export", pipeline.in_flight(), move |items| {
+            run(writer, &pipeline, items, &stop)
+        })?;
+        Ok(MeshStream { feed, stopped })
     }
 
     /// Hands over one gathered mesh (its loose edges among its arrays). It
     /// is written after those handed over before. Waits while the stream is
     /// full; an error is the stream's own (an earlier mesh that failed).
     pub fn add(&mut self, source: T) -> Result<()> {
-        self.send(Item {
+        self.feed.send(Item {
             source,
             edges: None,
         })
@@ -93,25 +84,11 @@ impl<T: GatheredSource> MeshStream<T> {
     /// caller as long as a big mesh's build takes the threads).
     pub fn add_then_edges(&mut self, source: T) -> Result<LooseEdges> {
         let (sender, edges) = sync_channel(1);
-        self.send(Item {
+        self.feed.send(Item {
             source,
             edges: Some(edges),
         })?;
         Ok(LooseEdges(sender))
-    }
-
-    fn send(&mut self, item: Item<T>) -> Result<()> {
-        let Some(items) = &self.items else {
-            return Err(Error::invalid("the stream is finished"));
-        };
-        if items.send(item).is_err() {
-            // The worker stopped at an error: that error is the answer.
-            self.items = None;
-            return Err(self.join().err().unwrap_or_else(|| {
-                Error::Internal("the export stream stopped without an error".into())
-            }));
-        }
-        Ok(())
     }
 
     /// Waits until every mesh handed over is written; the writer, to be
@@ -119,31 +96,16 @@ impl<T: GatheredSource> MeshStream<T> {
     /// build or write is returned, and the writer is dropped with it (no
     /// file appears).
     pub fn finish(mut self) -> Result<FileWriter> {
-        self.items = None;
-        self.join()
-    }
-
-    fn join(&mut self) -> Result<FileWriter> {
-        let worker = self
-            .worker
-            .take()
-            .ok_or_else(|| Error::invalid("the stream is finished"))?;
-        match worker.join() {
-            Ok(result) => result,
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
+        self.feed.finish()
     }
 }
 
-impl<T> Drop for MeshStream<T> {
+impl<T: GatheredSource> Drop for MeshStream<T> {
     /// An unfinished stream (an error, a cancelled export) stops: meshes
-    /// not yet built are dropped, and so is the writer's temporary file.
+    /// not yet built are dropped (by the feed, dropped next), and so is the
+    /// writer's temporary file; a build waiting for loose edges stops.
     fn drop(&mut self) {
-        self.items = None;
         self.stopped.store(true, Ordering::Relaxed);
-        if let Some(worker) = self.worker.take() {
-            let _ = worker.join();
-        }
     }
 }
 
@@ -171,9 +133,7 @@ fn run<T: GatheredSource>(
                 }
                 Ok(writer)
             })
-            .map_err(|e| {
-                Error::from(std::io::Error::other(format!("cannot start a thread: {e}")))
-            })?;
+            .map_err(cannot_start)?;
         // A group the writer no longer takes: its own error says why.
         let stopped_writing = || Error::Internal("the export's writer stopped".into());
         let mut pending: Vec<Mesh<'static>> = Vec::new();

@@ -5,12 +5,11 @@ use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
-use std::sync::mpsc;
-use std::thread::JoinHandle;
 
 use super::frame;
 use super::table::{self, Frame, MAX_FRAME_SIZE};
 use crate::codec::Levels;
+use crate::feed::Feed;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -240,9 +239,9 @@ pub struct Writer<W: Write + Send + 'static> {
     /// Bytes not yet a whole frame.
     current: Vec<u8>,
     frame_size: usize,
-    /// Whole frames to the compressing thread.
-    frames: Option<mpsc::SyncSender<Vec<u8>>>,
-    worker: Option<JoinHandle<Result<(W, Packed)>>>,
+    /// Whole frames to the compressing thread (dropped unfinished, it
+    /// stops; the archive is left without its last frames and seek table).
+    frames: Feed<Vec<u8>, (W, Packed)>,
 }
 
 impl<W: Write + Send + 'static> Writer<W> {
@@ -250,67 +249,52 @@ impl<W: Write + Send + 'static> Writer<W> {
     pub fn new(output: W, options: &WriteOptions) -> Result<Self> {
         options.check()?;
         let pipeline = Pipeline::new(options.threads)?;
-        let (sender, receiver) = mpsc::sync_channel::<Vec<u8>>(pipeline.in_flight());
         let frame_size = options.frame_size;
         let options = options.clone();
-        let worker = std::thread::Builder::new()
-            .name("oxport-seekable-writer".into())
-            .spawn(move || {
+        let frames = Feed::start(
+            "oxport-seekable-writer",
+            pipeline.in_flight(),
+            move |frames| {
                 let mut output = output;
                 let packed = compress_frames(
-                    receiver.into_iter().map(Ok),
+                    frames.into_iter().map(Ok),
                     &mut output,
                     &options,
                     |_| {},
                     drop,
                 )?;
                 Ok((output, packed))
-            })
-            .map_err(Error::from)?;
+            },
+        )?;
         Ok(Writer {
             current: Vec::new(),
             frame_size,
-            frames: Some(sender),
-            worker: Some(worker),
+            frames,
         })
     }
 
     /// Hands a whole frame to the compressing thread; an error when that
     /// thread has stopped (its error comes out of [`Writer::finish`]).
     fn send(&mut self, frame: Vec<u8>) -> io::Result<()> {
-        let sender = self.frames.as_ref().ok_or(io::ErrorKind::BrokenPipe)?;
-        sender.send(frame).map_err(|_| {
-            io::Error::new(
-                io::ErrorKind::BrokenPipe,
-                "the archive's writer stopped (finish() gives the reason)",
-            )
-        })
+        if self.frames.hand_over(frame) {
+            return Ok(());
+        }
+        Err(io::Error::new(
+            io::ErrorKind::BrokenPipe,
+            "the archive's writer stopped (finish() gives the reason)",
+        ))
     }
 
     /// Compresses what is left, writes the seek table, and returns the
     /// output with what was written.
     pub fn finish(mut self) -> Result<(W, Packed)> {
         let last = std::mem::take(&mut self.current);
-        let sent = if last.is_empty() {
-            Ok(())
-        } else {
-            self.send(last)
-        };
-        self.frames = None;
-        let result = self.join();
-        sent?;
-        result
-    }
-
-    fn join(&mut self) -> Result<(W, Packed)> {
-        let worker = self
-            .worker
-            .take()
-            .ok_or_else(|| Error::Internal("finished twice".into()))?;
-        match worker.join() {
-            Ok(result) => result,
-            Err(panic) => std::panic::resume_unwind(panic),
+        // A frame the thread does not take: it stopped at an error, which
+        // finishing gives.
+        if !last.is_empty() {
+            self.frames.hand_over(last);
         }
+        self.frames.finish()
     }
 }
 
@@ -336,17 +320,6 @@ impl<W: Write + Send + 'static> Write for Writer<W> {
     /// changing the archive, so it does nothing.
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
-    }
-}
-
-impl<W: Write + Send + 'static> Drop for Writer<W> {
-    /// A writer dropped without [`Writer::finish`] stops its thread; the
-    /// archive is left without its last frames and seek table.
-    fn drop(&mut self) {
-        self.frames = None;
-        if self.worker.is_some() {
-            let _ = self.join();
-        }
     }
 }
 

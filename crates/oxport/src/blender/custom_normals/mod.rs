@@ -17,6 +17,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 mod space;
+mod stream;
 
 use super::ImportedMesh;
 use super::normals::face_normal;
@@ -25,6 +26,7 @@ use super::validity::sorted_face;
 use crate::pipeline::Pipeline;
 use crate::{Error, Result};
 use space::{Space, THRESHOLD, normalize, safe_acos_approx};
+pub use stream::{ImportedSource, NormalsStream};
 
 /// A mesh's custom normals as Blender stores them.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -153,22 +155,6 @@ pub fn encode_custom_normals(
         encoded,
         sharp_edges,
     }))
-}
-
-/// [`encode_custom_normals`] for many meshes (each with its corner edges
-/// and edge count), spread over `threads` (None: every core) across the
-/// meshes as well as within each.
-pub fn encode_custom_normals_each(
-    items: &[(&ImportedMesh, &[u32], usize)],
-    threads: Option<usize>,
-) -> Result<Vec<Option<CustomNormals>>> {
-    let pipeline = Pipeline::new(threads)?;
-    pipeline
-        .map(items.iter().collect(), |&(mesh, corner_edges, edges)| {
-            encode_custom_normals(mesh, corner_edges, edges, &pipeline)
-        })
-        .into_iter()
-        .collect()
 }
 
 /// A corner's given normal, or `fan_normal` where it has none (zero), as

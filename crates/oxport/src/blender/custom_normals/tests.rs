@@ -112,3 +112,86 @@ fn faces_using_a_vertex_twice_are_left_to_blender() {
         encode_custom_normals(&mesh, &corner_edges, edges, &Pipeline::new(None).unwrap()).is_err()
     );
 }
+
+/// A mesh with the edges Blender made for it, as the binding keeps it.
+struct Owned(ImportedMesh, Vec<u32>, usize);
+
+impl ImportedSource for Owned {
+    fn imported(&self) -> (&ImportedMesh, &[u32], usize) {
+        (&self.0, &self.1, self.2)
+    }
+}
+
+/// Cubes of many kinds: flat, smooth, tilted normals, none, and one that
+/// uses a vertex twice.
+fn cubes(count: usize) -> Vec<Owned> {
+    (0..count)
+        .map(|i| {
+            let tilt = i as f32 / count as f32;
+            let (mut mesh, corner_edges, edges) = cube(|c, face| match i % 4 {
+                0 => face,
+                1 => [0.0; 3],
+                2 => [
+                    face[0] + tilt,
+                    face[1] - tilt * (c % 3) as f32,
+                    face[2] + 0.5,
+                ],
+                _ => [tilt, 1.0, (c % 5) as f32],
+            });
+            mesh.name = format!("cube{i}");
+            if i % 9 == 5 {
+                mesh.corner_normals = None;
+            }
+            if i % 13 == 7 {
+                mesh.corner_vertices[1] = mesh.corner_vertices[0];
+            }
+            Owned(mesh, corner_edges, edges)
+        })
+        .collect()
+}
+
+#[test]
+fn streamed_meshes_get_the_normals_of_one_call_each_in_order() {
+    let pipeline = Pipeline::new(Some(1)).unwrap();
+    let expected: Vec<Option<CustomNormals>> = cubes(500)
+        .iter()
+        .map(|o| encode_custom_normals(&o.0, &o.1, o.2, &pipeline).unwrap())
+        .collect();
+    assert!(expected.iter().any(Option::is_none));
+    assert!(expected.iter().filter(|n| n.is_some()).count() > 400);
+    for threads in [1, 2, 4] {
+        let mut stream = NormalsStream::new(Some(threads)).unwrap();
+        for mesh in cubes(500) {
+            stream.add(mesh).unwrap();
+        }
+        assert!(stream.finish().unwrap() == expected, "{threads} threads");
+    }
+}
+
+#[test]
+fn a_mesh_that_fails_stops_the_stream_with_its_name() {
+    let mut stream = NormalsStream::new(Some(2)).unwrap();
+    let mut meshes = cubes(300);
+    meshes[10].1[3] = 99;
+    let mut error = None;
+    for mesh in meshes {
+        if let Err(e) = stream.add(mesh) {
+            error = Some(e);
+            break;
+        }
+    }
+    let error = match error {
+        Some(error) => error,
+        None => stream.finish().expect_err("the broken mesh fails"),
+    };
+    assert_eq!(
+        error.to_string(),
+        "invalid argument: mesh \"cube10\": corner 3 uses edge 99 of 12"
+    );
+    // Dropped unfinished, a stream stops.
+    let mut stream = NormalsStream::new(Some(2)).unwrap();
+    for mesh in cubes(100) {
+        stream.add(mesh).unwrap();
+    }
+    drop(stream);
+}

@@ -1,0 +1,57 @@
+//! The importer's streaming entry: meshes handed over as Blender makes
+//! them (with the edges it made), their custom normals computed in order on
+//! the pipeline's threads while the caller makes the next; at most
+//! [`Pipeline::in_flight`] meshes wait.
+
+use super::{CustomNormals, ImportedMesh, encode_custom_normals};
+use crate::Result;
+use crate::feed::Feed;
+use crate::pipeline::Pipeline;
+
+/// What the stream keeps of a mesh until its normals are computed (the
+/// Python binding's objects): the mesh, the edges Blender made for it
+/// (`.corner_edge`) and its number of edges.
+pub trait ImportedSource: Send + 'static {
+    /// The mesh, its corners' edges and its number of edges, borrowed.
+    fn imported(&self) -> (&ImportedMesh, &[u32], usize);
+}
+
+/// [`encode_custom_normals`] of each mesh handed over, in order, on the
+/// pipeline's threads (across the meshes and within each).
+pub struct NormalsStream<T: ImportedSource> {
+    feed: Feed<T, Vec<Option<CustomNormals>>>,
+}
+
+impl<T: ImportedSource> NormalsStream<T> {
+    /// Starts a stream on `threads` threads (`None`: one per core).
+    pub fn new(threads: Option<usize>) -> Result<Self> {
+        let pipeline = Pipeline::new(threads)?;
+        let feed = Feed::start("oxport-normals", pipeline.in_flight(), move |items| {
+            let mut all = Vec::new();
+            let encode = |source: T| {
+                let (mesh, corner_edges, edges) = source.imported();
+                encode_custom_normals(mesh, corner_edges, edges, &pipeline)
+                    .map_err(|e| e.within(&format!("mesh {:?}", mesh.name)))
+            };
+            pipeline.stream(items, encode, |normals| {
+                all.push(normals);
+                Ok(())
+            })?;
+            Ok(all)
+        })?;
+        Ok(NormalsStream { feed })
+    }
+
+    /// Hands over one mesh. Waits while the stream is full; an error is the
+    /// stream's own (an earlier mesh that failed).
+    pub fn add(&mut self, source: T) -> Result<()> {
+        self.feed.send(source)
+    }
+
+    /// Waits for every mesh; their custom normals in the order handed over
+    /// ([`encode_custom_normals`]'s `None` where only Blender reproduces
+    /// them). The first error of any mesh is returned.
+    pub fn finish(mut self) -> Result<Vec<Option<CustomNormals>>> {
+        self.feed.finish()
+    }
+}
