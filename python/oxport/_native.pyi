@@ -220,6 +220,7 @@ class BatchJob:
         tiles: Optional[tuple[int, int]] = None,
         levels: str = "one",
         rounding: str = "down",
+        threads: None = None,
     ) -> BatchJob: ...
     @staticmethod
     def seekable(
@@ -229,16 +230,17 @@ class BatchJob:
         level: Optional[int] = None,
         frame_size: Optional[int] = None,
         checksums: Optional[bool] = None,
+        threads: None = None,
     ) -> BatchJob: ...
     @staticmethod
     def obj(
         inputs: Sequence[_StrPath],
         output_dir: _StrPath,
         *,
-        options: WriteOptions,
         strict: bool = False,
         read_materials: bool = True,
         mtl_root: Optional[_StrPath] = None,
+        **writing: Any,
     ) -> BatchJob: ...
     @staticmethod
     def from_json(text: str) -> BatchJob: ...

@@ -44,7 +44,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Literal, NamedTuple, Optional, Union
 
 try:
     import dask.array
@@ -55,7 +55,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - the extra is not inst
     raise ModuleNotFoundError(f"oxport.dask needs Dask: pip install 'oxport[dask]' ({error})") from error
 
 from . import _native, exr
-from ._obj import Scene, WriteOptions, read_obj
+from ._obj import Scene, read_obj
 
 if TYPE_CHECKING:
     import numpy as np
@@ -130,20 +130,14 @@ def convert(inputs: Inputs, output_dir: _Path, *, kind: Kind = "exr",
 def _job(kind: str, sources: list[str], output_dir: str, options: dict[str, Any]) -> _native.BatchJob:
     """The typed job of :func:`convert`'s keywords: each conversion's
     constructor takes its own options, and refuses others."""
-    if "threads" in options:
-        raise TypeError("threads: each task uses the threads of its worker, not an option")
+    constructors: dict[str, Callable[..., _native.BatchJob]] = {
+        "exr": _native.BatchJob.exr, "seekable": _native.BatchJob.seekable, "obj": _native.BatchJob.obj}
+    if kind not in constructors:
+        raise ValueError(f"kind: expected 'exr', 'obj' or 'seekable', got {kind!r}")
     try:
-        if kind == "exr":
-            return _native.BatchJob.exr(sources, output_dir, **options)
-        if kind == "seekable":
-            return _native.BatchJob.seekable(sources, output_dir, **options)
-        if kind == "obj":
-            reading = {name: options.pop(name) for name in ("strict", "read_materials", "mtl_root")
-                       if name in options}
-            return _native.BatchJob.obj(sources, output_dir, options=WriteOptions(**options), **reading)
+        return constructors[kind](sources, output_dir, **options)
     except TypeError as error:
         raise TypeError(f"the {kind} conversion: {error}") from None
-    raise ValueError(f"kind: expected 'exr', 'obj' or 'seekable', got {kind!r}")
 
 
 def _run(job: _native.BatchJob, client: distributed.Client, progress: Optional[bool]) -> ConvertSummary:

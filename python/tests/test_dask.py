@@ -216,8 +216,9 @@ def test_bad_arguments_fail_before_any_task(client: Client, tmp_path: Path) -> N
         od.convert(inputs, tmp_path / "out", client=client, compresion="zstd")
     with pytest.raises(TypeError, match="the obj conversion: .*'precison'"):
         od.convert(inputs, tmp_path / "out", kind="obj", client=client, precison=3)
-    with pytest.raises(TypeError, match="threads"):
-        od.convert(inputs, tmp_path / "out", client=client, threads=2)
+    for kind in ("exr", "seekable", "obj"):
+        with pytest.raises(TypeError, match=f"^the {kind} conversion: threads: each task uses the threads of its worker"):
+            od.convert(inputs, tmp_path / "out", kind=kind, client=client, threads=2)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="kind"):
         od.convert(inputs, tmp_path / "out", client=client, kind="png")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="no file matches"):

@@ -67,13 +67,12 @@ def test_the_mtl_file_beside_an_obj_file_is_named_by_one_rule(name: str, tmp_pat
     assert Path(expected).is_file()
     assert f"mtllib {Path(expected).name}\n" in (tmp_path / name).read_text()
     # A batch claims it (two inputs whose MTL files would be one are refused).
-    job = oxport._native.BatchJob.obj([str(tmp_path / "in" / name)], str(tmp_path / "out"),
-                                      options=oxport.WriteOptions())
+    job = oxport._native.BatchJob.obj([str(tmp_path / "in" / name)], str(tmp_path / "out"))
     [target] = job.plan()
     assert target == str(tmp_path / "out" / name)
     if name != ".obj":
         twin = oxport._native.BatchJob.obj([str(tmp_path / "in" / name), str(tmp_path / "in" / (Path(name).stem + ".x"))],
-                                           str(tmp_path / "out"), options=oxport.WriteOptions())
+                                           str(tmp_path / "out"))
         with pytest.raises(ValueError, match="would both write .*mtl"):
             twin.plan()
 

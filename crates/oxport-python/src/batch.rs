@@ -29,6 +29,16 @@ pub(crate) struct BatchJob {
     job: Job,
 }
 
+/// Threads are not a conversion's option: each task is given its worker's.
+fn no_threads(threads: Option<usize>) -> PyResult<()> {
+    match threads {
+        Some(_) => Err(PyTypeError::new_err(
+            "threads: each task uses the threads of its worker, not an option",
+        )),
+        None => Ok(()),
+    }
+}
+
 impl BatchJob {
     fn new(inputs: Vec<PathBuf>, output_dir: PathBuf, conversion: Conversion) -> PyResult<Self> {
         conversion.check().map_err(to_py_err)?;
@@ -47,7 +57,8 @@ impl BatchJob {
     /// OpenEXR files recompressed (`oxport.exr.convert`'s options).
     #[staticmethod]
     #[pyo3(signature = (inputs, output_dir, *, compression = "zstd", level = None,
-                        scanlines = false, tiles = None, levels = "one", rounding = "down"))]
+                        scanlines = false, tiles = None, levels = "one", rounding = "down",
+                        threads = None))]
     #[allow(clippy::too_many_arguments)]
     fn exr(
         inputs: Vec<PathBuf>,
@@ -58,7 +69,9 @@ impl BatchJob {
         tiles: Option<(u32, u32)>,
         levels: &str,
         rounding: &str,
+        threads: Option<usize>,
     ) -> PyResult<Self> {
+        no_threads(threads)?;
         let options =
             crate::exr::convert_options(compression, level, scanlines, tiles, levels, rounding)?;
         Self::new(inputs, output_dir, Conversion::Exr(options))
@@ -67,48 +80,45 @@ impl BatchJob {
     /// Files packed into seekable archives `NAME.zst`
     /// (`oxport.seekable.pack`'s options; `None`: its defaults).
     #[staticmethod]
-    #[pyo3(signature = (inputs, output_dir, *, level = None, frame_size = None, checksums = None))]
+    #[pyo3(signature = (inputs, output_dir, *, level = None, frame_size = None, checksums = None,
+                        threads = None))]
     fn seekable(
         inputs: Vec<PathBuf>,
         output_dir: PathBuf,
         level: Option<i32>,
         frame_size: Option<usize>,
         checksums: Option<bool>,
+        threads: Option<usize>,
     ) -> PyResult<Self> {
+        no_threads(threads)?;
         let options = crate::seekable::write_options(level, frame_size, checksums, None);
         Self::new(inputs, output_dir, Conversion::Seekable(options))
     }
 
-    /// OBJ files written again with `options` (`oxport.convert_obj`), read
-    /// with `strict`, `read_materials` and `mtl_root`. `options` take no
-    /// threads: each task is given its worker's.
+    /// OBJ files read (`strict`, `read_materials`, `mtl_root`) and written
+    /// again with the other keywords, `WriteOptions`' (`oxport.convert_obj`).
     #[staticmethod]
-    #[pyo3(signature = (inputs, output_dir, *, options, strict = false, read_materials = true,
-                        mtl_root = None))]
+    #[pyo3(signature = (inputs, output_dir, *, strict = false, read_materials = true,
+                        mtl_root = None, **writing))]
     fn obj(
+        py: Python<'_>,
         inputs: Vec<PathBuf>,
         output_dir: PathBuf,
-        options: &WriteOptions,
         strict: bool,
         read_materials: bool,
         mtl_root: Option<PathBuf>,
+        writing: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        if options.options.threads.is_some() {
-            return Err(PyTypeError::new_err(
-                "threads: each task uses the threads of its worker, not an option",
-            ));
-        }
+        let writing = py.get_type::<WriteOptions>().call((), writing)?;
+        let writing = writing.cast::<WriteOptions>()?.get().options.clone();
+        no_threads(writing.threads)?;
         let reading = obj::ReadOptions {
             threads: None,
             strict,
             materials: read_materials,
             mtl_root,
         };
-        let conversion = Conversion::Obj {
-            reading,
-            writing: options.options.clone(),
-        };
-        Self::new(inputs, output_dir, conversion)
+        Self::new(inputs, output_dir, Conversion::Obj { reading, writing })
     }
 
     /// A job from the JSON the command line hands to `python -m oxport.dask`
