@@ -1,5 +1,6 @@
-//! Little-endian reads from untrusted bytes: every read is bounds-checked and
-//! an error says what was being read and at which byte of the file.
+//! Reads from untrusted bytes, little-endian as OpenEXR stores numbers (and
+//! big-endian for the JPEG 2000 codestreams inside HTJ2K chunks): every read
+//! is bounds-checked and an error says what was being read and at which byte.
 
 use crate::{Error, Result};
 
@@ -66,6 +67,21 @@ impl<'a> Cursor<'a> {
 
     pub(crate) fn u32(&mut self, what: &'static str) -> Result<u32> {
         self.array(what).map(u32::from_le_bytes)
+    }
+
+    /// A big-endian `u16`.
+    pub(crate) fn u16_be(&mut self, what: &'static str) -> Result<u16> {
+        self.array(what).map(u16::from_be_bytes)
+    }
+
+    /// A big-endian `u32`.
+    pub(crate) fn u32_be(&mut self, what: &'static str) -> Result<u32> {
+        self.array(what).map(u32::from_be_bytes)
+    }
+
+    /// Whether every byte has been read.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.remaining() == 0
     }
 
     /// A NUL-terminated name of 1 to `max` bytes (the NUL not counted).

@@ -4,6 +4,7 @@
 
 pub(crate) mod b44;
 pub(crate) mod dwa;
+mod htj2k;
 pub(crate) mod piz;
 pub(crate) mod pxr24;
 pub(crate) mod rle;
@@ -226,6 +227,10 @@ pub(crate) fn decompress(
         Compression::Dwaa | Compression::Dwab => {
             check_channels(layout)?;
             dwa::decompress(packed, layout, out)
+        }
+        Compression::Htj2k256 | Compression::Htj2k32 => {
+            check_channels(layout)?;
+            htj2k::decompress(packed, layout, out)
         }
         other => Err(Error::Unsupported(
             format!("reading {other} compression").into(),

@@ -1,0 +1,100 @@
+//! OpenEXR's header in front of each HTJ2K chunk's codestream: the magic
+//! `HT`, a big-endian `u32` payload length, and a payload that starts with
+//! the number of channels and, per JPEG 2000 component, the index of the
+//! channel it holds (R, G and B are moved to components 0 to 2, so that the
+//! color transform applies to them). Bytes of the payload past the map are
+//! skipped, as OpenEXR skips them.
+
+use crate::Result;
+use crate::exr::cursor::Cursor;
+
+/// `HT`: the first two bytes of every HTJ2K chunk.
+pub(super) const MAGIC: u16 = u16::from_be_bytes(*b"HT");
+
+/// The chunk's channel map and its codestream.
+pub(super) struct Chunk<'a> {
+    /// Per component, the channel (by its index in the part) it holds.
+    pub(super) channels: Vec<usize>,
+    /// The JPEG 2000 codestream.
+    pub(super) codestream: &'a [u8],
+}
+
+/// Reads the header of `packed`, which must map `channels` channels.
+pub(super) fn read(packed: &[u8], channels: usize) -> Result<Chunk<'_>> {
+    let mut cursor = Cursor::new(packed, 0);
+    if cursor.u16_be("an HTJ2K chunk's magic number")? != MAGIC {
+        return Err(cursor.corrupt("an HTJ2K chunk without its magic number"));
+    }
+    let length = cursor.u32_be("an HTJ2K chunk's header length")? as usize;
+    let payload = cursor.take(length, "an HTJ2K chunk's header, longer than the chunk")?;
+    let mut map = Cursor::new(payload, 6);
+    let count = usize::from(map.u16_be("an HTJ2K chunk's channel count")?);
+    if count != channels {
+        return Err(map.corrupt("an HTJ2K chunk maps another number of channels than the part has"));
+    }
+    let mut seen = vec![false; count];
+    let mut mapped = Vec::with_capacity(count);
+    for _ in 0..count {
+        let channel = usize::from(map.u16_be("an HTJ2K chunk's channel map")?);
+        if channel >= count || std::mem::replace(&mut seen[channel], true) {
+            return Err(map.corrupt(
+                "an HTJ2K chunk's channel map names a channel twice or one past the last",
+            ));
+        }
+        mapped.push(channel);
+    }
+    let codestream = &packed[6 + length..];
+    if codestream.is_empty() {
+        return Err(cursor.corrupt("an HTJ2K chunk without its codestream"));
+    }
+    Ok(Chunk {
+        channels: mapped,
+        codestream,
+    })
+}
+
+/// Appends the header of a chunk whose component `i` holds channel
+/// `channels[i]`.
+pub(super) fn write(channels: &[usize], out: &mut Vec<u8>) {
+    out.extend_from_slice(&MAGIC.to_be_bytes());
+    let length = 2 + 2 * channels.len() as u32;
+    out.extend_from_slice(&length.to_be_bytes());
+    out.extend_from_slice(&(channels.len() as u16).to_be_bytes());
+    for &channel in channels {
+        out.extend_from_slice(&(channel as u16).to_be_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_header_written_reads_back_and_damage_is_refused() {
+        let mut out = Vec::new();
+        write(&[2, 1, 0, 3], &mut out);
+        assert_eq!(out, b"HT\0\0\0\x0a\0\x04\0\x02\0\x01\0\0\0\x03");
+        out.extend_from_slice(b"\xff\x4f");
+        let chunk = read(&out, 4).unwrap();
+        assert_eq!(chunk.channels, [2, 1, 0, 3]);
+        assert_eq!(chunk.codestream, b"\xff\x4f");
+        // Bytes past the map within the payload are skipped.
+        let mut longer = b"HT\0\0\0\x05\0\x01\0\0\x99".to_vec();
+        longer.push(0xff);
+        assert_eq!(read(&longer, 1).unwrap().codestream, b"\xff");
+        let damaged: [(&[u8], usize); 6] = [
+            (b"HX\0\0\0\x04\0\x01\0\0\xff", 1),
+            (b"HT\0\0\0\x40\0\x01\0\0\xff", 1),
+            (b"HT\0\0\0\x04\0\x01\0\0\xff", 2),
+            (b"HT\0\0\0\x06\0\x02\0\x01\0\x01\xff", 2),
+            (b"HT\0\0\0\x06\0\x02\0\x00\0\x02\xff", 2),
+            (b"HT\0\0\0\x04\0\x01\0\0", 1),
+        ];
+        for (bytes, channels) in damaged {
+            assert!(
+                matches!(read(bytes, channels), Err(crate::Error::Corrupt { .. })),
+                "{bytes:?}"
+            );
+        }
+    }
+}
