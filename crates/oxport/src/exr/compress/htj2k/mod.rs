@@ -6,19 +6,23 @@
 //! transform; half and float samples go in as their bit patterns, negative
 //! ones through NLT's binary complement.
 //!
-//! Work in progress: the chunk header and the codestream's markers are
-//! read and checked against the part; decoding the code-blocks, the
-//! wavelet and writing are the next steps. Until they land, parts of these
+//! Work in progress: the chunk header, the codestream's markers and the
+//! packets ([`geometry`] of the resolutions, subbands and code-blocks,
+//! [`packets`]: each code-block's segments) are read and checked against
+//! the part; decoding the code-blocks, the wavelet and writing are the
+//! next steps. Until they land, parts of these
 //! methods are refused when opened (`Compression::can_read`), and a chunk
 //! handed to the decoder directly (`decompress_chunk`, the fuzz target) is
-//! refused as unsupported after those checks.
+//! refused as unsupported after reading its packets.
 
 // The codestream's parameters are read whole; the decoder that uses all of
 // them is the next step.
 #![allow(dead_code)]
 
+mod geometry;
 mod header;
 mod markers;
+mod packets;
 
 use super::super::attribute::PixelType;
 use super::super::chunk::Layout;
@@ -29,6 +33,18 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
     let chunk = header::read(packed, layout.channels.len())?;
     let codestream = markers::read(chunk.codestream)?;
     check(&codestream, &chunk.channels, layout)?;
+    let (across, down) = codestream.tiles();
+    for tile in 0..across * down {
+        let tile = u16::try_from(tile)
+            .map_err(|_| Error::corrupt("an HTJ2K codestream of more tiles than SOT can name"))?;
+        let area = geometry::tile_rect(&codestream, tile);
+        let shapes = codestream
+            .components
+            .iter()
+            .map(|c| geometry::resolutions(geometry::component_rect(area, c), c))
+            .collect::<Result<Vec<_>>>()?;
+        packets::read(&codestream, tile, &shapes)?;
+    }
     let _ = out;
     Err(Error::Unsupported(
         "reading HTJ2K's code-blocks (the chunk's headers are read; decoding them is not \
