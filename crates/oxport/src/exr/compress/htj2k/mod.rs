@@ -19,10 +19,12 @@
 // them is the next step.
 #![allow(dead_code)]
 
+mod color;
 mod geometry;
 mod header;
 mod markers;
 mod packets;
+mod wavelet;
 
 use super::super::attribute::PixelType;
 use super::super::chunk::Layout;

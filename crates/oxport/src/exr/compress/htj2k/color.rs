@@ -1,0 +1,121 @@
+//! Between a component's decoded integers and OpenEXR's samples: the
+//! reversible color transform over components 0 to 2 (ITU-T T.800 G.2),
+//! the DC level shift of unsigned components, and NLT's binary complement
+//! (T.801), which makes the bit patterns of negative halves and floats
+//! (sign and magnitude) into integers that order as the values do.
+
+/// Undoes the reversible color transform: `y0`, `y1`, `y2` become the
+/// components 0, 1 and 2 (R, G and B as OpenEXR maps them).
+pub(super) fn inverse_rct(y0: &mut [i64], y1: &mut [i64], y2: &mut [i64]) {
+    for ((a, b), c) in y0.iter_mut().zip(y1.iter_mut()).zip(y2.iter_mut()) {
+        let green = *a - ((*b + *c) >> 2);
+        (*a, *b, *c) = (*c + green, green, *b + green);
+    }
+}
+
+/// The reversible color transform of components 0, 1 and 2, in place.
+pub(super) fn forward_rct(i0: &mut [i64], i1: &mut [i64], i2: &mut [i64]) {
+    for ((a, b), c) in i0.iter_mut().zip(i1.iter_mut()).zip(i2.iter_mut()) {
+        (*a, *b, *c) = ((*a + 2 * *b + *c) >> 2, *c - *b, *a - *b);
+    }
+}
+
+/// How a component's integers map to its samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Samples {
+    /// Bits per sample.
+    pub(super) depth: u8,
+    pub(super) signed: bool,
+    /// NLT's binary complement (for signed samples).
+    pub(super) complement: bool,
+}
+
+impl Samples {
+    /// The sample a decoded integer stands for (its bit pattern as a
+    /// two's-complement integer of `depth` bits, for half and float).
+    pub(super) fn sample(self, value: i64) -> i64 {
+        let half = 1i64 << (self.depth - 1);
+        if !self.signed {
+            value + half
+        } else if self.complement && value < 0 {
+            -value - half - 1
+        } else {
+            value
+        }
+    }
+
+    /// The integer a sample is coded as: the inverse of [`Samples::sample`].
+    pub(super) fn integer(self, sample: i64) -> i64 {
+        let half = 1i64 << (self.depth - 1);
+        if !self.signed {
+            sample - half
+        } else if self.complement && sample < 0 {
+            -sample - half - 1
+        } else {
+            sample
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_color_transform_goes_back_exactly() {
+        let values: Vec<i64> = (-40..40).map(|v| v * 12_345_679 % 1_000_003).collect();
+        for shift in 0..values.len() {
+            let r: Vec<i64> = values.clone();
+            let g: Vec<i64> = values
+                .iter()
+                .cycle()
+                .skip(shift)
+                .take(values.len())
+                .copied()
+                .collect();
+            let b: Vec<i64> = values.iter().rev().map(|v| v * 3 - 7).collect();
+            let (mut y0, mut y1, mut y2) = (r.clone(), g.clone(), b.clone());
+            forward_rct(&mut y0, &mut y1, &mut y2);
+            assert_eq!(y1[0], b[0] - g[0]);
+            inverse_rct(&mut y0, &mut y1, &mut y2);
+            assert_eq!((y0, y1, y2), (r.clone(), g, b));
+        }
+    }
+
+    #[test]
+    fn negative_floats_order_as_their_values() {
+        let half = Samples {
+            depth: 16,
+            signed: true,
+            complement: true,
+        };
+        // -0.0, the smallest negative subnormal, -1.0, -infinity: bit
+        // patterns read as i16.
+        let patterns: Vec<i64> = [0x8000u16, 0x8001, 0xBC00, 0xFC00]
+            .iter()
+            .map(|&p| i64::from(p as i16))
+            .collect();
+        let coded: Vec<i64> = patterns.iter().map(|&p| half.integer(p)).collect();
+        assert_eq!(coded, [-1, -2, -15361, -31745]);
+        for (&p, &c) in patterns.iter().zip(&coded) {
+            assert_eq!(half.sample(c), p);
+        }
+        // Positive ones and unsigned integers.
+        assert_eq!(half.integer(0x3C00), 0x3C00);
+        let uint = Samples {
+            depth: 32,
+            signed: false,
+            complement: false,
+        };
+        assert_eq!(uint.integer(0), -(1 << 31));
+        assert_eq!(uint.sample(uint.integer(u32::MAX as i64)), u32::MAX as i64);
+        let float = Samples {
+            depth: 32,
+            signed: true,
+            complement: true,
+        };
+        let minus_one = i64::from(0xBF80_0000u32 as i32);
+        assert_eq!(float.sample(float.integer(minus_one)), minus_one);
+        assert!(float.integer(minus_one) < float.integer(i64::from(0x8000_0000u32 as i32)));
+    }
+}
