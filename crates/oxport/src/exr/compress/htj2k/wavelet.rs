@@ -114,17 +114,22 @@ pub(super) fn synthesize(bands_of: [&Plane; 4], rect: Rect) -> Plane {
     for row in out.samples.chunks_exact_mut(w) {
         inverse_line(row, rect.x0);
     }
-    let mut column = vec![0; h];
+    each_column(&mut out.samples, w, |column| inverse_line(column, rect.y0));
+    out
+}
+
+/// `lift` on each column of the `w`-wide `samples`.
+fn each_column(samples: &mut [i64], w: usize, mut lift: impl FnMut(&mut [i64])) {
+    let mut column = vec![0; samples.len() / w];
     for x in 0..w {
         for (y, sample) in column.iter_mut().enumerate() {
-            *sample = out.samples[y * w + x];
+            *sample = samples[y * w + x];
         }
-        inverse_line(&mut column, rect.y0);
+        lift(&mut column);
         for (y, &sample) in column.iter().enumerate() {
-            out.samples[y * w + x] = sample;
+            samples[y * w + x] = sample;
         }
     }
-    out
 }
 
 /// One level of analysis (F.4.2, `2D_SD`), the inverse of [`synthesize`]:
@@ -138,16 +143,7 @@ pub(super) fn analyze(plane: &Plane) -> [Plane; 4] {
         return bands_out;
     }
     let mut samples = plane.samples.clone();
-    let mut column = vec![0; h];
-    for x in 0..w {
-        for (y, sample) in column.iter_mut().enumerate() {
-            *sample = samples[y * w + x];
-        }
-        forward_line(&mut column, rect.y0);
-        for (y, &sample) in column.iter().enumerate() {
-            samples[y * w + x] = sample;
-        }
-    }
+    each_column(&mut samples, w, |column| forward_line(column, rect.y0));
     for row in samples.chunks_exact_mut(w) {
         forward_line(row, rect.x0);
     }
@@ -187,8 +183,8 @@ mod tests {
         if x.len() == 1 {
             return vec![if i0 % 2 == 1 { 2 * x[0] } else { x[0] }];
         }
-        let ext = |i: i64| -> i64 {
-            let mut i = i;
+        // Whole-sample symmetric extension, as often as it takes.
+        let reflect = |mut i: i64| -> i64 {
             while i < i0 || i >= i1 {
                 if i < i0 {
                     i = 2 * i0 - i;
@@ -197,23 +193,13 @@ mod tests {
                     i = 2 * (i1 - 1) - i;
                 }
             }
-            x[(i - i0) as usize]
+            i
         };
+        let ext = |i: i64| x[(reflect(i) - i0) as usize];
         let mut y = vec![0i64; x.len()];
         // Odd outputs from X; even ones from the odd outputs (extended too).
         let odd = |n: i64| ext(n) - ((ext(n - 1) + ext(n + 1)) >> 1);
-        let odd_ext = |i: i64| {
-            let mut i = i;
-            while i < i0 || i >= i1 {
-                if i < i0 {
-                    i = 2 * i0 - i;
-                }
-                if i >= i1 {
-                    i = 2 * (i1 - 1) - i;
-                }
-            }
-            odd(i)
-        };
+        let odd_ext = |i: i64| odd(reflect(i));
         for i in i0..i1 {
             y[(i - i0) as usize] = if i % 2 == 1 {
                 odd(i)
