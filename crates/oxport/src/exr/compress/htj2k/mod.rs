@@ -19,6 +19,7 @@
 // them is the next step.
 #![allow(dead_code)]
 
+mod bits;
 mod color;
 mod geometry;
 mod header;

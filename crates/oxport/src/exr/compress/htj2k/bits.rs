@@ -1,0 +1,375 @@
+//! The bit streams of an HT code-block (ITU-T T.814 clause 7): MagSgn and
+//! SigProp grow forward and are read least significant bit first; MEL
+//! grows forward and is read most significant bit first; VLC and MagRef
+//! grow backward from the end of their segments and are read least
+//! significant bit first. Each has its own bit-stuffing rule, so that no
+//! marker (`0xFF90` and up) appears in the codestream.
+//!
+//! Past its end, a stream reads as the standard pads it: MagSgn and MEL as
+//! ones (`0xFF` bytes), SigProp, VLC and MagRef as zeros.
+
+use crate::{Error, Result};
+
+/// A forward stream read least significant bit first: MagSgn (padded with
+/// ones) and SigProp (padded with zeros). After a byte `0xFF`, the next
+/// byte holds 7 bits (its most significant bit is a stuffed 0).
+pub(super) struct Forward<'a> {
+    data: &'a [u8],
+    pos: usize,
+    pad: u8,
+    /// Bits read and not consumed, the next in bit 0.
+    bits: u64,
+    count: u32,
+    stuffed: bool,
+}
+
+impl<'a> Forward<'a> {
+    /// MagSgn: padded with `0xFF`.
+    pub(super) fn magsgn(data: &'a [u8]) -> Self {
+        Self::new(data, 0xFF)
+    }
+
+    /// SigProp: padded with zeros.
+    pub(super) fn sigprop(data: &'a [u8]) -> Self {
+        Self::new(data, 0)
+    }
+
+    fn new(data: &'a [u8], pad: u8) -> Self {
+        Forward {
+            data,
+            pos: 0,
+            pad,
+            bits: 0,
+            count: 0,
+            stuffed: false,
+        }
+    }
+
+    fn fill(&mut self) {
+        while self.count <= 56 {
+            let byte = match self.data.get(self.pos) {
+                Some(&b) => {
+                    self.pos += 1;
+                    b
+                }
+                None => self.pad,
+            };
+            let (value, width) = if self.stuffed {
+                (byte & 0x7F, 7)
+            } else {
+                (byte, 8)
+            };
+            self.stuffed = byte == 0xFF;
+            self.bits |= u64::from(value) << self.count;
+            self.count += width;
+        }
+    }
+
+    /// The next 32 bits, not consumed (the next in bit 0).
+    pub(super) fn peek(&mut self) -> u32 {
+        if self.count < 32 {
+            self.fill();
+        }
+        self.bits as u32
+    }
+
+    /// Consumes `n` (at most 32) bits.
+    pub(super) fn advance(&mut self, n: u32) {
+        if self.count < n {
+            self.fill();
+        }
+        self.bits >>= n;
+        self.count -= n;
+    }
+
+    /// The next `n` (at most 32) bits, consumed.
+    pub(super) fn take(&mut self, n: u32) -> u32 {
+        let value = self.peek() as u64 & ((1u64 << n) - 1);
+        self.advance(n);
+        value as u32
+    }
+}
+
+/// A backward stream read least significant bit first: VLC (from the byte
+/// before the cleanup segment's last, whose high nibble starts it) and
+/// MagRef (from the refinement segment's last byte). After a byte above
+/// `0x8F`, a byte whose low 7 bits are all ones holds 7 bits.
+pub(super) struct Backward<'a> {
+    data: &'a [u8],
+    /// The bytes not read yet are `data[..pos]`.
+    pos: usize,
+    bits: u64,
+    count: u32,
+    stuffed: bool,
+}
+
+impl<'a> Backward<'a> {
+    /// VLC over the cleanup segment's MEL and VLC bytes `tail` (its last
+    /// `Scup` bytes): the last byte holds `Scup`'s high bits, the one before
+    /// it its low nibble and, in its high nibble, VLC's first bits.
+    pub(super) fn vlc(tail: &'a [u8]) -> Self {
+        let n = tail.len();
+        debug_assert!(n >= 2);
+        let first = tail[n - 2] >> 4;
+        // The nibble holds 3 bits when its low three are all ones (its
+        // high bit is then a stuffed 0).
+        let width = if first & 7 == 7 { 3 } else { 4 };
+        Backward {
+            data: &tail[..n - 2],
+            pos: n - 2,
+            bits: u64::from(first) & ((1 << width) - 1),
+            count: width,
+            stuffed: (tail[n - 2] | 0x0F) > 0x8F,
+        }
+    }
+
+    /// MagRef over the refinement segment `data`.
+    pub(super) fn magref(data: &'a [u8]) -> Self {
+        Backward {
+            data,
+            pos: data.len(),
+            bits: 0,
+            count: 0,
+            stuffed: true,
+        }
+    }
+
+    fn fill(&mut self) {
+        while self.count <= 56 {
+            let byte = if self.pos > 0 {
+                self.pos -= 1;
+                self.data[self.pos]
+            } else {
+                0
+            };
+            let width = if self.stuffed && byte & 0x7F == 0x7F {
+                7
+            } else {
+                8
+            };
+            self.stuffed = byte > 0x8F;
+            let value = if width == 7 { byte & 0x7F } else { byte };
+            self.bits |= u64::from(value) << self.count;
+            self.count += width;
+        }
+    }
+
+    /// The next 32 bits, not consumed (the next in bit 0).
+    pub(super) fn peek(&mut self) -> u32 {
+        if self.count < 32 {
+            self.fill();
+        }
+        self.bits as u32
+    }
+
+    /// Consumes `n` (at most 32) bits.
+    pub(super) fn advance(&mut self, n: u32) {
+        if self.count < n {
+            self.fill();
+        }
+        self.bits >>= n;
+        self.count -= n;
+    }
+
+    /// The next `n` (at most 32) bits, consumed.
+    pub(super) fn take(&mut self, n: u32) -> u32 {
+        let value = self.peek() as u64 & ((1u64 << n) - 1);
+        self.advance(n);
+        value as u32
+    }
+}
+
+/// The MEL's exponents by state: a run of `2^E[k]` zeros per 1 bit.
+const MEL_EXPONENTS: [u8; 13] = [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 4, 5];
+
+/// The MEL (T.814 7.3.3): adaptive run-length coded binary events, read
+/// most significant bit first from the cleanup segment's MEL bytes (its
+/// last `Scup` bytes but one, the last of them sharing its low nibble with
+/// VLC, which reads as ones); past them, ones. After a byte `0xFF` the
+/// next byte holds 7 bits.
+pub(super) struct Mel<'a> {
+    data: &'a [u8],
+    pos: usize,
+    /// The byte being read and how many of its bits are left.
+    byte: u8,
+    left: u8,
+    stuffed: bool,
+    state: usize,
+    /// Zero events decoded and not handed out yet, and whether a one
+    /// event follows them.
+    zeros: u32,
+    one: bool,
+}
+
+impl<'a> Mel<'a> {
+    /// The MEL over `tail`, the cleanup segment's last `Scup` bytes.
+    pub(super) fn new(tail: &'a [u8]) -> Self {
+        Mel {
+            data: &tail[..tail.len() - 1],
+            pos: 0,
+            byte: 0,
+            left: 0,
+            stuffed: false,
+            state: 0,
+            zeros: 0,
+            one: false,
+        }
+    }
+
+    fn bit(&mut self) -> bool {
+        if self.left == 0 {
+            let last = self.data.len().saturating_sub(1);
+            let byte = match self.data.get(self.pos) {
+                Some(&b) if self.pos == last => b | 0x0F,
+                Some(&b) => b,
+                None => 0xFF,
+            };
+            self.pos += 1;
+            self.left = if self.stuffed { 7 } else { 8 };
+            self.stuffed = byte == 0xFF;
+            self.byte = byte;
+        }
+        self.left -= 1;
+        (self.byte >> self.left) & 1 == 1
+    }
+
+    /// The next event.
+    pub(super) fn event(&mut self) -> bool {
+        if self.zeros == 0 && !self.one {
+            let exponent = MEL_EXPONENTS[self.state];
+            if self.bit() {
+                // A whole run of zeros, no one after it.
+                self.zeros = 1 << exponent;
+                self.state = (self.state + 1).min(12);
+            } else {
+                let mut run = 0;
+                for _ in 0..exponent {
+                    run = (run << 1) | u32::from(self.bit());
+                }
+                self.zeros = run;
+                self.one = true;
+                self.state = self.state.saturating_sub(1);
+            }
+        }
+        if self.zeros > 0 {
+            self.zeros -= 1;
+            false
+        } else {
+            self.one = false;
+            true
+        }
+    }
+}
+
+/// The cleanup segment `cleanup` split: its MagSgn bytes and its MEL and
+/// VLC bytes (the last `Scup`, which its last two bytes give).
+pub(super) fn split_cleanup(cleanup: &[u8]) -> Result<(&[u8], &[u8])> {
+    let n = cleanup.len();
+    if n < 2 {
+        return Err(Error::corrupt(
+            "an HTJ2K cleanup segment shorter than two bytes",
+        ));
+    }
+    let scup = (usize::from(cleanup[n - 1]) << 4) | usize::from(cleanup[n - 2] & 0x0F);
+    if scup < 2 || scup > n || scup > 4079 {
+        return Err(Error::corrupt(
+            "an HTJ2K cleanup segment whose MEL and VLC length is out of range",
+        ));
+    }
+    Ok(cleanup.split_at(n - scup))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forward_streams_read_low_bits_first_and_skip_stuffed_bits() {
+        let data = [0b1010_0110, 0xFF, 0x7F, 0x01];
+        let mut magsgn = Forward::magsgn(&data);
+        assert_eq!(magsgn.take(3), 0b110);
+        assert_eq!(magsgn.take(5), 0b10100);
+        assert_eq!(magsgn.take(8), 0xFF);
+        // After 0xFF, 7 bits: 0x7F's low seven.
+        assert_eq!(magsgn.take(7), 0x7F);
+        assert_eq!(magsgn.take(8), 0x01);
+        // Past the end, ones for MagSgn, zeros for SigProp.
+        assert_eq!(magsgn.take(12), 0xFFF);
+        let mut sigprop = Forward::sigprop(&data[..1]);
+        sigprop.advance(8);
+        assert_eq!(sigprop.take(16), 0);
+        // Peeking consumes nothing.
+        let mut again = Forward::magsgn(&data);
+        assert_eq!(again.peek() & 0xFF, 0b1010_0110);
+        assert_eq!(again.take(8), 0b1010_0110);
+    }
+
+    #[test]
+    fn backward_streams_start_where_the_standard_says_and_unstuff() {
+        // MEL/VLC tail: [.., 0x12, 0xA5, Scup's nibble in 0x_3 with VLC's
+        // first four bits 0x5_, Scup's high byte].
+        let tail = [0x12, 0x7F, 0x95, 0x53, 0x00];
+        let mut vlc = Backward::vlc(&tail);
+        assert_eq!(vlc.take(4), 0x5);
+        // 0x95 > 0x8F but it is read first, with 8 bits.
+        assert_eq!(vlc.take(8), 0x95);
+        // After 0x95, 0x7F holds 7 bits.
+        assert_eq!(vlc.take(7), 0x7F);
+        assert_eq!(vlc.take(8), 0x12);
+        // Then zeros.
+        assert_eq!(vlc.take(9), 0);
+        // A first nibble whose low three bits are ones holds three.
+        let mut short = Backward::vlc(&[0x01, 0xF3, 0x00]);
+        assert_eq!(short.take(3), 0b111);
+        // After 0xF3 (> 0x8F), 0x01 is a whole byte: its low 7 bits are not all ones.
+        assert_eq!(short.take(8), 0x01);
+        // MagRef starts stuffed: a last byte 0x7F holds 7 bits.
+        let mut magref = Backward::magref(&[0xAA, 0x7F]);
+        assert_eq!(magref.take(7), 0x7F);
+        assert_eq!(magref.take(8), 0xAA);
+    }
+
+    #[test]
+    fn mel_runs_adapt_as_the_standard_codes_them() {
+        // States 0 to 2 (exponent 0): "1" is one zero event, "0" a one
+        // event. Bits: 1 1 1 (three zeros; state 3, exponent 1), 0 1 (a run
+        // of one zero, then a one; state 2), 0 (a one; state 1), 0 (a one;
+        // state 0), 0 (a one).
+        let tail = [0b1110_1000, 0x00, 0x00];
+        let mut mel = Mel::new(&tail);
+        let events: Vec<bool> = (0..8).map(|_| mel.event()).collect();
+        assert_eq!(events, [false, false, false, false, true, true, true, true]);
+        // The last MEL byte shares its low nibble with VLC: read as ones.
+        // State 0 again: bits 0 0 0 0 then 1 1 1 1 of 0x0F.
+        let next: Vec<bool> = (0..7).map(|_| mel.event()).collect();
+        assert_eq!(next, [true, true, true, true, false, false, false]);
+    }
+
+    #[test]
+    fn cleanup_segments_split_by_their_last_two_bytes() {
+        let segment = [1, 2, 3, 4, 5, 0x03, 0x00];
+        let (magsgn, tail) = split_cleanup(&segment).unwrap();
+        assert_eq!((magsgn, tail), (&[1, 2, 3, 4][..], &[5, 0x03, 0x00][..]));
+        assert!(split_cleanup(&[0x01, 0x00]).is_err());
+        assert!(split_cleanup(&[0x0F, 0x00]).is_err());
+        assert!(split_cleanup(&[0]).is_err());
+        // OpenEXR's code-blocks split.
+        use super::super::markers::tests::chunks;
+        use super::super::{geometry, header, markers, packets};
+        let chunk = chunks("rgb_z_id_ht256.exr").remove(0);
+        let codestream = markers::read(header::read(&chunk, 5).unwrap().codestream).unwrap();
+        let tile = geometry::tile_rect(&codestream, 0);
+        let shapes: Vec<_> = codestream
+            .components
+            .iter()
+            .map(|c| geometry::resolutions(geometry::component_rect(tile, c), c).unwrap())
+            .collect();
+        let (blocks, _) = packets::read(&codestream, 0, &shapes).unwrap();
+        let mut seen = 0;
+        for block in blocks.iter().flatten().flatten().flatten().flatten() {
+            split_cleanup(block.cleanup).unwrap();
+            seen += 1;
+        }
+        assert!(seen > 20, "{seen}");
+    }
+}
