@@ -5,7 +5,8 @@ encoder (the `openexr` package, 3.4 or later):
 
 - rgb_z_id_ht256.exr, rgb_z_id_ht32.exr: B, G, R half, Z float, id uint;
   53 × 37 pixels (one chunk of HTJ2K256, two of HTJ2K32), smooth ramps with
-  noise, negative values in R and B.
+  noise, negative values in R and B; rgb_z_id_zip.exr the same pixels in
+  ZIP, to compare with.
 - gray_ht256.exr: one half channel Y, 9 × 200 pixels (narrower than a code-block).
 """
 
@@ -29,7 +30,8 @@ def main() -> None:
         "Z": (ramp * 100 + rng.normal(0, 0.5, (h, w))).astype(np.float32),
         "id": (x * 1000 + y * 7).astype(np.uint32),
     }
-    for name, method in [("ht256", OpenEXR.HTJ2K256_COMPRESSION), ("ht32", OpenEXR.HTJ2K32_COMPRESSION)]:
+    for name, method in [("ht256", OpenEXR.HTJ2K256_COMPRESSION), ("ht32", OpenEXR.HTJ2K32_COMPRESSION),
+                         ("zip", OpenEXR.ZIP_COMPRESSION)]:
         header = {"compression": method, "type": OpenEXR.scanlineimage}
         OpenEXR.File(header, channels).write(str(HERE / f"rgb_z_id_{name}.exr"))
     gray = {"Y": (1 + np.arange(1800).reshape(200, 9) / 2048).astype(np.float16)}

@@ -1,0 +1,240 @@
+//! The HT cleanup pass (ITU-T T.814 clause 7): a code-block's samples in
+//! quads of 2 × 2, a pair of quads at a time along each line-pair. VLC
+//! (with MEL events where a quad's context is 0) gives each quad's
+//! significance, EMB patterns and unsigned residual `u`; from `u` and the
+//! exponents of the line above comes the bound `U` on each significant
+//! sample's magnitude bits, which MagSgn then holds with the sign.
+//!
+//! Only the cleanup pass is decoded: OpenEXR's encoder writes nothing
+//! else, and code-blocks with SigProp and MagRef passes are refused.
+
+use super::bits::{Backward, Forward, Mel, split_cleanup};
+use super::packets::Block;
+use super::vlc::{LOOKUPS, Quad};
+use crate::{Error, Result};
+
+fn corrupt(what: &'static str) -> Error {
+    Error::corrupt(what)
+}
+
+/// A U-VLC prefix read from the low bits of `bits`: its length, its
+/// suffix's length and its value (T.814's prefix codes "1", "01", "001",
+/// "000").
+fn prefix(bits: u32) -> (u32, u32, u32) {
+    if bits & 1 == 1 {
+        (1, 0, 1)
+    } else if bits & 2 == 2 {
+        (2, 0, 2)
+    } else if bits & 4 == 4 {
+        (3, 1, 3)
+    } else {
+        (3, 5, 5)
+    }
+}
+
+/// The `u` of the quads of a pair whose `u_off` are `offsets`, from VLC;
+/// `mel`: the initial line-pair's MEL event when both are set (`None`
+/// elsewhere).
+fn residuals(vlc: &mut Backward, offsets: (bool, bool), mel: Option<bool>) -> (u32, u32) {
+    let (mut u0, mut u1) = (0, 0);
+    // What each `u` is compared with before its extension is read.
+    let (mut bias0, mut bias1) = (0, 0);
+    match offsets {
+        (false, false) => return (0, 0),
+        (true, false) | (false, true) => {
+            let (length, suffix, value) = prefix(vlc.peek());
+            vlc.advance(length);
+            let u = value + vlc.take(suffix);
+            if offsets.0 {
+                u0 = u;
+            } else {
+                u1 = u;
+            }
+        }
+        (true, true) => {
+            let (l0, s0, v0) = prefix(vlc.peek());
+            vlc.advance(l0);
+            match mel {
+                Some(true) => {
+                    let (l1, s1, v1) = prefix(vlc.peek());
+                    vlc.advance(l1);
+                    u0 = v0 + 2 + vlc.take(s0);
+                    u1 = v1 + 2 + vlc.take(s1);
+                    (bias0, bias1) = (2, 2);
+                }
+                Some(false) if l0 == 3 => {
+                    // The first quad's `u` is 3 or more: the second's is 1
+                    // or 2, one bit.
+                    u1 = vlc.take(1) + 1;
+                    u0 = v0 + vlc.take(s0);
+                    bias1 = 1;
+                }
+                _ => {
+                    let (l1, s1, v1) = prefix(vlc.peek());
+                    vlc.advance(l1);
+                    u0 = v0 + vlc.take(s0);
+                    u1 = v1 + vlc.take(s1);
+                }
+            }
+        }
+    }
+    // Extensions, for `u` past 32.
+    if u0 - bias0 > 32 {
+        u0 += vlc.take(4) << 2;
+    }
+    if u1 - bias1 > 32 {
+        u1 += vlc.take(4) << 2;
+    }
+    (u0, u1)
+}
+
+/// One quad's VLC codeword in `context`, of line-pair `later` (0 initial,
+/// 1 others); a context of 0 first takes a MEL event, and a 0 event means
+/// no significant sample and no codeword.
+fn quad(vlc: &mut Backward, mel: &mut Mel, context: u8, later: usize) -> Result<Quad> {
+    if context == 0 && !mel.event() {
+        return Ok(Quad::default());
+    }
+    let entry = LOOKUPS[later][usize::from(context) << 7 | (vlc.peek() & 0x7F) as usize];
+    if entry.length == 0 {
+        return Err(corrupt(
+            "an HTJ2K code-block with a VLC codeword of no table",
+        ));
+    }
+    vlc.advance(u32::from(entry.length));
+    Ok(entry)
+}
+
+/// Decodes `block` (`width` × `height` samples) into `out`, row after row
+/// `stride` apart: each sample's coefficient, sign and magnitude.
+pub(super) fn decode(
+    block: &Block,
+    width: usize,
+    height: usize,
+    out: &mut [i64],
+    stride: usize,
+) -> Result<()> {
+    if block.passes > 1 {
+        return Err(Error::Unsupported(
+            "HTJ2K code-blocks with SigProp and MagRef passes (OpenEXR writes the cleanup pass alone)".into(),
+        ));
+    }
+    let (magsgn, tail) = split_cleanup(block.cleanup)?;
+    let mut mel = Mel::new(tail);
+    let mut vlc = Backward::vlc(tail);
+    let mut magsgn = Forward::magsgn(magsgn);
+    // The plane of the cleanup pass's least significant bit.
+    let plane = u32::from(block.planes)
+        .checked_sub(1 + u32::from(block.missing))
+        .ok_or_else(|| corrupt("an HTJ2K code-block missing every bit-plane its band has"))?;
+    let bound = u32::from(block.missing) + 2;
+    let quads = width.div_ceil(2);
+    // Per quad of the line-pair above and this one: its codeword.
+    let mut above: Vec<Quad> = vec![Quad::default(); quads + 2];
+    let mut here: Vec<Quad> = vec![Quad::default(); quads + 2];
+    let mut u = vec![0u32; quads + 1];
+    // Per column, the magnitude pattern of the line above's sample there.
+    let mut above_v = vec![0u64; width + 2];
+    let mut here_v = vec![0u64; width + 2];
+    for pair_row in 0..height.div_ceil(2) {
+        let later = usize::from(pair_row > 0);
+        // VLC and MEL: each quad's codeword and `u`.
+        let mut left = Quad::default();
+        let mut q = 0;
+        while q < quads {
+            let mut pair = [Quad::default(); 2];
+            for (i, slot) in pair.iter_mut().enumerate() {
+                let at = q + i;
+                if at >= quads {
+                    break;
+                }
+                let context = if later == 0 {
+                    (left.rho & 1 | left.rho >> 1 & 1)
+                        | (left.rho >> 2 & 1) << 1
+                        | (left.rho >> 3 & 1) << 2
+                } else {
+                    let nw = if at > 0 {
+                        above[at - 1].rho >> 3 & 1
+                    } else {
+                        0
+                    };
+                    let n = above[at].rho;
+                    let ne = above[at + 1].rho;
+                    (nw | n >> 1 & 1)
+                        | (left.rho >> 2 & 1 | left.rho >> 3 & 1) << 1
+                        | (n >> 3 & 1 | ne >> 1 & 1) << 2
+                };
+                *slot = quad(&mut vlc, &mut mel, context, later)?;
+                left = *slot;
+            }
+            let both = pair[0].u_off && pair[1].u_off;
+            let event = (later == 0 && both).then(|| mel.event());
+            let (u0, u1) = residuals(&mut vlc, (pair[0].u_off, pair[1].u_off), event);
+            for (i, (entry, residual)) in pair.into_iter().zip([u0, u1]).enumerate() {
+                if q + i < quads {
+                    here[q + i] = entry;
+                    u[q + i] = residual;
+                }
+            }
+            q += 2;
+        }
+        // MagSgn: each significant sample's magnitude and sign.
+        here_v.fill(0);
+        let y = pair_row * 2;
+        for q in 0..quads {
+            let entry = here[q];
+            let kappa = if later == 0 {
+                1
+            } else if entry.rho.count_ones() > 1 {
+                let x = 2 * q;
+                let west = if x > 0 { above_v[x - 1] } else { 0 };
+                let neighbours = west | above_v[x] | above_v[x + 1] | above_v[x + 2];
+                63 - (neighbours | 2).leading_zeros()
+            } else {
+                1
+            };
+            let big_u = u[q] + kappa;
+            if big_u > bound {
+                return Err(corrupt(
+                    "an HTJ2K code-block whose magnitudes pass its bit-planes",
+                ));
+            }
+            for n in 0..4u8 {
+                let (dx, dy) = (usize::from(n >> 1), usize::from(n & 1));
+                let x = 2 * q + dx;
+                if x >= width {
+                    break;
+                }
+                if entry.rho >> n & 1 == 0 {
+                    continue;
+                }
+                let bits = big_u - u32::from(entry.e_k >> n & 1);
+                let peeked = magsgn.peek();
+                let sign = peeked & 1;
+                let low = if bits > 32 {
+                    let first = u64::from(magsgn.take(32));
+                    first | u64::from(magsgn.take(bits - 32)) << 32
+                } else {
+                    u64::from(magsgn.take(bits))
+                };
+                let v = low | u64::from(entry.e_1 >> n & 1) << bits | 1;
+                if dy == 1 {
+                    here_v[x] = v;
+                }
+                let magnitude = (v + 2) >> 1;
+                let value = if plane == 0 {
+                    magnitude as i64
+                } else {
+                    (magnitude << plane | 1 << (plane - 1)) as i64
+                };
+                if y + dy < height {
+                    out[(y + dy) * stride + x] = if sign == 1 { -value } else { value };
+                }
+            }
+        }
+        std::mem::swap(&mut above, &mut here);
+        here.fill(Quad::default());
+        std::mem::swap(&mut above_v, &mut here_v);
+    }
+    Ok(())
+}
