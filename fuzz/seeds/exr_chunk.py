@@ -10,8 +10,10 @@ import numpy as np
 import OpenEXR
 
 HERE = Path(__file__).parent / "exr_chunk"
-CODES = {"RLE": 1, "ZIPS": 2, "ZIP": 3, "PIZ": 4, "PXR24": 5, "B44": 6, "B44A": 7, "DWAA": 8, "DWAB": 9, "ZSTD": 13}
-LINES = {"RLE": 1, "ZIPS": 1, "ZIP": 16, "PIZ": 32, "PXR24": 16, "B44": 32, "B44A": 32, "DWAA": 32, "DWAB": 256, "ZSTD": 1}
+CODES = {"RLE": 1, "ZIPS": 2, "ZIP": 3, "PIZ": 4, "PXR24": 5, "B44": 6, "B44A": 7, "DWAA": 8, "DWAB": 9, "HTJ2K256": 10, "HTJ2K32": 11,
+         "ZSTD": 13}
+LINES = {"RLE": 1, "ZIPS": 1, "ZIP": 16, "PIZ": 32, "PXR24": 16, "B44": 32, "B44A": 32, "DWAA": 32, "DWAB": 256, "HTJ2K256": 256,
+         "HTJ2K32": 32, "ZSTD": 1}
 
 
 def first_chunk(path: Path) -> bytes:

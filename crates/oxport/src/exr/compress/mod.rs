@@ -269,6 +269,6 @@ mod tests {
             assert_eq!(out.len(), width * lines * 10, "{method}");
             seen += 1;
         }
-        assert_eq!(seen, 10);
+        assert_eq!(seen, 12);
     }
 }
