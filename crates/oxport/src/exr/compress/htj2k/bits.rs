@@ -10,56 +10,25 @@
 
 use crate::{Error, Result};
 
-/// A forward stream read least significant bit first: MagSgn (padded with
-/// ones) and SigProp (padded with zeros). After a byte `0xFF`, the next
-/// byte holds 7 bits (its most significant bit is a stuffed 0).
-pub(super) struct Forward<'a> {
-    data: &'a [u8],
-    pos: usize,
-    pad: u8,
+/// Where a least-significant-bit-first stream's bytes come from, each
+/// with the bits it holds once unstuffed.
+pub(super) trait Bytes {
+    /// The next byte's bits (in its low bits) and how many there are.
+    fn next(&mut self) -> (u8, u32);
+}
+
+/// A stream read least significant bit first from `S`'s bytes.
+pub(super) struct Lsb<S> {
+    source: S,
     /// Bits read and not consumed, the next in bit 0.
     bits: u64,
     count: u32,
-    stuffed: bool,
 }
 
-impl<'a> Forward<'a> {
-    /// MagSgn: padded with `0xFF`.
-    pub(super) fn magsgn(data: &'a [u8]) -> Self {
-        Self::new(data, 0xFF)
-    }
-
-    /// SigProp: padded with zeros.
-    pub(super) fn sigprop(data: &'a [u8]) -> Self {
-        Self::new(data, 0)
-    }
-
-    fn new(data: &'a [u8], pad: u8) -> Self {
-        Forward {
-            data,
-            pos: 0,
-            pad,
-            bits: 0,
-            count: 0,
-            stuffed: false,
-        }
-    }
-
+impl<S: Bytes> Lsb<S> {
     fn fill(&mut self) {
         while self.count <= 56 {
-            let byte = match self.data.get(self.pos) {
-                Some(&b) => {
-                    self.pos += 1;
-                    b
-                }
-                None => self.pad,
-            };
-            let (value, width) = if self.stuffed {
-                (byte & 0x7F, 7)
-            } else {
-                (byte, 8)
-            };
-            self.stuffed = byte == 0xFF;
+            let (value, width) = self.source.next();
             self.bits |= u64::from(value) << self.count;
             self.count += width;
         }
@@ -90,18 +59,94 @@ impl<'a> Forward<'a> {
     }
 }
 
-/// A backward stream read least significant bit first: VLC (from the byte
-/// before the cleanup segment's last, whose high nibble starts it) and
-/// MagRef (from the refinement segment's last byte). After a byte above
-/// `0x8F`, a byte whose low 7 bits are all ones holds 7 bits.
-pub(super) struct Backward<'a> {
+/// A forward stream's bytes: MagSgn (padded with ones) and SigProp (padded
+/// with zeros). After a byte `0xFF`, the next byte holds 7 bits (its most
+/// significant bit is a stuffed 0).
+pub(super) struct ForwardBytes<'a> {
     data: &'a [u8],
-    /// The bytes not read yet are `data[..pos]`.
     pos: usize,
-    bits: u64,
-    count: u32,
+    pad: u8,
     stuffed: bool,
 }
+
+impl Bytes for ForwardBytes<'_> {
+    fn next(&mut self) -> (u8, u32) {
+        let byte = match self.data.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                b
+            }
+            None => self.pad,
+        };
+        let unstuffed = if self.stuffed {
+            (byte & 0x7F, 7)
+        } else {
+            (byte, 8)
+        };
+        self.stuffed = byte == 0xFF;
+        unstuffed
+    }
+}
+
+/// MagSgn and SigProp.
+pub(super) type Forward<'a> = Lsb<ForwardBytes<'a>>;
+
+impl<'a> Forward<'a> {
+    /// MagSgn: padded with `0xFF`.
+    pub(super) fn magsgn(data: &'a [u8]) -> Self {
+        Self::forward(data, 0xFF)
+    }
+
+    /// SigProp: padded with zeros.
+    pub(super) fn sigprop(data: &'a [u8]) -> Self {
+        Self::forward(data, 0)
+    }
+
+    fn forward(data: &'a [u8], pad: u8) -> Self {
+        Lsb {
+            source: ForwardBytes {
+                data,
+                pos: 0,
+                pad,
+                stuffed: false,
+            },
+            bits: 0,
+            count: 0,
+        }
+    }
+}
+
+/// A backward stream's bytes, from the last, padded with zeros: VLC (from
+/// the byte before the cleanup segment's last, whose high nibble starts
+/// it) and MagRef (from the refinement segment's last byte). After a byte
+/// above `0x8F`, a byte whose low 7 bits are all ones holds 7 bits.
+pub(super) struct BackwardBytes<'a> {
+    /// The bytes not read yet.
+    data: &'a [u8],
+    stuffed: bool,
+}
+
+impl Bytes for BackwardBytes<'_> {
+    fn next(&mut self) -> (u8, u32) {
+        let byte = match self.data.split_last() {
+            Some((&last, rest)) => {
+                self.data = rest;
+                last
+            }
+            None => 0,
+        };
+        let unstuffed = if self.stuffed && byte & 0x7F == 0x7F {
+            (byte & 0x7F, 7)
+        } else {
+            (byte, 8)
+        };
+        self.stuffed = byte > 0x8F;
+        unstuffed
+    }
+}
+
+/// VLC and MagRef.
+pub(super) type Backward<'a> = Lsb<BackwardBytes<'a>>;
 
 impl<'a> Backward<'a> {
     /// VLC over the cleanup segment's MEL and VLC bytes `tail` (its last
@@ -114,68 +159,26 @@ impl<'a> Backward<'a> {
         // The nibble holds 3 bits when its low three are all ones (its
         // high bit is then a stuffed 0).
         let width = if first & 7 == 7 { 3 } else { 4 };
-        Backward {
-            data: &tail[..n - 2],
-            pos: n - 2,
+        Lsb {
+            source: BackwardBytes {
+                data: &tail[..n - 2],
+                stuffed: (tail[n - 2] | 0x0F) > 0x8F,
+            },
             bits: u64::from(first) & ((1 << width) - 1),
             count: width,
-            stuffed: (tail[n - 2] | 0x0F) > 0x8F,
         }
     }
 
     /// MagRef over the refinement segment `data`.
     pub(super) fn magref(data: &'a [u8]) -> Self {
-        Backward {
-            data,
-            pos: data.len(),
+        Lsb {
+            source: BackwardBytes {
+                data,
+                stuffed: true,
+            },
             bits: 0,
             count: 0,
-            stuffed: true,
         }
-    }
-
-    fn fill(&mut self) {
-        while self.count <= 56 {
-            let byte = if self.pos > 0 {
-                self.pos -= 1;
-                self.data[self.pos]
-            } else {
-                0
-            };
-            let width = if self.stuffed && byte & 0x7F == 0x7F {
-                7
-            } else {
-                8
-            };
-            self.stuffed = byte > 0x8F;
-            let value = if width == 7 { byte & 0x7F } else { byte };
-            self.bits |= u64::from(value) << self.count;
-            self.count += width;
-        }
-    }
-
-    /// The next 32 bits, not consumed (the next in bit 0).
-    pub(super) fn peek(&mut self) -> u32 {
-        if self.count < 32 {
-            self.fill();
-        }
-        self.bits as u32
-    }
-
-    /// Consumes `n` (at most 32) bits.
-    pub(super) fn advance(&mut self, n: u32) {
-        if self.count < n {
-            self.fill();
-        }
-        self.bits >>= n;
-        self.count -= n;
-    }
-
-    /// The next `n` (at most 32) bits, consumed.
-    pub(super) fn take(&mut self, n: u32) -> u32 {
-        let value = self.peek() as u64 & ((1u64 << n) - 1);
-        self.advance(n);
-        value as u32
     }
 }
 
@@ -358,12 +361,7 @@ mod tests {
         use super::super::{geometry, header, markers, packets};
         let chunk = chunks("rgb_z_id_ht256.exr").remove(0);
         let codestream = markers::read(header::read(&chunk, 5).unwrap().codestream).unwrap();
-        let tile = geometry::tile_rect(&codestream, 0);
-        let shapes: Vec<_> = codestream
-            .components
-            .iter()
-            .map(|c| geometry::resolutions(geometry::component_rect(tile, c), c).unwrap())
-            .collect();
+        let shapes = geometry::tile_resolutions(&codestream, 0).unwrap();
         let (blocks, _) = packets::read(&codestream, 0, &shapes).unwrap();
         let mut seen = 0;
         for block in blocks.iter().flatten().flatten().flatten().flatten() {

@@ -23,16 +23,11 @@ pub(super) fn components(codestream: &Codestream) -> Result<Vec<Plane>> {
     for tile in 0..across * down {
         let tile = u16::try_from(tile)
             .map_err(|_| Error::corrupt("an HTJ2K codestream of more tiles than SOT can name"))?;
-        let area = geometry::tile_rect(codestream, tile);
-        let shapes = codestream
-            .components
-            .iter()
-            .map(|c| geometry::resolutions(geometry::component_rect(area, c), c))
-            .collect::<Result<Vec<_>>>()?;
+        let shapes = geometry::tile_resolutions(codestream, tile)?;
         let (blocks, _) = packets::read(codestream, tile, &shapes)?;
         for ((resolutions, coded), plane) in shapes.iter().zip(&blocks).zip(&mut planes) {
             let decoded = tile_component(resolutions, coded)?;
-            place(&decoded, plane);
+            place(decoded, plane);
         }
     }
     if codestream.color_transform {
@@ -88,8 +83,13 @@ fn tile_component(resolutions: &[Resolution], coded: &[Bands]) -> Result<Plane> 
     joined.ok_or_else(|| Error::Internal("HTJ2K: a tile-component without resolutions".into()))
 }
 
-/// Copies the tile-component `tile` into the component `plane`.
-fn place(tile: &Plane, plane: &mut Plane) {
+/// Puts the tile-component `tile` into the component `plane` (moved there
+/// when it is the whole component, as in a codestream of one tile).
+fn place(tile: Plane, plane: &mut Plane) {
+    if tile.rect == plane.rect {
+        *plane = tile;
+        return;
+    }
     let Rect { x0, y0, x1, y1 } = tile.rect;
     let (w, pw) = ((x1 - x0) as usize, (plane.rect.x1 - plane.rect.x0) as usize);
     for y in y0..y1 {

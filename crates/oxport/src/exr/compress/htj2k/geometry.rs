@@ -92,6 +92,16 @@ pub(super) fn tile_rect(codestream: &Codestream, tile: u16) -> Rect {
     }
 }
 
+/// Per component, the resolutions of tile `tile`.
+pub(super) fn tile_resolutions(codestream: &Codestream, tile: u16) -> Result<Vec<Vec<Resolution>>> {
+    let area = tile_rect(codestream, tile);
+    codestream
+        .components
+        .iter()
+        .map(|c| resolutions(component_rect(area, c), c))
+        .collect()
+}
+
 /// The tile-component of `component` in the tile `tile`: its samples'
 /// area (T.800 B-12).
 pub(super) fn component_rect(tile: Rect, component: &Component) -> Rect {

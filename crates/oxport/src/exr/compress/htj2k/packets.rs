@@ -416,12 +416,7 @@ mod tests {
                 let chunk: &'static [u8] = Vec::leak(chunk);
                 let codestream =
                     markers::read(header::read(chunk, channels).unwrap().codestream).unwrap();
-                let tile = geometry::tile_rect(&codestream, 0);
-                let shapes: Vec<_> = codestream
-                    .components
-                    .iter()
-                    .map(|c| geometry::resolutions(geometry::component_rect(tile, c), c).unwrap())
-                    .collect();
+                let shapes = geometry::tile_resolutions(&codestream, 0).unwrap();
                 let (blocks, unread) = read(&codestream, 0, &shapes).unwrap();
                 let all = blocks
                     .into_iter()
