@@ -1,7 +1,8 @@
 """OpenEXR images. Read: every layout (scan-line and tiled parts with their
 mipmap or ripmap levels, multi-part and multi-view files, deep parts,
-subsampled channels) and every method but HTJ2K, to the pixels the OpenEXR
-library decodes, bit for bit; :func:`open` reads only the chunks a read needs.
+subsampled channels) and every lossless method and lossy one but LJ2K
+(HTJ2K256 and HTJ2K32 too), to the pixels the OpenEXR library decodes, bit
+for bit; :func:`open` reads only the chunks a read needs.
 Written: scan-line and tiled parts (one level, or mipmap and ripmap levels
 given or made as ``exrmaketiled`` makes them), deep scan-line and tiled
 parts, and multi-part files of any of them (:func:`write_parts`), with NONE,
@@ -43,8 +44,8 @@ ones), ``double`` as a 1-element float64 array, ``rational`` as a
 are names (``"zip"``, ``"increasing_y"``); ``channels`` a list of
 :class:`Channel`; other types (``keycode``, ``timecode``, ``tiledesc``,
 ``envmap``, ``preview`` and types oxport does not know) come as
-:class:`Attribute` with the type named. HTJ2K files raise
-:class:`oxport.UnsupportedError`.
+:class:`Attribute` with the type named. LJ2K files (OpenEXR 3.5's
+experimental lossy HTJ2K) raise :class:`oxport.UnsupportedError`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 //! OpenEXR images. Read: every layout (scan-line and tiled parts with their
 //! mipmap or ripmap levels, multi-part and multi-view files, deep parts,
-//! subsampled channels) and every method OpenEXR 3.5 reads but HTJ2K
-//! (NONE, RLE, ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA, DWAB, ZSTD), to the
+//! subsampled channels) and every method OpenEXR 3.5 reads but the
+//! experimental LJ2K (NONE, RLE, ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA,
+//! DWAB, ZSTD, HTJ2K256, HTJ2K32), to the
 //! pixels OpenEXR decodes, bit for bit; a [`Reader`] fetches only the chunks
 //! a read of a part, level, channels and window needs. Written
 //! ([`write_parts`]): scan-line and tiled parts with their levels (given, or
@@ -27,8 +28,7 @@
 //! # Ok::<(), oxport::Error>(())
 //! ```
 //!
-//! HTJ2K files are refused with
-//! [`crate::Error::Unsupported`].
+//! LJ2K files are refused with [`crate::Error::Unsupported`].
 
 mod attribute;
 mod chunk;

@@ -187,6 +187,13 @@ impl Part {
     pub(crate) fn check_readable(&self) -> Result<()> {
         if self.method.can_read() {
             Ok(())
+        } else if self.method == Compression::Lj2k {
+            Err(Error::Unsupported(
+                "lj2k compression (OpenEXR 3.5's experimental lossy HTJ2K): its irreversible \
+                 wavelet is floating-point arithmetic whose rounding oxport does not reproduce \
+                 bit for bit, so it refuses rather than give other pixels than OpenEXR"
+                    .into(),
+            ))
         } else {
             Err(Error::Unsupported(
                 format!(
