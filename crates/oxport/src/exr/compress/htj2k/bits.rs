@@ -15,6 +15,10 @@ use crate::{Error, Result};
 pub(super) trait Bytes {
     /// The next byte's bits (in its low bits) and how many there are.
     fn next(&mut self) -> (u8, u32);
+
+    /// The next four bytes' 32 bits, when none of them is stuffed (and
+    /// they are all there); otherwise nothing is read.
+    fn word(&mut self) -> Option<u32>;
 }
 
 /// A stream read least significant bit first from `S`'s bytes.
@@ -25,8 +29,23 @@ pub(super) struct Lsb<S> {
     count: u32,
 }
 
+/// Whether any byte of `word` is zero.
+#[inline(always)]
+fn any_zero_byte(word: u32) -> bool {
+    word.wrapping_sub(0x0101_0101) & !word & 0x8080_8080 != 0
+}
+
 impl<S: Bytes> Lsb<S> {
+    /// At least 32 bits in hand.
+    #[inline(always)]
     fn fill(&mut self) {
+        if self.count <= 32 {
+            if let Some(word) = self.source.word() {
+                self.bits |= u64::from(word) << self.count;
+                self.count += 32;
+                return;
+            }
+        }
         while self.count <= 56 {
             let (value, width) = self.source.next();
             self.bits |= u64::from(value) << self.count;
@@ -35,6 +54,7 @@ impl<S: Bytes> Lsb<S> {
     }
 
     /// The next 32 bits, not consumed (the next in bit 0).
+    #[inline(always)]
     pub(super) fn peek(&mut self) -> u32 {
         if self.count < 32 {
             self.fill();
@@ -43,6 +63,7 @@ impl<S: Bytes> Lsb<S> {
     }
 
     /// Consumes `n` (at most 32) bits.
+    #[inline(always)]
     pub(super) fn advance(&mut self, n: u32) {
         if self.count < n {
             self.fill();
@@ -52,10 +73,26 @@ impl<S: Bytes> Lsb<S> {
     }
 
     /// The next `n` (at most 32) bits, consumed.
+    #[inline(always)]
     pub(super) fn take(&mut self, n: u32) -> u32 {
-        let value = self.peek() as u64 & ((1u64 << n) - 1);
-        self.advance(n);
+        if self.count < n {
+            self.fill();
+        }
+        let value = self.bits & ((1u64 << n) - 1);
+        self.bits >>= n;
+        self.count -= n;
         value as u32
+    }
+
+    /// The next `n` (at most 64) bits, consumed.
+    #[inline(always)]
+    pub(super) fn take_long(&mut self, n: u32) -> u64 {
+        if n <= 32 {
+            u64::from(self.take(n))
+        } else {
+            let low = self.take(32);
+            u64::from(low) | u64::from(self.take(n - 32)) << 32
+        }
     }
 }
 
@@ -85,6 +122,19 @@ impl Bytes for ForwardBytes<'_> {
         };
         self.stuffed = byte == 0xFF;
         unstuffed
+    }
+
+    #[inline(always)]
+    fn word(&mut self) -> Option<u32> {
+        let bytes = self.data.get(self.pos..self.pos + 4)?;
+        let word = u32::from_le_bytes(bytes.try_into().ok()?);
+        // A byte after 0xFF holds 7 bits: none may be 0xFF, nor the one
+        // before them.
+        if self.stuffed || any_zero_byte(!word) {
+            return None;
+        }
+        self.pos += 4;
+        Some(word)
     }
 }
 
@@ -142,6 +192,22 @@ impl Bytes for BackwardBytes<'_> {
         };
         self.stuffed = byte > 0x8F;
         unstuffed
+    }
+
+    #[inline(always)]
+    fn word(&mut self) -> Option<u32> {
+        let split = self.data.len().checked_sub(4)?;
+        let (rest, last) = self.data.split_at(split);
+        // The last byte first: read backward, it is the word's lowest.
+        let word = u32::from_be_bytes(last.try_into().ok()?);
+        // A byte whose low 7 bits are all ones may hold 7 (after one above
+        // 0x8F): none may be such a byte.
+        if any_zero_byte(!(word | 0x8080_8080)) {
+            return None;
+        }
+        self.data = rest;
+        self.stuffed = word >> 24 > 0x8F;
+        Some(word)
     }
 }
 

@@ -11,6 +11,7 @@
 use super::bits::{Backward, Forward, Mel, split_cleanup};
 use super::packets::Block;
 use super::vlc::{LOOKUPS, Quad};
+use super::wavelet::Coefficient;
 use crate::{Error, Result};
 
 fn corrupt(what: &'static str) -> Error {
@@ -35,6 +36,7 @@ fn prefix(bits: u32) -> (u32, u32, u32) {
 /// The `u` of the quads of a pair whose `u_off` are `offsets`, from VLC;
 /// `mel`: the initial line-pair's MEL event when both are set (`None`
 /// elsewhere).
+#[inline(always)]
 fn residuals(vlc: &mut Backward, offsets: (bool, bool), mel: Option<bool>) -> (u32, u32) {
     let (mut u0, mut u1) = (0, 0);
     // What each `u` is compared with before its extension is read.
@@ -88,36 +90,40 @@ fn residuals(vlc: &mut Backward, offsets: (bool, bool), mel: Option<bool>) -> (u
     (u0, u1)
 }
 
-/// One quad's VLC codeword in `context`, of line-pair `later` (0 initial,
-/// 1 others); a context of 0 first takes a MEL event, and a 0 event means
-/// no significant sample and no codeword.
-fn quad(vlc: &mut Backward, mel: &mut Mel, context: u8, later: usize) -> Result<Quad> {
-    if context == 0 && !mel.event() {
-        return Ok(Quad::default());
-    }
-    let entry = LOOKUPS[later][usize::from(context) << 7 | (vlc.peek() & 0x7F) as usize];
-    if entry.length == 0 {
-        return Err(corrupt(
-            "an HTJ2K code-block with a VLC codeword of no table",
-        ));
-    }
-    vlc.advance(u32::from(entry.length));
-    Ok(entry)
+/// The VLC context of a quad of the initial line-pair from the quad on its
+/// left (T.814 7.3.5).
+#[inline(always)]
+fn initial_context(left: u8) -> u8 {
+    (left & 1 | left >> 1 & 1) | (left >> 2 & 1) << 1 | (left >> 3 & 1) << 2
+}
+
+/// The VLC context of a quad of a later line-pair from its neighbours: the
+/// quad on its left and those above-left, above and above-right.
+#[inline(always)]
+fn later_context(left: u8, nw: u8, n: u8, ne: u8) -> u8 {
+    (nw >> 3 & 1 | n >> 1 & 1) | (left >> 2 & 1 | left >> 3 & 1) << 1 | (n >> 3 & 1 | ne >> 1 & 1) << 2
 }
 
 /// Decodes `block` (`width` × `height` samples) into `out`, row after row
-/// `stride` apart: each sample's coefficient, sign and magnitude.
-pub(super) fn decode(
+/// `stride` apart: each sample's coefficient, sign and magnitude. Samples
+/// that are not significant are left as they are (zeros).
+pub(super) fn decode<T: Coefficient>(
     block: &Block,
     width: usize,
     height: usize,
-    out: &mut [i64],
+    out: &mut [T],
     stride: usize,
 ) -> Result<()> {
     if block.passes > 1 {
         return Err(Error::Unsupported(
             "HTJ2K code-blocks with SigProp and MagRef passes (OpenEXR writes the cleanup pass alone)".into(),
         ));
+    }
+    if width == 0 || height == 0 {
+        return Ok(());
+    }
+    if out.len() < (height - 1) * stride + width {
+        return Err(Error::Internal("HTJ2K: a code-block past its band".into()));
     }
     let (magsgn, tail) = split_cleanup(block.cleanup)?;
     let mut mel = Mel::new(tail);
@@ -127,7 +133,15 @@ pub(super) fn decode(
     let plane = u32::from(block.planes)
         .checked_sub(1 + u32::from(block.missing))
         .ok_or_else(|| corrupt("an HTJ2K code-block missing every bit-plane its band has"))?;
+    // Magnitudes past 62 bits fit no coefficient.
+    if plane + u32::from(block.missing) > 60 {
+        return Err(corrupt("an HTJ2K code-block of more bit-planes than any sample has"));
+    }
     let bound = u32::from(block.missing) + 2;
+    // Set bits at and below the cleanup pass's plane's half, for the
+    // reconstruction at the middle of what is not coded.
+    let middle = if plane == 0 { 0 } else { 1u64 << (plane - 1) };
+    let tables = &*LOOKUPS;
     let quads = width.div_ceil(2);
     // Per quad of the line-pair above and this one: its codeword.
     let mut above: Vec<Quad> = vec![Quad::default(); quads + 2];
@@ -138,8 +152,9 @@ pub(super) fn decode(
     let mut here_v = vec![0u64; width + 2];
     for pair_row in 0..height.div_ceil(2) {
         let later = usize::from(pair_row > 0);
+        let table = &tables[later];
         // VLC and MEL: each quad's codeword and `u`.
-        let mut left = Quad::default();
+        let mut left = 0u8;
         let mut q = 0;
         while q < quads {
             let mut pair = [Quad::default(); 2];
@@ -149,44 +164,51 @@ pub(super) fn decode(
                     break;
                 }
                 let context = if later == 0 {
-                    (left.rho & 1 | left.rho >> 1 & 1)
-                        | (left.rho >> 2 & 1) << 1
-                        | (left.rho >> 3 & 1) << 2
+                    initial_context(left)
                 } else {
-                    let nw = if at > 0 {
-                        above[at - 1].rho >> 3 & 1
-                    } else {
-                        0
-                    };
-                    let n = above[at].rho;
-                    let ne = above[at + 1].rho;
-                    (nw | n >> 1 & 1)
-                        | (left.rho >> 2 & 1 | left.rho >> 3 & 1) << 1
-                        | (n >> 3 & 1 | ne >> 1 & 1) << 2
+                    let nw = if at > 0 { above[at - 1].rho } else { 0 };
+                    later_context(left, nw, above[at].rho, above[at + 1].rho)
                 };
-                *slot = quad(&mut vlc, &mut mel, context, later)?;
-                left = *slot;
-            }
-            let both = pair[0].u_off && pair[1].u_off;
-            let event = (later == 0 && both).then(|| mel.event());
-            let (u0, u1) = residuals(&mut vlc, (pair[0].u_off, pair[1].u_off), event);
-            for (i, (entry, residual)) in pair.into_iter().zip([u0, u1]).enumerate() {
-                if q + i < quads {
-                    here[q + i] = entry;
-                    u[q + i] = residual;
+                if context != 0 || mel.event() {
+                    let entry = table[usize::from(context) << 7 | (vlc.peek() & 0x7F) as usize];
+                    if entry.length == 0 {
+                        return Err(corrupt(
+                            "an HTJ2K code-block with a VLC codeword of no table",
+                        ));
+                    }
+                    vlc.advance(u32::from(entry.length));
+                    *slot = entry;
                 }
+                left = slot.rho;
+            }
+            let (u0, u1) = if pair[0].u_off || pair[1].u_off {
+                let both = pair[0].u_off && pair[1].u_off;
+                let event = (later == 0 && both).then(|| mel.event());
+                residuals(&mut vlc, (pair[0].u_off, pair[1].u_off), event)
+            } else {
+                (0, 0)
+            };
+            here[q] = pair[0];
+            u[q] = u0;
+            if q + 1 < quads {
+                here[q + 1] = pair[1];
+                u[q + 1] = u1;
             }
             q += 2;
         }
         // MagSgn: each significant sample's magnitude and sign.
-        here_v.fill(0);
         let y = pair_row * 2;
+        let rows = [y * stride, (y + 1) * stride];
+        let second_row = y + 1 < height;
         for q in 0..quads {
             let entry = here[q];
-            let kappa = if later == 0 {
-                1
-            } else if entry.rho.count_ones() > 1 {
-                let x = 2 * q;
+            let x = 2 * q;
+            if entry.rho == 0 {
+                here_v[x] = 0;
+                here_v[x + 1] = 0;
+                continue;
+            }
+            let kappa = if later == 1 && entry.rho & (entry.rho - 1) != 0 {
                 let west = if x > 0 { above_v[x - 1] } else { 0 };
                 let neighbours = west | above_v[x] | above_v[x + 1] | above_v[x + 2];
                 63 - (neighbours | 2).leading_zeros()
@@ -199,41 +221,33 @@ pub(super) fn decode(
                     "an HTJ2K code-block whose magnitudes pass its bit-planes",
                 ));
             }
+            let mut column_v = [0u64; 2];
             for n in 0..4u8 {
-                let (dx, dy) = (usize::from(n >> 1), usize::from(n & 1));
-                let x = 2 * q + dx;
-                if x >= width {
-                    break;
-                }
                 if entry.rho >> n & 1 == 0 {
                     continue;
                 }
+                let (dx, dy) = (usize::from(n >> 1), usize::from(n & 1));
                 let bits = big_u - u32::from(entry.e_k >> n & 1);
-                let peeked = magsgn.peek();
-                let sign = peeked & 1;
-                let low = if bits > 32 {
-                    let first = u64::from(magsgn.take(32));
-                    first | u64::from(magsgn.take(bits - 32)) << 32
-                } else {
-                    u64::from(magsgn.take(bits))
-                };
+                let low = magsgn.take_long(bits);
                 let v = low | u64::from(entry.e_1 >> n & 1) << bits | 1;
                 if dy == 1 {
-                    here_v[x] = v;
+                    column_v[dx] = v;
                 }
-                let magnitude = (v + 2) >> 1;
-                let value = if plane == 0 {
-                    magnitude as i64
+                if x + dx >= width || (dy == 1 && !second_row) {
+                    continue;
+                }
+                let magnitude = ((v + 2) >> 1) << plane | middle;
+                let value = if low & 1 == 1 {
+                    -(magnitude as i64)
                 } else {
-                    (magnitude << plane | 1 << (plane - 1)) as i64
+                    magnitude as i64
                 };
-                if y + dy < height {
-                    out[(y + dy) * stride + x] = if sign == 1 { -value } else { value };
-                }
+                out[rows[dy] + x + dx] = T::from_i64(value);
             }
+            here_v[x] = column_v[0];
+            here_v[x + 1] = column_v[1];
         }
         std::mem::swap(&mut above, &mut here);
-        here.fill(Quad::default());
         std::mem::swap(&mut above_v, &mut here_v);
     }
     Ok(())

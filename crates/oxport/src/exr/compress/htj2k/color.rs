@@ -4,19 +4,21 @@
 //! (T.801), which makes the bit patterns of negative halves and floats
 //! (sign and magnitude) into integers that order as the values do.
 
+use super::wavelet::Coefficient;
+
 /// Undoes the reversible color transform: `y0`, `y1`, `y2` become the
 /// components 0, 1 and 2 (R, G and B as OpenEXR maps them).
-pub(super) fn inverse_rct(y0: &mut [i64], y1: &mut [i64], y2: &mut [i64]) {
+pub(super) fn inverse_rct<T: Coefficient>(y0: &mut [T], y1: &mut [T], y2: &mut [T]) {
     for ((a, b), c) in y0.iter_mut().zip(y1.iter_mut()).zip(y2.iter_mut()) {
-        let green = *a - ((*b + *c) >> 2);
-        (*a, *b, *c) = (*c + green, green, *b + green);
+        let green = a.sub(b.add(*c).shr(2));
+        (*a, *b, *c) = (c.add(green), green, b.add(green));
     }
 }
 
 /// The reversible color transform of components 0, 1 and 2, in place.
-pub(super) fn forward_rct(i0: &mut [i64], i1: &mut [i64], i2: &mut [i64]) {
+pub(super) fn forward_rct<T: Coefficient>(i0: &mut [T], i1: &mut [T], i2: &mut [T]) {
     for ((a, b), c) in i0.iter_mut().zip(i1.iter_mut()).zip(i2.iter_mut()) {
-        (*a, *b, *c) = ((*a + 2 * *b + *c) >> 2, *c - *b, *a - *b);
+        (*a, *b, *c) = (a.add(b.add(*b)).add(*c).shr(2), c.sub(*b), a.sub(*b));
     }
 }
 

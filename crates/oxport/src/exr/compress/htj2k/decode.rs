@@ -5,19 +5,61 @@
 use super::block;
 use super::color::inverse_rct;
 use super::geometry::{self, Resolution};
-use super::markers::{Codestream, Rect};
+use super::markers::{Codestream, Component, Rect};
 use super::packets::{self, Bands};
-use super::wavelet::{Plane, bands, synthesize};
+use super::wavelet::{Coefficient, Plane, bands, synthesize};
 use crate::{Error, Result};
 
-/// Per component, its samples over the whole image (before the DC level
-/// shift and NLT).
-pub(super) fn components(codestream: &Codestream) -> Result<Vec<Plane>> {
+/// A component's samples over the whole image (before the DC level shift
+/// and NLT), in the narrowest integers that hold them.
+pub(super) enum Decoded {
+    /// Components of up to 16 bits.
+    Narrow(Plane<i32>),
+    /// 32-bit components.
+    Wide(Plane<i64>),
+}
+
+impl Decoded {
+    fn new(rect: Rect, component: &Component) -> Self {
+        // Filled by the first tile (moved there when it is the whole image).
+        if component.depth <= 16 {
+            Decoded::Narrow(Plane {
+                rect,
+                samples: Vec::new(),
+            })
+        } else {
+            Decoded::Wide(Plane {
+                rect,
+                samples: Vec::new(),
+            })
+        }
+    }
+
+    pub(super) fn rect(&self) -> Rect {
+        match self {
+            Decoded::Narrow(p) => p.rect,
+            Decoded::Wide(p) => p.rect,
+        }
+    }
+
+    fn widen(&mut self) {
+        if let Decoded::Narrow(p) = self {
+            let samples = p.samples.iter().map(|&v| i64::from(v)).collect();
+            *self = Decoded::Wide(Plane {
+                rect: p.rect,
+                samples,
+            });
+        }
+    }
+}
+
+/// Per component, its samples over the whole image.
+pub(super) fn components(codestream: &Codestream) -> Result<Vec<Decoded>> {
     let image = codestream.image;
-    let mut planes: Vec<Plane> = codestream
+    let mut planes: Vec<Decoded> = codestream
         .components
         .iter()
-        .map(|c| Plane::zeros(geometry::component_rect(image, c)))
+        .map(|c| Decoded::new(geometry::component_rect(image, c), c))
         .collect();
     let (across, down) = codestream.tiles();
     for tile in 0..across * down {
@@ -26,8 +68,10 @@ pub(super) fn components(codestream: &Codestream) -> Result<Vec<Plane>> {
         let shapes = geometry::tile_resolutions(codestream, tile)?;
         let (blocks, _) = packets::read(codestream, tile, &shapes)?;
         for ((resolutions, coded), plane) in shapes.iter().zip(&blocks).zip(&mut planes) {
-            let decoded = tile_component(resolutions, coded)?;
-            place(decoded, plane);
+            match plane {
+                Decoded::Narrow(plane) => place(tile_component(resolutions, coded)?, plane),
+                Decoded::Wide(plane) => place(tile_component(resolutions, coded)?, plane),
+            }
         }
     }
     if codestream.color_transform {
@@ -36,20 +80,32 @@ pub(super) fn components(codestream: &Codestream) -> Result<Vec<Plane>> {
                 "an HTJ2K color transform without three components",
             ));
         };
-        if r.samples.len() != g.samples.len() || r.samples.len() != b.samples.len() {
+        if r.rect() != g.rect() || r.rect() != b.rect() {
             return Err(Error::corrupt(
                 "an HTJ2K color transform over components of other sizes",
             ));
         }
-        inverse_rct(&mut r.samples, &mut g.samples, &mut b.samples);
+        match (&mut *r, &mut *g, &mut *b) {
+            (Decoded::Narrow(r), Decoded::Narrow(g), Decoded::Narrow(b)) => {
+                inverse_rct(&mut r.samples, &mut g.samples, &mut b.samples)
+            }
+            _ => {
+                for plane in [&mut *r, &mut *g, &mut *b] {
+                    plane.widen();
+                }
+                if let (Decoded::Wide(r), Decoded::Wide(g), Decoded::Wide(b)) = (r, g, b) {
+                    inverse_rct(&mut r.samples, &mut g.samples, &mut b.samples);
+                }
+            }
+        }
     }
     Ok(planes)
 }
 
 /// One tile-component: its code-blocks decoded into their bands, and the
 /// bands joined, lowest resolution first.
-fn tile_component(resolutions: &[Resolution], coded: &[Bands]) -> Result<Plane> {
-    let mut joined: Option<Plane> = None;
+fn tile_component<T: Coefficient>(resolutions: &[Resolution], coded: &[Bands]) -> Result<Plane<T>> {
+    let mut joined: Option<Plane<T>> = None;
     for (resolution, coded_bands) in resolutions.iter().zip(coded) {
         let planes = resolution
             .bands
@@ -70,12 +126,14 @@ fn tile_component(resolutions: &[Resolution], coded: &[Bands]) -> Result<Plane> 
                 Ok(plane)
             })
             .collect::<Result<Vec<_>>>()?;
-        joined = Some(match (joined, &planes[..]) {
-            (None, [ll]) => ll.clone(),
-            (Some(low), [hl, lh, hh])
+        let mut planes = planes.into_iter();
+        let bands_of = [planes.next(), planes.next(), planes.next(), planes.next()];
+        joined = Some(match (joined, bands_of) {
+            (None, [Some(ll), None, None, None]) => ll,
+            (Some(low), [Some(hl), Some(lh), Some(hh), None])
                 if [low.rect, hl.rect, lh.rect, hh.rect] == bands(resolution.rect) =>
             {
-                synthesize([&low, hl, lh, hh], resolution.rect)
+                synthesize([&low, &hl, &lh, &hh], resolution.rect)
             }
             _ => return Err(Error::Internal("HTJ2K: a resolution of other bands".into())),
         });
@@ -85,10 +143,13 @@ fn tile_component(resolutions: &[Resolution], coded: &[Bands]) -> Result<Plane> 
 
 /// Puts the tile-component `tile` into the component `plane` (moved there
 /// when it is the whole component, as in a codestream of one tile).
-fn place(tile: Plane, plane: &mut Plane) {
+fn place<T: Coefficient>(tile: Plane<T>, plane: &mut Plane<T>) {
     if tile.rect == plane.rect {
         *plane = tile;
         return;
+    }
+    if plane.samples.is_empty() {
+        *plane = Plane::zeros(plane.rect);
     }
     let Rect { x0, y0, x1, y1 } = tile.rect;
     let (w, pw) = ((x1 - x0) as usize, (plane.rect.x1 - plane.rect.x0) as usize);

@@ -35,6 +35,7 @@ mod wavelet;
 use super::super::attribute::PixelType;
 use super::super::chunk::Layout;
 use crate::{Error, Result};
+use wavelet::{Coefficient, Plane};
 
 /// Decodes the HTJ2K chunk `packed` of `layout` into `out`.
 pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Result<()> {
@@ -56,27 +57,40 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
             signed: component.signed,
             complement: component.complement,
         };
-        let plane = &planes[c];
-        let width = (plane.rect.x1 - plane.rect.x0) as usize;
         let line = rows_done[row.channel];
         rows_done[row.channel] += 1;
-        let values = plane
-            .samples
-            .get(line * width..(line + 1) * width)
-            .ok_or_else(|| {
-                Error::corrupt("an HTJ2K component with fewer lines than its channel")
-            })?;
         let bytes = &mut out[row.at..row.at + row.len];
-        match layout.channels[row.channel].pixel_type {
-            PixelType::Half => {
-                for (to, &v) in bytes.chunks_exact_mut(2).zip(values) {
-                    to.copy_from_slice(&(samples.sample(v) as i16).to_le_bytes());
-                }
+        let pixel_type = layout.channels[row.channel].pixel_type;
+        match &planes[c] {
+            decode::Decoded::Narrow(plane) => write_row(plane, line, samples, pixel_type, bytes)?,
+            decode::Decoded::Wide(plane) => write_row(plane, line, samples, pixel_type, bytes)?,
+        }
+    }
+    Ok(())
+}
+
+/// Line `line` of `plane` as the channel's little-endian samples.
+fn write_row<T: Coefficient>(
+    plane: &Plane<T>,
+    line: usize,
+    samples: color::Samples,
+    pixel_type: PixelType,
+    bytes: &mut [u8],
+) -> Result<()> {
+    let width = (plane.rect.x1 - plane.rect.x0) as usize;
+    let values = plane
+        .samples
+        .get(line * width..(line + 1) * width)
+        .ok_or_else(|| Error::corrupt("an HTJ2K component with fewer lines than its channel"))?;
+    match pixel_type {
+        PixelType::Half => {
+            for (to, &v) in bytes.chunks_exact_mut(2).zip(values) {
+                to.copy_from_slice(&(samples.sample(v.to_i64()) as i16).to_le_bytes());
             }
-            PixelType::Float | PixelType::Uint => {
-                for (to, &v) in bytes.chunks_exact_mut(4).zip(values) {
-                    to.copy_from_slice(&(samples.sample(v) as i32).to_le_bytes());
-                }
+        }
+        PixelType::Float | PixelType::Uint => {
+            for (to, &v) in bytes.chunks_exact_mut(4).zip(values) {
+                to.copy_from_slice(&(samples.sample(v.to_i64()) as i32).to_le_bytes());
             }
         }
     }

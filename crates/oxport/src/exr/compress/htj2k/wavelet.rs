@@ -5,21 +5,77 @@
 //! resolution's four bands into it (rows, then columns), `analyze` splits
 //! it (columns, then rows) exactly back.
 //!
-//! Samples are `i64`: 32-bit components grow past `i32` through the
-//! levels and the color transform.
+//! Each lifting step runs on a band's own samples, which makes it a loop
+//! over whole slices the compiler vectorizes: along a row, the low (or
+//! high) half against the other half shifted by one; down the columns,
+//! whole rows against the rows above and below. In a band's own indices
+//! the symmetric extension is a clamp at either end.
+//!
+//! Samples are [`Coefficient`]s: `i32` for components of up to 16 bits,
+//! `i64` for 32-bit ones, which grow past `i32` through the levels and the
+//! color transform. The arithmetic wraps, so that a damaged codestream
+//! gives wrong samples, never an overflow.
 
 use super::markers::Rect;
 
-/// A rectangle of samples, row after row.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Plane {
-    pub(super) rect: Rect,
-    pub(super) samples: Vec<i64>,
+/// A wavelet coefficient's integer type.
+pub(super) trait Coefficient:
+    Copy + Default + PartialEq + std::fmt::Debug + Send + Sync + 'static
+{
+    fn add(self, other: Self) -> Self;
+    fn sub(self, other: Self) -> Self;
+    /// Arithmetic shift right.
+    fn shr(self, bits: u32) -> Self;
+    fn two() -> Self;
+    /// The low bits of `value` (all of them for `i64`).
+    fn from_i64(value: i64) -> Self;
+    fn to_i64(self) -> i64;
 }
 
-impl Plane {
+macro_rules! coefficient {
+    ($t:ty) => {
+        impl Coefficient for $t {
+            #[inline(always)]
+            fn add(self, other: Self) -> Self {
+                self.wrapping_add(other)
+            }
+            #[inline(always)]
+            fn sub(self, other: Self) -> Self {
+                self.wrapping_sub(other)
+            }
+            #[inline(always)]
+            fn shr(self, bits: u32) -> Self {
+                self >> bits
+            }
+            #[inline(always)]
+            fn two() -> Self {
+                2
+            }
+            #[inline(always)]
+            fn from_i64(value: i64) -> Self {
+                value as $t
+            }
+            #[inline(always)]
+            fn to_i64(self) -> i64 {
+                self as i64
+            }
+        }
+    };
+}
+
+coefficient!(i32);
+coefficient!(i64);
+
+/// A rectangle of samples, row after row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Plane<T = i64> {
+    pub(super) rect: Rect,
+    pub(super) samples: Vec<T>,
+}
+
+impl<T: Coefficient> Plane<T> {
     pub(super) fn zeros(rect: Rect) -> Self {
-        let samples = vec![0; width(rect) * height(rect)];
+        let samples = vec![T::default(); width(rect) * height(rect)];
         Plane { rect, samples }
     }
 }
@@ -42,121 +98,249 @@ pub(super) fn bands(rect: Rect) -> [Rect; 4] {
     [at(lx, ly), at(hx, ly), at(lx, hy), at(hx, hy)]
 }
 
-/// Undoes one level of lifting on `line`, whose first sample has index
-/// `start` on its axis (F.3.8, `1D_FILTR_5-3R`).
-fn inverse_line(line: &mut [i64], start: u32) {
-    let n = line.len();
-    let odd_first = start % 2 == 1;
-    if n == 1 {
-        if odd_first {
-            line[0] >>= 1;
-        }
-        return;
+// The four lifting steps, on a sample `x` and its neighbours `a` and `b` in
+// the other half.
+
+#[inline(always)]
+fn undo_update<T: Coefficient>(x: T, a: T, b: T) -> T {
+    x.sub(a.add(b).add(T::two()).shr(2))
+}
+
+#[inline(always)]
+fn undo_predict<T: Coefficient>(x: T, a: T, b: T) -> T {
+    x.add(a.add(b).shr(1))
+}
+
+#[inline(always)]
+fn predict<T: Coefficient>(x: T, a: T, b: T) -> T {
+    x.sub(a.add(b).shr(1))
+}
+
+#[inline(always)]
+fn update<T: Coefficient>(x: T, a: T, b: T) -> T {
+    x.add(a.add(b).add(T::two()).shr(2))
+}
+
+/// Where the neighbours of a half's sample `k` sit in the other half: at
+/// `k - 1` and `k` (`-1`), or at `k` and `k + 1` (`0`). A line starting at
+/// an even index has its low samples' neighbours at `-1` and its high
+/// samples' at `0`; one starting at an odd index the other way round.
+fn offsets(start: u32) -> (isize, isize) {
+    if start % 2 == 0 { (-1, 0) } else { (0, -1) }
+}
+
+/// `x[k] = step(x[k], other[k + d], other[k + d + 1])` for every `k`, the
+/// indices clamped into `other` (not empty).
+#[inline(always)]
+fn lift<T: Coefficient>(x: &mut [T], other: &[T], d: isize, step: impl Fn(T, T, T) -> T) {
+    let last = other.len() as isize - 1;
+    let at = |i: isize| other[i.clamp(0, last) as usize];
+    // Where both neighbours are inside `other`: k + d ≥ 0 and k + d + 1 ≤ last.
+    let first = (-d) as usize;
+    let end = ((last - d).max(0) as usize).clamp(first.min(x.len()), x.len());
+    for k in 0..first.min(x.len()) {
+        x[k] = step(x[k], at(k as isize + d), at(k as isize + d + 1));
     }
-    // Whole-sample symmetric extension: the neighbour past an edge is the
-    // one on the other side.
-    let before = |line: &[i64], i: usize| if i == 0 { line[1] } else { line[i - 1] };
-    let after = |line: &[i64], i: usize| if i + 1 == n { line[n - 2] } else { line[i + 1] };
-    let first_even = usize::from(odd_first);
-    for i in (first_even..n).step_by(2) {
-        line[i] -= (before(line, i) + after(line, i) + 2) >> 2;
+    let from = (first as isize + d) as usize;
+    for ((x, &a), &b) in x[first.min(end)..end]
+        .iter_mut()
+        .zip(&other[from..])
+        .zip(&other[from + 1..])
+    {
+        *x = step(*x, a, b);
     }
-    for i in (1 - first_even..n).step_by(2) {
-        line[i] += (before(line, i) + after(line, i)) >> 1;
+    for k in end..x.len() {
+        x[k] = step(x[k], at(k as isize + d), at(k as isize + d + 1));
     }
 }
 
-/// One level of lifting on `line` (F.4.8, `1D_FILTD_5-3R`), the inverse of
-/// [`inverse_line`].
-fn forward_line(line: &mut [i64], start: u32) {
-    let n = line.len();
-    let odd_first = start % 2 == 1;
-    if n == 1 {
-        if odd_first {
-            line[0] <<= 1;
+/// The same over whole rows: row `k` of `x` against rows `k + d` and
+/// `k + d + 1` of `other` (clamped), all `w` wide.
+fn lift_rows<T: Coefficient>(
+    x: &mut [T],
+    other: &[T],
+    w: usize,
+    d: isize,
+    step: impl Fn(T, T, T) -> T + Copy,
+) {
+    let last = (other.len() / w) as isize - 1;
+    for (k, row) in x.chunks_exact_mut(w).enumerate() {
+        let a = (k as isize + d).clamp(0, last) as usize;
+        let b = (k as isize + d + 1).clamp(0, last) as usize;
+        let (a, b) = (&other[a * w..(a + 1) * w], &other[b * w..(b + 1) * w]);
+        for ((x, &a), &b) in row.iter_mut().zip(a).zip(b) {
+            *x = step(*x, a, b);
         }
-        return;
-    }
-    let before = |line: &[i64], i: usize| if i == 0 { line[1] } else { line[i - 1] };
-    let after = |line: &[i64], i: usize| if i + 1 == n { line[n - 2] } else { line[i + 1] };
-    let first_even = usize::from(odd_first);
-    for i in (1 - first_even..n).step_by(2) {
-        line[i] -= (before(line, i) + after(line, i)) >> 1;
-    }
-    for i in (first_even..n).step_by(2) {
-        line[i] += (before(line, i) + after(line, i) + 2) >> 2;
     }
 }
 
-/// Whether index `v` on an axis is even, as a band selector.
-fn parity(v: u32) -> usize {
-    (v % 2) as usize
+/// Scratch rows reused across a level's rows.
+struct Halves<T> {
+    low: Vec<T>,
+    high: Vec<T>,
+}
+
+impl<T: Coefficient> Halves<T> {
+    /// Joins the row's low half `low` and high half `high` into `out`, a
+    /// line starting at index `start` (F.3.8, `1D_FILTR_5-3R`).
+    fn join(&mut self, low: &[T], high: &[T], out: &mut [T], start: u32) {
+        if out.len() == 1 {
+            out[0] = if start % 2 == 0 { low[0] } else { high[0].shr(1) };
+            return;
+        }
+        let (low_d, high_d) = offsets(start);
+        self.low.clear();
+        self.low.extend_from_slice(low);
+        self.high.clear();
+        self.high.extend_from_slice(high);
+        lift(&mut self.low, &self.high, low_d, undo_update);
+        lift(&mut self.high, &self.low, high_d, undo_predict);
+        interleave(&self.low, &self.high, out, start);
+    }
+
+    /// Splits the line `line`, starting at index `start`, into its low and
+    /// high halves `low` and `high` (F.4.8, `1D_FILTD_5-3R`).
+    fn split(&mut self, line: &[T], low: &mut [T], high: &mut [T], start: u32) {
+        if line.len() == 1 {
+            if start % 2 == 0 {
+                low[0] = line[0];
+            } else {
+                high[0] = line[0].add(line[0]);
+            }
+            return;
+        }
+        let (low_d, high_d) = offsets(start);
+        deinterleave(line, low, high, start);
+        lift(high, low, high_d, predict);
+        lift(low, high, low_d, update);
+    }
+}
+
+/// `out` from its low (even-indexed) and high (odd-indexed) samples.
+fn interleave<T: Coefficient>(low: &[T], high: &[T], out: &mut [T], start: u32) {
+    let (first, second) = if start % 2 == 0 { (low, high) } else { (high, low) };
+    for (pair, (&a, &b)) in out.chunks_exact_mut(2).zip(first.iter().zip(second)) {
+        pair[0] = a;
+        pair[1] = b;
+    }
+    if out.len() % 2 == 1 {
+        out[out.len() - 1] = first[first.len() - 1];
+    }
+}
+
+/// The inverse of [`interleave`].
+fn deinterleave<T: Coefficient>(line: &[T], low: &mut [T], high: &mut [T], start: u32) {
+    let (first, second) = if start % 2 == 0 { (low, high) } else { (high, low) };
+    for (pair, (a, b)) in line.chunks_exact(2).zip(first.iter_mut().zip(second.iter_mut())) {
+        *a = pair[0];
+        *b = pair[1];
+    }
+    if line.len() % 2 == 1 {
+        first[first.len() - 1] = line[line.len() - 1];
+    }
 }
 
 /// One level of synthesis (F.3.2, `2D_SR`): the bands `[ll, hl, lh, hh]`
-/// of `rect` (as [`bands`] gives their areas) interleaved, then lifted
-/// along the rows and then along the columns.
-pub(super) fn synthesize(bands_of: [&Plane; 4], rect: Rect) -> Plane {
+/// of `rect` (as [`bands`] gives their areas) joined along the rows and
+/// then along the columns.
+pub(super) fn synthesize<T: Coefficient>(bands_of: [&Plane<T>; 4], rect: Rect) -> Plane<T> {
     let mut out = Plane::zeros(rect);
     let (w, h) = (width(rect), height(rect));
     if w == 0 || h == 0 {
         return out;
     }
-    for y in rect.y0..rect.y1 {
-        let row = (y - rect.y0) as usize * w;
-        for x in rect.x0..rect.x1 {
-            let band = bands_of[parity(x) + 2 * parity(y)];
-            let (bx, by) = (x / 2 - band.rect.x0, y / 2 - band.rect.y0);
-            out.samples[row + (x - rect.x0) as usize] =
-                band.samples[by as usize * width(band.rect) + bx as usize];
+    let [ll, hl, lh, hh] = bands_of;
+    let mut halves = Halves {
+        low: Vec::with_capacity(w / 2 + 1),
+        high: Vec::with_capacity(w / 2 + 1),
+    };
+    // The rows of the low and the high vertical bands, each joined.
+    let join_rows = |halves: &mut Halves<T>, low: &Plane<T>, high: &Plane<T>| {
+        let (lw, hw) = (width(low.rect), width(high.rect));
+        let rows = height(low.rect);
+        let mut joined = vec![T::default(); rows * w];
+        for (y, out) in joined.chunks_exact_mut(w).enumerate() {
+            let low = &low.samples[y * lw..(y + 1) * lw];
+            let high = &high.samples[y * hw..(y + 1) * hw];
+            halves.join(low, high, out, rect.x0);
         }
+        joined
+    };
+    let mut low = join_rows(&mut halves, ll, hl);
+    let mut high = join_rows(&mut halves, lh, hh);
+    if h == 1 {
+        if rect.y0 % 2 == 0 {
+            out.samples.copy_from_slice(&low);
+        } else {
+            for (o, &v) in out.samples.iter_mut().zip(&high) {
+                *o = v.shr(1);
+            }
+        }
+        return out;
     }
-    for row in out.samples.chunks_exact_mut(w) {
-        inverse_line(row, rect.x0);
+    let (low_d, high_d) = offsets(rect.y0);
+    lift_rows(&mut low, &high, w, low_d, undo_update);
+    lift_rows(&mut high, &low, w, high_d, undo_predict);
+    // Rows back in order: low ones at even indices.
+    let (first, second) = if rect.y0 % 2 == 0 {
+        (&low, &high)
+    } else {
+        (&high, &low)
+    };
+    for (y, row) in out.samples.chunks_exact_mut(w).enumerate() {
+        let from = if y % 2 == 0 { first } else { second };
+        row.copy_from_slice(&from[y / 2 * w..(y / 2 + 1) * w]);
     }
-    each_column(&mut out.samples, w, |column| inverse_line(column, rect.y0));
     out
 }
 
-/// `lift` on each column of the `w`-wide `samples`.
-fn each_column(samples: &mut [i64], w: usize, mut lift: impl FnMut(&mut [i64])) {
-    let mut column = vec![0; samples.len() / w];
-    for x in 0..w {
-        for (y, sample) in column.iter_mut().enumerate() {
-            *sample = samples[y * w + x];
-        }
-        lift(&mut column);
-        for (y, &sample) in column.iter().enumerate() {
-            samples[y * w + x] = sample;
-        }
-    }
-}
-
 /// One level of analysis (F.4.2, `2D_SD`), the inverse of [`synthesize`]:
-/// `plane` lifted along the columns and then the rows, and split into its
-/// bands `[ll, hl, lh, hh]`.
-pub(super) fn analyze(plane: &Plane) -> [Plane; 4] {
+/// `plane` split along the columns and then the rows into its bands
+/// `[ll, hl, lh, hh]`.
+pub(super) fn analyze<T: Coefficient>(plane: &Plane<T>) -> [Plane<T>; 4] {
     let rect = plane.rect;
-    let mut bands_out = bands(rect).map(Plane::zeros);
+    let mut out = bands(rect).map(Plane::zeros);
     let (w, h) = (width(rect), height(rect));
     if w == 0 || h == 0 {
-        return bands_out;
+        return out;
     }
-    let mut samples = plane.samples.clone();
-    each_column(&mut samples, w, |column| forward_line(column, rect.y0));
-    for row in samples.chunks_exact_mut(w) {
-        forward_line(row, rect.x0);
+    // The columns: rows of even and odd index apart, then lifted.
+    let (first, second) = if rect.y0 % 2 == 0 { (0, 1) } else { (1, 0) };
+    let rows = |parity: usize| -> Vec<T> {
+        plane
+            .samples
+            .chunks_exact(w)
+            .enumerate()
+            .filter(|(y, _)| y % 2 == parity)
+            .flat_map(|(_, row)| row.iter().copied())
+            .collect()
+    };
+    let (mut low, mut high) = (rows(first), rows(second));
+    if h == 1 {
+        if rect.y0 % 2 == 1 {
+            for v in &mut high {
+                *v = v.add(*v);
+            }
+        }
+    } else {
+        let (low_d, high_d) = offsets(rect.y0);
+        lift_rows(&mut high, &low, w, high_d, predict);
+        lift_rows(&mut low, &high, w, low_d, update);
     }
-    for y in rect.y0..rect.y1 {
-        let row = (y - rect.y0) as usize * w;
-        for x in rect.x0..rect.x1 {
-            let band = &mut bands_out[parity(x) + 2 * parity(y)];
-            let (bx, by) = (x / 2 - band.rect.x0, y / 2 - band.rect.y0);
-            let bw = width(band.rect);
-            band.samples[by as usize * bw + bx as usize] = samples[row + (x - rect.x0) as usize];
+    let mut halves = Halves {
+        low: Vec::new(),
+        high: Vec::new(),
+    };
+    let [ll, hl, lh, hh] = &mut out;
+    for (rows, (l, h)) in [(&low, (ll, hl)), (&high, (lh, hh))] {
+        let (lw, hw) = (width(l.rect), width(h.rect));
+        for (y, line) in rows.chunks_exact(w).enumerate() {
+            let low = &mut l.samples[y * lw..(y + 1) * lw];
+            let high = &mut h.samples[y * hw..(y + 1) * hw];
+            halves.split(line, low, high, rect.x0);
         }
     }
-    bands_out
+    out
 }
 
 #[cfg(test)]
@@ -177,7 +361,7 @@ mod tests {
     }
 
     /// The 5/3 lifting of T.800 F.4.8.2 written out with an explicit
-    /// extension function: the reference `forward_line` must agree with.
+    /// extension function: the reference the lifting must agree with.
     fn reference_forward(x: &[i64], start: u32) -> Vec<i64> {
         let (i0, i1) = (i64::from(start), i64::from(start) + x.len() as i64);
         if x.len() == 1 {
@@ -225,14 +409,26 @@ mod tests {
                     33,
                 )
                 .samples;
-                let mut line = original.clone();
-                forward_line(&mut line, start);
+                let (lows, highs) = if start % 2 == 0 {
+                    (len.div_ceil(2), len / 2)
+                } else {
+                    (len / 2, len.div_ceil(2))
+                };
+                let mut halves = Halves {
+                    low: Vec::new(),
+                    high: Vec::new(),
+                };
+                let (mut low, mut high) = (vec![0; lows], vec![0; highs]);
+                halves.split(&original, &mut low, &mut high, start);
+                let mut interleaved = vec![0; len];
+                interleave(&low, &high, &mut interleaved, start);
                 assert_eq!(
-                    line,
+                    interleaved,
                     reference_forward(&original, start),
                     "{len} from {start}"
                 );
-                inverse_line(&mut line, start);
+                let mut line = vec![0; len];
+                halves.join(&low, &high, &mut line, start);
                 assert_eq!(line, original, "{len} from {start}");
             }
         }
@@ -258,6 +454,27 @@ mod tests {
             let split = analyze(&plane);
             for (band, area) in split.iter().zip(bands(rect)) {
                 assert_eq!(band.rect, area);
+            }
+            // The standard's order: every column lifted, then every row,
+            // each sample then in the band its parities choose.
+            let (w, h) = (w as usize, h as usize);
+            let mut expected = plane.samples.clone();
+            for x in 0..w {
+                let column: Vec<i64> = (0..h).map(|y| expected[y * w + x]).collect();
+                for (y, v) in reference_forward(&column, y0).into_iter().enumerate() {
+                    expected[y * w + x] = v;
+                }
+            }
+            for row in expected.chunks_exact_mut(w) {
+                let lifted = reference_forward(row, x0);
+                row.copy_from_slice(&lifted);
+            }
+            for (i, &v) in expected.iter().enumerate() {
+                let (x, y) = (x0 + (i % w) as u32, y0 + (i / w) as u32);
+                let band = &split[(x % 2 + 2 * (y % 2)) as usize];
+                let bw = (band.rect.x1 - band.rect.x0) as usize;
+                let at = (y / 2 - band.rect.y0) as usize * bw + (x / 2 - band.rect.x0) as usize;
+                assert_eq!(band.samples[at], v, "{rect:?} at {x}, {y}");
             }
             let joined = synthesize([&split[0], &split[1], &split[2], &split[3]], rect);
             assert_eq!(joined, plane, "{rect:?}");
