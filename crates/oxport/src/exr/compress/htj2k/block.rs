@@ -221,31 +221,35 @@ pub(super) fn decode<T: Coefficient>(
                     "an HTJ2K code-block whose magnitudes pass its bit-planes",
                 ));
             }
-            let mut column_v = [0u64; 2];
-            for n in 0..4u8 {
-                if entry.rho >> n & 1 == 0 {
-                    continue;
-                }
-                let (dx, dy) = (usize::from(n >> 1), usize::from(n & 1));
-                let bits = big_u - u32::from(entry.e_k >> n & 1);
+            // Each sample's magnitude pattern `v` (0 where not significant)
+            // and signed value, without a branch on which are significant.
+            let mut v = [0u64; 4];
+            let mut values = [0i64; 4];
+            for n in 0..4 {
+                let significant = u64::from(entry.rho >> n & 1);
+                let bits = (big_u - u32::from(entry.e_k >> n & 1)) * significant as u32;
                 let low = magsgn.take_long(bits);
-                let v = low | u64::from(entry.e_1 >> n & 1) << bits | 1;
-                if dy == 1 {
-                    column_v[dx] = v;
-                }
-                if x + dx >= width || (dy == 1 && !second_row) {
-                    continue;
-                }
-                let magnitude = ((v + 2) >> 1) << plane | middle;
-                let value = if low & 1 == 1 {
-                    -(magnitude as i64)
-                } else {
-                    magnitude as i64
-                };
-                out[rows[dy] + x + dx] = T::from_i64(value);
+                v[n] = (low | u64::from(entry.e_1 >> n & 1) << bits | 1) * significant;
+                let magnitude = (((v[n] + 2) >> 1) << plane | middle) * significant;
+                let sign = (low & 1).wrapping_neg();
+                values[n] = ((magnitude ^ sign).wrapping_sub(sign)) as i64;
             }
-            here_v[x] = column_v[0];
-            here_v[x + 1] = column_v[1];
+            // Samples 0 and 2 on the upper line, 1 and 3 on the lower.
+            if x + 1 < width && second_row {
+                out[rows[0] + x] = T::from_i64(values[0]);
+                out[rows[0] + x + 1] = T::from_i64(values[2]);
+                out[rows[1] + x] = T::from_i64(values[1]);
+                out[rows[1] + x + 1] = T::from_i64(values[3]);
+            } else {
+                for (n, &value) in values.iter().enumerate() {
+                    let (dx, dy) = (n >> 1, n & 1);
+                    if x + dx < width && (dy == 0 || second_row) {
+                        out[rows[dy] + x + dx] = T::from_i64(value);
+                    }
+                }
+            }
+            here_v[x] = v[1];
+            here_v[x + 1] = v[3];
         }
         std::mem::swap(&mut above, &mut here);
         std::mem::swap(&mut above_v, &mut here_v);

@@ -240,58 +240,70 @@ fn deinterleave<T: Coefficient>(line: &[T], low: &mut [T], high: &mut [T], start
     }
 }
 
+/// `step` on every row of `samples` (`w` wide, `h` ≥ 2 rows) from row
+/// `first` on, every other one, against the rows above and below it (the
+/// row on the other side where one is missing).
+fn lift_interleaved<T: Coefficient>(
+    samples: &mut [T],
+    w: usize,
+    h: usize,
+    first: usize,
+    step: impl Fn(T, T, T) -> T + Copy,
+) {
+    for y in (first..h).step_by(2) {
+        let above = if y == 0 { 1 } else { y - 1 };
+        let below = if y + 1 == h { y - 1 } else { y + 1 };
+        let (before, rest) = samples.split_at_mut(y * w);
+        let (row, after) = rest.split_at_mut(w);
+        let neighbour = |r: usize| -> &[T] {
+            if r < y {
+                &before[r * w..(r + 1) * w]
+            } else {
+                &after[(r - y - 1) * w..(r - y) * w]
+            }
+        };
+        let (a, b) = (neighbour(above), neighbour(below));
+        for ((x, &a), &b) in row.iter_mut().zip(a).zip(b) {
+            *x = step(*x, a, b);
+        }
+    }
+}
+
 /// One level of synthesis (F.3.2, `2D_SR`): the bands `[ll, hl, lh, hh]`
-/// of `rect` (as [`bands`] gives their areas) joined along the rows and
-/// then along the columns.
+/// of `rect` (as [`bands`] gives their areas) joined along the rows, into
+/// their places, and then along the columns.
 pub(super) fn synthesize<T: Coefficient>(bands_of: [&Plane<T>; 4], rect: Rect) -> Plane<T> {
-    let mut out = Plane::zeros(rect);
     let (w, h) = (width(rect), height(rect));
+    let mut samples = vec![T::default(); w * h];
     if w == 0 || h == 0 {
-        return out;
+        return Plane { rect, samples };
     }
     let [ll, hl, lh, hh] = bands_of;
     let mut halves = Halves {
         low: Vec::with_capacity(w / 2 + 1),
         high: Vec::with_capacity(w / 2 + 1),
     };
-    // The rows of the low and the high vertical bands, each joined.
-    let join_rows = |halves: &mut Halves<T>, low: &Plane<T>, high: &Plane<T>| {
+    // Rows of the low vertical band (LL and HL) at the rows of even index.
+    let first_low = (rect.y0 % 2) as usize;
+    for (y, out) in samples.chunks_exact_mut(w).enumerate() {
+        let (low, high) = if y % 2 == first_low { (ll, hl) } else { (lh, hh) };
+        let band_row = y / 2;
         let (lw, hw) = (width(low.rect), width(high.rect));
-        let rows = height(low.rect);
-        let mut joined = vec![T::default(); rows * w];
-        for (y, out) in joined.chunks_exact_mut(w).enumerate() {
-            let low = &low.samples[y * lw..(y + 1) * lw];
-            let high = &high.samples[y * hw..(y + 1) * hw];
-            halves.join(low, high, out, rect.x0);
-        }
-        joined
-    };
-    let mut low = join_rows(&mut halves, ll, hl);
-    let mut high = join_rows(&mut halves, lh, hh);
+        let low = &low.samples[band_row * lw..(band_row + 1) * lw];
+        let high = &high.samples[band_row * hw..(band_row + 1) * hw];
+        halves.join(low, high, out, rect.x0);
+    }
     if h == 1 {
-        if rect.y0 % 2 == 0 {
-            out.samples.copy_from_slice(&low);
-        } else {
-            for (o, &v) in out.samples.iter_mut().zip(&high) {
-                *o = v.shr(1);
+        if first_low == 1 {
+            for v in &mut samples {
+                *v = v.shr(1);
             }
         }
-        return out;
-    }
-    let (low_d, high_d) = offsets(rect.y0);
-    lift_rows(&mut low, &high, w, low_d, undo_update);
-    lift_rows(&mut high, &low, w, high_d, undo_predict);
-    // Rows back in order: low ones at even indices.
-    let (first, second) = if rect.y0 % 2 == 0 {
-        (&low, &high)
     } else {
-        (&high, &low)
-    };
-    for (y, row) in out.samples.chunks_exact_mut(w).enumerate() {
-        let from = if y % 2 == 0 { first } else { second };
-        row.copy_from_slice(&from[y / 2 * w..(y / 2 + 1) * w]);
+        lift_interleaved(&mut samples, w, h, first_low, undo_update);
+        lift_interleaved(&mut samples, w, h, 1 - first_low, undo_predict);
     }
-    out
+    Plane { rect, samples }
 }
 
 /// One level of analysis (F.4.2, `2D_SD`), the inverse of [`synthesize`]:
