@@ -39,12 +39,12 @@ impl<S: Bytes> Lsb<S> {
     /// At least 32 bits in hand.
     #[inline(always)]
     fn fill(&mut self) {
-        if self.count <= 32 {
-            if let Some(word) = self.source.word() {
-                self.bits |= u64::from(word) << self.count;
-                self.count += 32;
-                return;
-            }
+        if self.count <= 32
+            && let Some(word) = self.source.word()
+        {
+            self.bits |= u64::from(word) << self.count;
+            self.count += 32;
+            return;
         }
         while self.count <= 56 {
             let (value, width) = self.source.next();

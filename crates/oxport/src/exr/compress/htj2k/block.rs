@@ -101,7 +101,9 @@ fn initial_context(left: u8) -> u8 {
 /// quad on its left and those above-left, above and above-right.
 #[inline(always)]
 fn later_context(left: u8, nw: u8, n: u8, ne: u8) -> u8 {
-    (nw >> 3 & 1 | n >> 1 & 1) | (left >> 2 & 1 | left >> 3 & 1) << 1 | (n >> 3 & 1 | ne >> 1 & 1) << 2
+    (nw >> 3 & 1 | n >> 1 & 1)
+        | (left >> 2 & 1 | left >> 3 & 1) << 1
+        | (n >> 3 & 1 | ne >> 1 & 1) << 2
 }
 
 /// Decodes `block` (`width` × `height` samples) into `out`, row after row
@@ -135,7 +137,9 @@ pub(super) fn decode<T: Coefficient>(
         .ok_or_else(|| corrupt("an HTJ2K code-block missing every bit-plane its band has"))?;
     // Magnitudes past 62 bits fit no coefficient.
     if plane + u32::from(block.missing) > 60 {
-        return Err(corrupt("an HTJ2K code-block of more bit-planes than any sample has"));
+        return Err(corrupt(
+            "an HTJ2K code-block of more bit-planes than any sample has",
+        ));
     }
     let bound = u32::from(block.missing) + 2;
     // Set bits at and below the cleanup pass's plane's half, for the

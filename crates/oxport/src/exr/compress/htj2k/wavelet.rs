@@ -126,7 +126,7 @@ fn update<T: Coefficient>(x: T, a: T, b: T) -> T {
 /// an even index has its low samples' neighbours at `-1` and its high
 /// samples' at `0`; one starting at an odd index the other way round.
 fn offsets(start: u32) -> (isize, isize) {
-    if start % 2 == 0 { (-1, 0) } else { (0, -1) }
+    if start & 1 == 0 { (-1, 0) } else { (0, -1) }
 }
 
 /// `x[k] = step(x[k], other[k + d], other[k + d + 1])` for every `k`, the
@@ -138,8 +138,8 @@ fn lift<T: Coefficient>(x: &mut [T], other: &[T], d: isize, step: impl Fn(T, T, 
     // Where both neighbours are inside `other`: k + d ≥ 0 and k + d + 1 ≤ last.
     let first = (-d) as usize;
     let end = ((last - d).max(0) as usize).clamp(first.min(x.len()), x.len());
-    for k in 0..first.min(x.len()) {
-        x[k] = step(x[k], at(k as isize + d), at(k as isize + d + 1));
+    for (k, x) in x.iter_mut().enumerate().take(first) {
+        *x = step(*x, at(k as isize + d), at(k as isize + d + 1));
     }
     let from = (first as isize + d) as usize;
     for ((x, &a), &b) in x[first.min(end)..end]
@@ -149,8 +149,8 @@ fn lift<T: Coefficient>(x: &mut [T], other: &[T], d: isize, step: impl Fn(T, T, 
     {
         *x = step(*x, a, b);
     }
-    for k in end..x.len() {
-        x[k] = step(x[k], at(k as isize + d), at(k as isize + d + 1));
+    for (k, x) in x.iter_mut().enumerate().skip(end) {
+        *x = step(*x, at(k as isize + d), at(k as isize + d + 1));
     }
 }
 
@@ -185,7 +185,11 @@ impl<T: Coefficient> Halves<T> {
     /// line starting at index `start` (F.3.8, `1D_FILTR_5-3R`).
     fn join(&mut self, low: &[T], high: &[T], out: &mut [T], start: u32) {
         if out.len() == 1 {
-            out[0] = if start % 2 == 0 { low[0] } else { high[0].shr(1) };
+            out[0] = if start & 1 == 0 {
+                low[0]
+            } else {
+                high[0].shr(1)
+            };
             return;
         }
         let (low_d, high_d) = offsets(start);
@@ -202,7 +206,7 @@ impl<T: Coefficient> Halves<T> {
     /// high halves `low` and `high` (F.4.8, `1D_FILTD_5-3R`).
     fn split(&mut self, line: &[T], low: &mut [T], high: &mut [T], start: u32) {
         if line.len() == 1 {
-            if start % 2 == 0 {
+            if start & 1 == 0 {
                 low[0] = line[0];
             } else {
                 high[0] = line[0].add(line[0]);
@@ -218,7 +222,11 @@ impl<T: Coefficient> Halves<T> {
 
 /// `out` from its low (even-indexed) and high (odd-indexed) samples.
 fn interleave<T: Coefficient>(low: &[T], high: &[T], out: &mut [T], start: u32) {
-    let (first, second) = if start % 2 == 0 { (low, high) } else { (high, low) };
+    let (first, second) = if start & 1 == 0 {
+        (low, high)
+    } else {
+        (high, low)
+    };
     for (pair, (&a, &b)) in out.chunks_exact_mut(2).zip(first.iter().zip(second)) {
         pair[0] = a;
         pair[1] = b;
@@ -230,8 +238,15 @@ fn interleave<T: Coefficient>(low: &[T], high: &[T], out: &mut [T], start: u32) 
 
 /// The inverse of [`interleave`].
 fn deinterleave<T: Coefficient>(line: &[T], low: &mut [T], high: &mut [T], start: u32) {
-    let (first, second) = if start % 2 == 0 { (low, high) } else { (high, low) };
-    for (pair, (a, b)) in line.chunks_exact(2).zip(first.iter_mut().zip(second.iter_mut())) {
+    let (first, second) = if start & 1 == 0 {
+        (low, high)
+    } else {
+        (high, low)
+    };
+    for (pair, (a, b)) in line
+        .chunks_exact(2)
+        .zip(first.iter_mut().zip(second.iter_mut()))
+    {
         *a = pair[0];
         *b = pair[1];
     }
@@ -286,7 +301,11 @@ pub(super) fn synthesize<T: Coefficient>(bands_of: [&Plane<T>; 4], rect: Rect) -
     // Rows of the low vertical band (LL and HL) at the rows of even index.
     let first_low = (rect.y0 % 2) as usize;
     for (y, out) in samples.chunks_exact_mut(w).enumerate() {
-        let (low, high) = if y % 2 == first_low { (ll, hl) } else { (lh, hh) };
+        let (low, high) = if y % 2 == first_low {
+            (ll, hl)
+        } else {
+            (lh, hh)
+        };
         let band_row = y / 2;
         let (lw, hw) = (width(low.rect), width(high.rect));
         let low = &low.samples[band_row * lw..(band_row + 1) * lw];
@@ -317,7 +336,7 @@ pub(super) fn analyze<T: Coefficient>(plane: &Plane<T>) -> [Plane<T>; 4] {
         return out;
     }
     // The columns: rows of even and odd index apart, then lifted.
-    let (first, second) = if rect.y0 % 2 == 0 { (0, 1) } else { (1, 0) };
+    let (first, second) = if rect.y0 & 1 == 0 { (0, 1) } else { (1, 0) };
     let rows = |parity: usize| -> Vec<T> {
         plane
             .samples
@@ -421,7 +440,7 @@ mod tests {
                     33,
                 )
                 .samples;
-                let (lows, highs) = if start % 2 == 0 {
+                let (lows, highs) = if start & 1 == 0 {
                     (len.div_ceil(2), len / 2)
                 } else {
                     (len / 2, len.div_ceil(2))
