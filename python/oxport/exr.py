@@ -6,8 +6,9 @@ for bit; :func:`open` reads only the chunks a read needs.
 Written: scan-line and tiled parts (one level, or mipmap and ripmap levels
 given or made as ``exrmaketiled`` makes them), deep scan-line and tiled
 parts, and multi-part files of any of them (:func:`write_parts`), with NONE,
-RLE, ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA, DWAB and ZSTD (OpenEXR's bytes,
-the lossy ones too). Chunks are compressed and decompressed in parallel.
+RLE, ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA, DWAB, ZSTD, HTJ2K256 and HTJ2K32
+(OpenEXR's bytes, the lossy ones too; HTJ2K's codestreams but for their
+comment, which names the encoder). Chunks are compressed and decompressed in parallel.
 
 ::
 

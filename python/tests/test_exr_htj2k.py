@@ -6,7 +6,12 @@ ships, in the ``bpy`` package the Blender tests install), re-encoded by the
 package, and images made to reach every path of the decoder: every pixel
 type over its whole range of bits, odd sizes down to a single pixel, row
 and column, R, G and B under the color transform (also as red/green/blue
-and in layers), tiles and several parts."""
+and in layers), tiles and several parts.
+
+Written: the same images written by oxport read back in the package to the
+pixels written, and their chunks are the bytes of the package's own (but
+for the codestream's comment, which names the encoder); tiles with mipmap
+levels in test_exr_write_layouts.py."""
 
 from __future__ import annotations
 
@@ -217,3 +222,76 @@ def test_a_damaged_chunk_is_corrupt(tmp_path: Path) -> None:
             pass
     path.write_bytes(bytes(data))
     same(exr.read(path)[1], good)
+
+
+def ht_chunks(path: Path) -> list[bytes]:
+    """The HTJ2K chunks of `path` in file order, each without its
+    codestream's comment segment: found by OpenEXR's chunk header (the
+    magic ``HT``, a channel map's length, the codestream's SOC marker) after
+    the chunk's size."""
+    data = path.read_bytes()
+    chunks = []
+    at = data.find(b"HT", 8)
+    while at != -1:
+        size = int.from_bytes(data[at - 4 : at], "little")
+        payload = int.from_bytes(data[at + 2 : at + 6], "big")
+        count = int.from_bytes(data[at + 6 : at + 8], "big")
+        start = at + 6 + payload
+        if payload == 2 + 2 * count and at + size <= len(data) and data[start : start + 2] == b"\xff\x4f":
+            chunk = data[at : at + size]
+            chunks.append(without_comment(chunk, start - at))
+            at = data.find(b"HT", at + size)
+        else:
+            at = data.find(b"HT", at + 1)
+    return chunks
+
+
+def without_comment(chunk: bytes, soc: int) -> bytes:
+    """`chunk` without the COM segment of its codestream's main header."""
+    at = soc + 2
+    while chunk[at : at + 2] != b"\xff\x90":
+        length = int.from_bytes(chunk[at + 2 : at + 4], "big")
+        if chunk[at : at + 2] == b"\xff\x64":
+            return chunk[:at] + chunk[at + 2 + length :]
+        at += 2 + length
+    return chunk
+
+
+def same_chunks(ours: Path, theirs_path: Path, coded: bool = True) -> None:
+    """The HTJ2K chunks of both files are the same bytes; with `coded`, there
+    is one at least (random bits are stored raw by both)."""
+    mine, package = ht_chunks(ours), ht_chunks(theirs_path)
+    assert len(mine) == len(package)
+    assert len(mine) > 0 or not coded
+    for n, (a, b) in enumerate(zip(mine, package)):
+        assert a == b, f"chunk {n}: {len(a)} bytes against the package's {len(b)}"
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("shape", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_what_oxport_writes_the_package_reads_and_its_chunks_are_the_packages(
+        tmp_path: Path, shape: tuple[int, int], method: str) -> None:
+    rng = np.random.default_rng(shape[0] * 1000 + shape[1] + 7)
+    for name, channels in {"bits": every_bit(rng, shape), "smooth": smooth(shape)}.items():
+        ours, package = tmp_path / f"{name}.exr", tmp_path / f"{name}_package.exr"
+        exr.write(ours, channels, compression=method)  # type: ignore[arg-type]
+        with OpenEXR.File(str(ours), separate_channels=True) as f:
+            assert f.header()["compression"] == METHODS[method]
+            for channel, values in channels.items():
+                assert f.channels()[channel].pixels.tobytes() == values.tobytes(), (name, channel)
+        write(package, channels, method)
+        same_chunks(ours, package, coded=name == "smooth" and min(shape) > 1 and shape[0] * shape[1] > 64)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("path", SAMPLES + LIGHTS, ids=lambda p: p.name)
+def test_real_files_rewritten_by_oxport_are_the_packages_bytes(tmp_path: Path, path: Path, method: str) -> None:
+    package, ours = tmp_path / "package.exr", tmp_path / "ours.exr"
+    reencode(path, package, method)
+    exr.convert(package, ours, compression=method)  # type: ignore[arg-type]
+    expected = theirs(package)
+    got = theirs(ours)
+    assert len(got) == len(expected)
+    for a, b in zip(got, expected):
+        same(a, b)
+    same_chunks(ours, package)

@@ -71,7 +71,7 @@ def test_levels_are_those_exrmaketiled_makes(tmp_path: Path, levels: str, roundi
 
 
 @pytest.mark.parametrize("levels", ["one", "mipmap", "ripmap"])
-@pytest.mark.parametrize("compression", ["none", "rle", "zips", "zip", "piz", "pxr24", "zstd"])
+@pytest.mark.parametrize("compression", ["none", "rle", "zips", "zip", "piz", "pxr24", "zstd", "htj2k256", "htj2k32"])
 def test_tiled_files_read_back_by_openexr_and_openimageio(tmp_path: Path, levels: str, compression: str) -> None:
     oiio = pytest.importorskip("OpenImageIO")
     pixels = {k: v for k, v in image(19, 30, seed=3).items() if k != "G"}

@@ -30,9 +30,9 @@ pub enum Compression {
     Dwaa,
     /// `DWAB_COMPRESSION`: DCT-based, 256 scan lines per chunk (lossy).
     Dwab,
-    /// `HTJ2K256_COMPRESSION`: High-Throughput JPEG 2000, 256 scan lines per chunk (read, not written yet).
+    /// `HTJ2K256_COMPRESSION`: High-Throughput JPEG 2000, 256 scan lines per chunk (lossless).
     Htj2k256,
-    /// `HTJ2K32_COMPRESSION`: High-Throughput JPEG 2000, 32 scan lines per chunk (read, not written yet).
+    /// `HTJ2K32_COMPRESSION`: High-Throughput JPEG 2000, 32 scan lines per chunk (lossless).
     Htj2k32,
     /// Lossless JPEG 2000, code 12 (not read or written yet).
     Lj2k,
@@ -101,8 +101,6 @@ impl Compression {
                     | Compression::B44a
                     | Compression::Dwaa
                     | Compression::Dwab
-                    | Compression::Htj2k256
-                    | Compression::Htj2k32
             )
     }
 
@@ -121,6 +119,8 @@ impl Compression {
                 | Compression::Dwaa
                 | Compression::Dwab
                 | Compression::Zstd
+                | Compression::Htj2k256
+                | Compression::Htj2k32
         )
     }
 

@@ -8,8 +8,9 @@
 //! ([`write_parts`]): scan-line and tiled parts with their levels (given, or
 //! made as `exrmaketiled` makes them: [`make_levels`]), deep scan-line and
 //! deep tiled parts, and multi-part files of any of them, with NONE, RLE,
-//! ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA, DWAB and ZSTD (OpenEXR 3.5's
-//! layout, the same bytes). Chunks are decoded and
+//! ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA, DWAB, ZSTD, HTJ2K256 and HTJ2K32
+//! (OpenEXR 3.5's layout, the same bytes; HTJ2K's codestreams carry their
+//! own comment). Chunks are decoded and
 //! encoded in parallel.
 //! `docs/formats/exr.md` has the bytes.
 //!

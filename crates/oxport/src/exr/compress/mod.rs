@@ -52,6 +52,7 @@ pub(crate) fn compress(
             check_channels(layout)?;
             stored = dwa::compress(raw, layout, method == Compression::Dwab, tiled, out)?;
         }
+        Compression::Htj2k256 | Compression::Htj2k32 => stored = htj2k::compress(raw, layout, out)?,
         other => {
             return Err(Error::Unsupported(
                 format!(

@@ -148,6 +148,13 @@ impl<'a> Forward<'a> {
     }
 
     /// SigProp: padded with zeros.
+    #[cfg_attr(
+        not(test),
+        expect(
+            dead_code,
+            reason = "the refinement passes are refused until they are decoded"
+        )
+    )]
     pub(super) fn sigprop(data: &'a [u8]) -> Self {
         Self::forward(data, 0)
     }
@@ -236,6 +243,13 @@ impl<'a> Backward<'a> {
     }
 
     /// MagRef over the refinement segment `data`.
+    #[cfg_attr(
+        not(test),
+        expect(
+            dead_code,
+            reason = "the refinement passes are refused until they are decoded"
+        )
+    )]
     pub(super) fn magref(data: &'a [u8]) -> Self {
         Lsb {
             source: BackwardBytes {

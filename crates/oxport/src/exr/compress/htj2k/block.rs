@@ -93,14 +93,14 @@ fn residuals(vlc: &mut Backward, offsets: (bool, bool), mel: Option<bool>) -> (u
 /// The VLC context of a quad of the initial line-pair from the quad on its
 /// left (T.814 7.3.5).
 #[inline(always)]
-fn initial_context(left: u8) -> u8 {
+pub(super) fn initial_context(left: u8) -> u8 {
     (left & 1 | left >> 1 & 1) | (left >> 2 & 1) << 1 | (left >> 3 & 1) << 2
 }
 
 /// The VLC context of a quad of a later line-pair from its neighbours: the
 /// quad on its left and those above-left, above and above-right.
 #[inline(always)]
-fn later_context(left: u8, nw: u8, n: u8, ne: u8) -> u8 {
+pub(super) fn later_context(left: u8, nw: u8, n: u8, ne: u8) -> u8 {
     (nw >> 3 & 1 | n >> 1 & 1)
         | (left >> 2 & 1 | left >> 3 & 1) << 1
         | (n >> 3 & 1 | ne >> 1 & 1) << 2

@@ -6,6 +6,7 @@
 //! skipped, as OpenEXR skips them.
 
 use crate::Result;
+use crate::exr::attribute::Channel;
 use crate::exr::cursor::Cursor;
 
 /// `HT`: the first two bytes of every HTJ2K chunk.
@@ -62,6 +63,56 @@ pub(super) fn write(channels: &[usize], out: &mut Vec<u8>) {
     out.extend_from_slice(&(channels.len() as u16).to_be_bytes());
     for &channel in channels {
         out.extend_from_slice(&(channel as u16).to_be_bytes());
+    }
+}
+
+/// Per component, the channel it holds, as OpenEXR's encoder maps them;
+/// and whether components 0 to 2 are red, green and blue (of one type and
+/// sampling), for the color transform. Red, green and blue are channels
+/// named `R`, `G`, `B` or `red`, `green`, `blue` in any case, alone or
+/// after one layer prefix (the first such channel's); the other channels
+/// follow in their order.
+pub(super) fn channel_map(channels: &[Channel]) -> (Vec<usize>, bool) {
+    let triplets = [["r", "g", "b"], ["red", "green", "blue"]];
+    // Per triplet: the channel of each name, and the prefix they share.
+    let mut found: [([Option<usize>; 3], Option<&str>); 2] = [([None; 3], None); 2];
+    for (i, channel) in channels.iter().enumerate() {
+        let name = channel.name.as_str();
+        let (prefix, suffix) = match name.rfind('.') {
+            Some(dot) => (&name[..dot], &name[dot + 1..]),
+            None => ("", name),
+        };
+        for (names, (indices, shared)) in triplets.iter().zip(&mut found) {
+            if shared.is_some_and(|p| p != prefix) {
+                continue;
+            }
+            let matched =
+                (0..3).find(|&k| indices[k].is_none() && suffix.eq_ignore_ascii_case(names[k]));
+            if let Some(k) = matched {
+                indices[k] = Some(i);
+                *shared = Some(prefix);
+                break;
+            }
+        }
+    }
+    let alike = |a: &Channel, b: &Channel| {
+        (a.pixel_type, a.x_sampling, a.y_sampling) == (b.pixel_type, b.x_sampling, b.y_sampling)
+    };
+    let rgb = found.iter().find_map(|(indices, _)| match *indices {
+        [Some(r), Some(g), Some(b)]
+            if alike(&channels[r], &channels[g]) && alike(&channels[r], &channels[b]) =>
+        {
+            Some([r, g, b])
+        }
+        _ => None,
+    });
+    match rgb {
+        Some(first) => {
+            let mut map = first.to_vec();
+            map.extend((0..channels.len()).filter(|i| !first.contains(i)));
+            (map, true)
+        }
+        None => ((0..channels.len()).collect(), false),
     }
 }
 

@@ -481,6 +481,133 @@ fn tile_parts<'a>(
     Ok(parts)
 }
 
+/// The comment every codestream oxport writes carries.
+const COMMENT: &[u8] = b"oxport";
+
+/// Appends marker `marker` and its segment `body` (its length in front).
+fn put_segment(marker: u16, body: &[u8], out: &mut Vec<u8>) {
+    out.extend_from_slice(&marker.to_be_bytes());
+    out.extend_from_slice(&(body.len() as u16 + 2).to_be_bytes());
+    out.extend_from_slice(body);
+}
+
+/// `Ssiz` (and NLT's `BDnlt`): bits less one, the sign in the top bit.
+fn depth_byte(component: &Component) -> u8 {
+    (component.depth - 1) | if component.signed { 0x80 } else { 0 }
+}
+
+/// `Sqcd`/`Sqcc` and the exponents of no quantization.
+fn quantization_bytes(q: &Quantization, body: &mut Vec<u8>) {
+    body.push(q.guard << 5);
+    body.extend(q.exponents.iter().map(|e| e << 3));
+}
+
+/// Appends a codestream as OpenEXR's encoder (OpenJPH) lays it out: one
+/// tile over the whole `width × height` image, `components` with the
+/// coding of component 0 (one `COD`), a `QCC` for each whose depth or sign
+/// differs from component 0's, an `NLT` for each with the binary
+/// complement, a comment, `TLM`, and a tile-part per resolution holding
+/// `tile_parts[r]`, the packets of resolution `r` (RPCL).
+pub(super) fn write(
+    width: u32,
+    height: u32,
+    components: &[Component],
+    color_transform: bool,
+    tile_parts: &[Vec<u8>],
+    out: &mut Vec<u8>,
+) {
+    let first = &components[0];
+    let coding = &first.coding;
+    let complement = components.iter().any(|c| c.complement);
+    out.extend_from_slice(&SOC.to_be_bytes());
+    // SIZ: HTJ2K (bit 14), and Part 2's NLT (bits 15 and 9) when used.
+    let mut body = Vec::with_capacity(38 + 3 * components.len());
+    let rsiz: u16 = 0x4000 | if complement { 0x8200 } else { 0 };
+    body.extend_from_slice(&rsiz.to_be_bytes());
+    for v in [width, height, 0, 0, width, height, 0, 0] {
+        body.extend_from_slice(&v.to_be_bytes());
+    }
+    body.extend_from_slice(&(components.len() as u16).to_be_bytes());
+    for c in components {
+        body.extend_from_slice(&[depth_byte(c), c.sampling.0, c.sampling.1]);
+    }
+    put_segment(SIZ, &body, out);
+    // CAP: Part 15, and the most magnitude bits any band has (`MAGB`).
+    let magb = components
+        .iter()
+        .flat_map(|c| {
+            c.quantization
+                .exponents
+                .iter()
+                .map(|&e| u32::from(e + c.quantization.guard) - 1)
+        })
+        .max()
+        .unwrap_or(0);
+    let bp = match magb {
+        0..=8 => 0,
+        9..=27 => magb - 8,
+        _ => 13 + (magb >> 2),
+    };
+    let mut body = 0x0002_0000u32.to_be_bytes().to_vec();
+    body.extend_from_slice(&(bp as u16).to_be_bytes());
+    put_segment(CAP, &body, out);
+    // COD: RPCL, one layer, the color transform, default precincts.
+    let mut body = vec![0, 2];
+    body.extend_from_slice(&1u16.to_be_bytes());
+    body.push(u8::from(color_transform));
+    body.extend_from_slice(&[
+        coding.levels,
+        coding.block.0 - 2,
+        coding.block.1 - 2,
+        HT_BLOCKS,
+        u8::from(coding.reversible),
+    ]);
+    put_segment(COD, &body, out);
+    let mut body = Vec::new();
+    quantization_bytes(&first.quantization, &mut body);
+    put_segment(QCD, &body, out);
+    let wide = components.len() > 256;
+    for (index, c) in components.iter().enumerate().skip(1) {
+        if (c.depth, c.signed) == (first.depth, first.signed) {
+            continue;
+        }
+        let mut body = if wide {
+            (index as u16).to_be_bytes().to_vec()
+        } else {
+            vec![index as u8]
+        };
+        quantization_bytes(&c.quantization, &mut body);
+        put_segment(QCC, &body, out);
+    }
+    for (index, c) in components.iter().enumerate() {
+        if c.complement {
+            let mut body = (index as u16).to_be_bytes().to_vec();
+            body.extend_from_slice(&[depth_byte(c), 3]);
+            put_segment(NLT, &body, out);
+        }
+    }
+    let mut body = 1u16.to_be_bytes().to_vec();
+    body.extend_from_slice(COMMENT);
+    put_segment(COM, &body, out);
+    // A tile-part: SOT (12 bytes) and SOD (2) before its packets.
+    let part_length = |data: &Vec<u8>| 14 + data.len() as u32;
+    let mut body = vec![0, 0x60];
+    for data in tile_parts {
+        body.extend_from_slice(&0u16.to_be_bytes());
+        body.extend_from_slice(&part_length(data).to_be_bytes());
+    }
+    put_segment(TLM, &body, out);
+    for (r, data) in tile_parts.iter().enumerate() {
+        let mut body = 0u16.to_be_bytes().to_vec();
+        body.extend_from_slice(&part_length(data).to_be_bytes());
+        body.extend_from_slice(&[r as u8, tile_parts.len() as u8]);
+        put_segment(SOT, &body, out);
+        out.extend_from_slice(&SOD.to_be_bytes());
+        out.extend_from_slice(data);
+    }
+    out.extend_from_slice(&EOC.to_be_bytes());
+}
+
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;

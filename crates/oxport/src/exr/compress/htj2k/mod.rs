@@ -14,17 +14,16 @@
 //!
 //! Read: every chunk OpenEXR's encoder writes (the cleanup pass alone per
 //! code-block); code-blocks with refinement passes are refused by name.
-//! Writing is the next step.
-
-// The encoder's halves (analysis, the forward color transform, writing the
-// header) and the refinement passes' readers are used by tests until the
-// writer and those passes land.
-#![allow(dead_code)]
+//! Written ([`encode`], [`encode_block`], and the writing halves of
+//! [`header`], [`packets`] and [`markers`]): OpenEXR's chunks, byte for
+//! byte but for the codestream's comment.
 
 mod bits;
 mod block;
 mod color;
 mod decode;
+mod encode;
+mod encode_block;
 mod geometry;
 mod header;
 mod markers;
@@ -36,6 +35,13 @@ use super::super::attribute::PixelType;
 use super::super::chunk::Layout;
 use crate::{Error, Result};
 use wavelet::{Coefficient, Plane};
+
+/// Encodes the chunk `raw` of `layout` into `out` as OpenEXR's encoder
+/// does. `false`: the chunk is to be stored instead (a subsampled channel
+/// whose samples do not fall on the chunk's grid as a codestream's would).
+pub(crate) fn compress(raw: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Result<bool> {
+    encode::compress(raw, layout, out)
+}
 
 /// Decodes the HTJ2K chunk `packed` of `layout` into `out`.
 pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Result<()> {

@@ -155,7 +155,7 @@ impl TagTree {
 }
 
 /// The index in `QCD`'s exponents of band `band` of resolution `resolution`.
-fn band_index(resolution: usize, band: usize) -> usize {
+pub(super) fn band_index(resolution: usize, band: usize) -> usize {
     if resolution == 0 {
         0
     } else {
@@ -400,6 +400,170 @@ fn block_headers(
         }
     }
     Ok(())
+}
+
+/// Packet-header bits written most significant first, a byte `0xFF`
+/// followed by one of 7 bits (T.800 B.10.1).
+struct BitWriter {
+    bytes: Vec<u8>,
+    byte: u8,
+    free: u8,
+}
+
+impl BitWriter {
+    fn bit(&mut self, bit: bool) {
+        self.free -= 1;
+        self.byte |= u8::from(bit) << self.free;
+        if self.free == 0 {
+            self.bytes.push(self.byte);
+            self.free = if self.byte == 0xFF { 7 } else { 8 };
+            self.byte = 0;
+        }
+    }
+
+    fn bits(&mut self, value: u32, count: u32) {
+        for i in (0..count).rev() {
+            self.bit(value >> i & 1 == 1);
+        }
+    }
+}
+
+/// A tag tree to write: per level (leaves first) its width and values (the
+/// least of the nodes below), and which nodes' values are written.
+struct TagWriter {
+    levels: Vec<(u32, Vec<u32>)>,
+    done: Vec<Vec<bool>>,
+}
+
+impl TagWriter {
+    fn new(width: u32, height: u32, leaves: Vec<u32>) -> Self {
+        let mut levels = vec![(width, leaves)];
+        let (mut w, mut h) = (width, height);
+        while w > 1 || h > 1 {
+            let (pw, ph) = (w.div_ceil(2), h.div_ceil(2));
+            let below = &levels.last().expect("a level").1;
+            let mut values = vec![u32::MAX; (pw * ph) as usize];
+            for y in 0..h {
+                for x in 0..w {
+                    let parent = &mut values[((y / 2) * pw + x / 2) as usize];
+                    *parent = (*parent).min(below[(y * w + x) as usize]);
+                }
+            }
+            levels.push((pw, values));
+            (w, h) = (pw, ph);
+        }
+        let done = levels.iter().map(|(_, v)| vec![false; v.len()]).collect();
+        TagWriter { levels, done }
+    }
+
+    /// The root's value.
+    fn root(&self) -> u32 {
+        self.levels.last().expect("a level").1[0]
+    }
+
+    /// Writes what leaf (`x`, `y`) needs of the nodes above it, root first:
+    /// each node's value over its parent's as zeros and a one; with
+    /// `threshold` 1 (inclusion), down to the first node above 0.
+    fn write(&mut self, x: u32, y: u32, inclusion: bool, bits: &mut BitWriter) {
+        let mut parent = 0;
+        for level in (0..self.levels.len()).rev() {
+            let (width, values) = &self.levels[level];
+            let at = ((y >> level) * width + (x >> level)) as usize;
+            let value = values[at];
+            if !self.done[level][at] {
+                self.done[level][at] = true;
+                if inclusion {
+                    bits.bit(value == parent);
+                } else {
+                    for _ in parent..value {
+                        bits.bit(false);
+                    }
+                    bits.bit(true);
+                }
+            }
+            if inclusion && value > 0 {
+                return;
+            }
+            parent = value;
+        }
+    }
+}
+
+/// One band's code-blocks to write: across, down, and each one's coded
+/// cleanup segment (`None`: left out).
+pub(super) struct BandBlocks {
+    pub(super) across: u32,
+    pub(super) down: u32,
+    pub(super) blocks: Vec<Option<super::encode_block::Coded>>,
+}
+
+/// Appends the packet of a precinct whose bands are `bands`: its header
+/// (as OpenJPH writes it: one layer, one cleanup pass per code-block, the
+/// shortest length fields) and its code-blocks' bytes; a packet of no
+/// code-block is a single 0 byte.
+pub(super) fn write(bands: &[BandBlocks], out: &mut Vec<u8>) {
+    let mut bits = BitWriter {
+        bytes: Vec::new(),
+        byte: 0,
+        free: 8,
+    };
+    let mut started = false;
+    let mut empty_bands = 0;
+    for band in bands {
+        if band.blocks.is_empty() {
+            continue;
+        }
+        let leaves = |f: fn(&super::encode_block::Coded) -> u32, none: u32| {
+            band.blocks
+                .iter()
+                .map(|b| b.as_ref().map_or(none, f))
+                .collect()
+        };
+        let mut inclusion = TagWriter::new(band.across, band.down, leaves(|_| 0, 1));
+        let mut zeros = TagWriter::new(band.across, band.down, leaves(|b| u32::from(b.missing), 0));
+        if inclusion.root() != 0 {
+            // No code-block of the band: one bit, once the packet has begun.
+            if started {
+                bits.bit(false);
+            } else {
+                empty_bands += 1;
+            }
+            continue;
+        }
+        if !started {
+            started = true;
+            bits.bit(true);
+            bits.bits(0, empty_bands);
+        }
+        for y in 0..band.down {
+            for x in 0..band.across {
+                inclusion.write(x, y, true, &mut bits);
+                let Some(block) = &band.blocks[(y * band.across + x) as usize] else {
+                    continue;
+                };
+                zeros.write(x, y, false, &mut bits);
+                // One pass.
+                bits.bit(false);
+                let length = block.bytes.len() as u32;
+                let extra = (32 - length.leading_zeros()).saturating_sub(3);
+                bits.bits(u32::MAX - 1, extra + 1);
+                bits.bits(length, extra + 3);
+            }
+        }
+    }
+    if !started {
+        out.push(0);
+        return;
+    }
+    if bits.free < 8 {
+        bits.bytes.push(bits.byte);
+    }
+    out.extend_from_slice(&bits.bytes);
+    for band in bands {
+        for block in band.blocks.iter().flatten() {
+            out.extend_from_slice(&block.bytes);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -25,6 +25,62 @@ pub(super) struct Quad {
 pub(super) static LOOKUPS: LazyLock<[[Quad; 1024]; 2]> =
     LazyLock::new(|| [lookup(&INITIAL), lookup(&LATER)]);
 
+/// A quad's codeword as an encoder writes it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Codeword {
+    /// The codeword's bits, least significant first.
+    pub(super) bits: u8,
+    /// Its length (0: the quad has no codeword, as an insignificant quad
+    /// of context 0, whose MEL event says so).
+    pub(super) length: u8,
+    /// The samples whose most significant bit it signals (`e_k`).
+    pub(super) e_k: u8,
+}
+
+/// Codewords by `context << 8 | rho << 4 | emb` (`emb`: the significant
+/// samples whose exponent is the quad's largest, when `u` is above 0, else
+/// 0): for the initial line-pair and for the others.
+pub(super) static CODEWORDS: LazyLock<[[Codeword; 2048]; 2]> =
+    LazyLock::new(|| [codewords(&INITIAL), codewords(&LATER)]);
+
+/// The codeword each quad gets, as OpenJPH's encoder chooses (OpenEXR's
+/// bytes): with `u` above 0, of the codewords whose EMB patterns fit, the
+/// one that signals the most samples' top bits (the last of equals); with
+/// `u` 0, the first codeword without a residual.
+fn codewords(codes: &[[u8; 7]]) -> [Codeword; 2048] {
+    let mut table = [Codeword::default(); 2048];
+    for (index, entry) in table.iter_mut().enumerate() {
+        let (context, rho, emb) = (
+            (index >> 8) as u8,
+            (index >> 4 & 0xF) as u8,
+            (index & 0xF) as u8,
+        );
+        if emb & rho != emb || (rho == 0 && context == 0) {
+            continue;
+        }
+        let fits = codes.iter().filter(|c| c[0] == context && c[1] == rho);
+        let chosen = if emb != 0 {
+            fits.filter(|c| c[2] == 1 && emb & c[3] == c[4]).fold(
+                None,
+                |best: Option<&[u8; 7]>, c| match best {
+                    Some(b) if b[3].count_ones() > c[3].count_ones() => Some(b),
+                    _ => Some(c),
+                },
+            )
+        } else {
+            fits.into_iter().find(|c| c[2] == 0)
+        };
+        if let Some(c) = chosen {
+            *entry = Codeword {
+                bits: c[5],
+                length: c[6],
+                e_k: c[3],
+            };
+        }
+    }
+    table
+}
+
 fn lookup(codes: &[[u8; 7]]) -> [Quad; 1024] {
     let mut table = [Quad::default(); 1024];
     for (index, entry) in table.iter_mut().enumerate() {
