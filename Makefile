@@ -20,7 +20,7 @@ PY_FEATURES := $(strip $(ISAL))
 comma := ,
 LIB_FEATURES := $(subst $(eval) ,$(comma),$(strip $(if $(ISAL),oxport/isal) $(if $(ZFP),oxport-lab/zfp)))
 
-.PHONY: msrv bpy-venvs cli dist wheel test-wheel test-cross test-arm64-wheel test-dist test-default-deps bench-codecs bench-color bench-dask bench-remote bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
+.PHONY: msrv bpy-venvs cli dist dist-module wheel test-wheel test-cross test-arm64-wheel test-dist test-default-deps bench-codecs bench-color bench-dask bench-remote bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli --features "$(CLI_FEATURES)" -- demo
@@ -67,14 +67,17 @@ test-default-deps:
 		fi; \
 	done
 
-# Every test on the default build; then the library's again with every SIMD
-# kernel's run-time choice turned to its portable fallback (OXPORT_PORTABLE=1,
-# as meshoptimizer's scalar build), with ISA-L where it is built (the codec
-# tests' other engine); the lab's with ZFP.
+# Every test, with the accelerators this machine builds (ISA-L: the codec
+# tests' other engine; ZFP: the lab's codec); then again, in the same build,
+# with every SIMD kernel's run-time choice turned to its portable fallback
+# (OXPORT_PORTABLE=1, as meshoptimizer's scalar build). One build for both
+# runs: a build of other features compiles every test anew. The default
+# build without ISA-L is compiled by `lint` and tested on Windows (`test-cross`,
+# where ISA-L does not build).
+TEST_FEATURES := $(if $(LIB_FEATURES),--features "$(LIB_FEATURES)")
 test-rust:
-	$(CARGO) test --workspace
-	OXPORT_PORTABLE=1 $(CARGO) test -p oxport --lib --tests $(if $(ISAL),--features isal)
-	$(if $(ZFP),$(CARGO) test -p oxport-lab --features zfp)
+	$(CARGO) test --workspace $(TEST_FEATURES)
+	OXPORT_PORTABLE=1 $(CARGO) test --workspace --lib --tests $(TEST_FEATURES)
 
 # Every fuzz target builds (with the stable toolchain, without coverage
 # instrumentation), the seeds replay through the targets' checks (`cargo
@@ -128,16 +131,21 @@ bpy-venvs:
 	.venv-bpy50/bin/python -m pip install --quiet "bpy==5.0.1"
 	touch $@
 
-# `make test` runs the Python tests with the tool `make dist` built for
-# Linux x86_64 (OXPORT_CLI) instead of building it once more; alone, `make
-# test-python` builds it (target/release/oxport). The module is the editable
-# build in both: the Blender tests load the package from python/.
+# `make test` runs the Python tests with what `make dist` built for Linux
+# x86_64 instead of building both once more: its tool (OXPORT_CLI) and its
+# abi3 module, put into python/oxport with the package on the venv's path
+# (dist-module, as `maturin develop` does); alone, `make test-python` builds
+# them (target/release/oxport, `make build`). The Blender tests load the
+# package from python/.
 ifneq ($(filter test,$(MAKECMDGOALS)),)
-PYTHON_UNDER_TEST := build dist
+PYTHON_UNDER_TEST := dist-module
 test-python: export OXPORT_CLI = $(CURDIR)/target/x86_64-unknown-linux-gnu/release/oxport
 else
 PYTHON_UNDER_TEST := build cli
 endif
+
+dist-module: venv dist
+	$(VPY) tools/dist_module.py "$$(ls dist/oxport-*-abi3-manylinux*_x86_64.whl)"
 
 cli:
 	$(CARGO) build --release -p oxport-cli --features "$(CLI_FEATURES)"

@@ -75,6 +75,9 @@ class Target:
         """What its builds run with (every build of a target the same, so
         that its dependencies are built once)."""
         env = dict(os.environ, PATH=f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}")
+        # What ships is stripped: the release profile's line tables would
+        # only cost each build its time.
+        env["CARGO_PROFILE_RELEASE_DEBUG"] = "false"
         if self.zig:
             # zig links and compiles C through our wrappers, at one path for
             # maturin, cargo-zigbuild and the tests: with the tools' own,
