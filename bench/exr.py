@@ -14,8 +14,8 @@ uncompressed pixels.
 A second table reads the layouts and methods pipelines exchange, written
 by the package: the 4K image in 64×64 tiles (ZIP and PIZ), as four parts of
 a multi-part file (ZIP), and with DWAA and DWAB; oxport reads every part,
-the package its whole file. A third writes the same files with both (HTJ2K, which oxport reads
-but does not write yet, is read only). Beside
+the package its whole file; and with HTJ2K256 and HTJ2K32. A third writes
+the same files with both. Beside
 the speed-ups at 2 threads, oxport's time on one thread gives the per-core
 ratio.
 
@@ -120,9 +120,8 @@ def layouts(runs: int) -> None:
         "4K RGBA half, 64×64 tiles, PIZ": ({"compression": OpenEXR.PIZ_COMPRESSION, **tiled}, "piz", (64, 64)),
         "4K RGBA half, DWAA": ({"compression": OpenEXR.DWAA_COMPRESSION, **scan}, "dwaa", None),
         "4K RGBA half, DWAB": ({"compression": OpenEXR.DWAB_COMPRESSION, **scan}, "dwab", None),
-        # Read only: oxport does not write HTJ2K yet.
-        "4K RGBA half, HTJ2K256": ({"compression": OpenEXR.HTJ2K256_COMPRESSION, **scan}, None, None),
-        "4K RGBA half, HTJ2K32": ({"compression": OpenEXR.HTJ2K32_COMPRESSION, **scan}, None, None),
+        "4K RGBA half, HTJ2K256": ({"compression": OpenEXR.HTJ2K256_COMPRESSION, **scan}, "htj2k256", None),
+        "4K RGBA half, HTJ2K32": ({"compression": OpenEXR.HTJ2K32_COMPRESSION, **scan}, "htj2k32", None),
     }
     reads, writes = [], []
     for label, (header, method, tile) in files.items():
