@@ -67,14 +67,15 @@ test-default-deps:
 		fi; \
 	done
 
-# Every test, with the accelerators this machine builds (ISA-L: the codec
-# tests' other engine; ZFP: the lab's codec); then again, in the same build,
+# Every test, with the accelerators this machine builds, turned on through
+# the command line tool's features (ISA-L: the codec tests' other engine;
+# ZFP: the lab's codec; its tests expect what it was built with); then again, in the same build,
 # with every SIMD kernel's run-time choice turned to its portable fallback
 # (OXPORT_PORTABLE=1, as meshoptimizer's scalar build). One build for both
 # runs: a build of other features compiles every test anew. The default
 # build without ISA-L is compiled by `lint` and tested on Windows (`test-cross`,
 # where ISA-L does not build).
-TEST_FEATURES := $(if $(LIB_FEATURES),--features "$(LIB_FEATURES)")
+TEST_FEATURES := $(if $(CLI_FEATURES),--features "$(subst $(eval) ,$(comma),$(addprefix oxport-cli/,$(CLI_FEATURES)))")
 test-rust:
 	$(CARGO) test --workspace $(TEST_FEATURES)
 	OXPORT_PORTABLE=1 $(CARGO) test --workspace --lib --tests $(TEST_FEATURES)

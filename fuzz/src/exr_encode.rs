@@ -2,7 +2,7 @@
 //! in a layout the first bytes choose (as `exr_chunk` reads them), then
 //! decodes the chunk: never a panic, the same bytes from two encodes, a
 //! chunk that decodes to the layout's size, and for the lossless methods
-//! (NONE, RLE, ZIPS, ZIP, PIZ, ZSTD) the pixels given back.
+//! (NONE, RLE, ZIPS, ZIP, PIZ, ZSTD, HTJ2K256, HTJ2K32) the pixels given back.
 //! `cargo +nightly fuzz run exr_encode` in `fuzz/`.
 //!
 //! Input: method code, tiled flag, channel count (1 to 4), per channel
@@ -66,6 +66,8 @@ pub fn run(data: &[u8]) {
             | Compression::Zip
             | Compression::Piz
             | Compression::Zstd
+            | Compression::Htj2k256
+            | Compression::Htj2k32
     );
     if lossless {
         assert_eq!(decoded, raw, "{method} did not give the pixels back");
