@@ -266,7 +266,6 @@ fn component_packets<T: Coefficient>(
 mod tests {
     use super::super::markers::tests::chunks;
     use super::*;
-    use crate::exr::attribute::Channel;
 
     /// `chunk` with its comment (the one segment that names the encoder)
     /// replaced by `ours`'s.
@@ -286,18 +285,7 @@ mod tests {
     /// chunks OpenEXR's encoder wrote, but for the comment.
     #[test]
     fn chunks_are_openexrs_bytes() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/htj2k");
-        let zip = crate::exr::read(&path.join("rgb_z_id_zip.exr"), &Default::default()).unwrap();
-        let channels: Vec<Channel> = [
-            ("B", PixelType::Half),
-            ("G", PixelType::Half),
-            ("R", PixelType::Half),
-            ("Z", PixelType::Float),
-            ("id", PixelType::Uint),
-        ]
-        .into_iter()
-        .map(|(n, t)| Channel::new(n, t))
-        .collect();
+        let (channels, planes) = super::super::tests::image();
         let sizes: Vec<usize> = channels.iter().map(|c| c.pixel_type.size()).collect();
         for (name, lines) in [("rgb_z_id_ht256.exr", 37), ("rgb_z_id_ht32.exr", 32)] {
             let theirs = chunks(name);
@@ -317,8 +305,7 @@ mod tests {
                 for row in layout.rows() {
                     let c = row.channel;
                     let from = (y + line_of[c]) * 53 * sizes[c];
-                    raw[row.at..row.at + row.len]
-                        .copy_from_slice(&zip.planes[c][from..from + row.len]);
+                    raw[row.at..row.at + row.len].copy_from_slice(&planes[c][from..from + row.len]);
                     line_of[c] += 1;
                 }
                 let mut ours = Vec::new();

@@ -145,13 +145,12 @@ mod tests {
     use super::*;
     use crate::exr::attribute::Channel;
 
-    /// The chunks of `name` decoded, as planes per channel (B, G, R half,
-    /// Z float, id uint), beside the same image's planes from ZIP.
-    #[test]
-    fn openexrs_chunks_decode_to_its_pixels() {
+    /// The image of `tests/data/htj2k` (53 × 37; B, G, R half, Z float,
+    /// id uint): its channels, and its planes as its ZIP file holds them.
+    pub(super) fn image() -> (Vec<Channel>, Vec<Vec<u8>>) {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/htj2k");
         let zip = crate::exr::read(&path.join("rgb_z_id_zip.exr"), &Default::default()).unwrap();
-        let channels: Vec<Channel> = [
+        let channels = [
             ("B", PixelType::Half),
             ("G", PixelType::Half),
             ("R", PixelType::Half),
@@ -161,6 +160,14 @@ mod tests {
         .into_iter()
         .map(|(n, t)| Channel::new(n, t))
         .collect();
+        (channels, zip.planes)
+    }
+
+    /// The chunks of `name` decoded, as planes per channel, beside the same
+    /// image's planes from ZIP.
+    #[test]
+    fn openexrs_chunks_decode_to_its_pixels() {
+        let (channels, zip_planes) = image();
         let sizes: Vec<usize> = channels.iter().map(|c| c.pixel_type.size()).collect();
         for (name, lines) in [("rgb_z_id_ht256.exr", 37), ("rgb_z_id_ht32.exr", 32)] {
             let mut planes: Vec<Vec<u8>> = vec![Vec::new(); 5];
@@ -182,11 +189,11 @@ mod tests {
                 }
                 y += lines;
             }
-            assert_eq!(zip.planes.len(), 5);
+            assert_eq!(zip_planes.len(), 5);
             for (c, plane) in planes.iter().enumerate() {
                 assert_eq!(plane.len(), 53 * 37 * sizes[c]);
                 assert!(
-                    plane == &zip.planes[c],
+                    plane == &zip_planes[c],
                     "{name}: channel {}",
                     channels[c].name
                 );
