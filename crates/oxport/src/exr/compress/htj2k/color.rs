@@ -4,6 +4,7 @@
 //! (T.801), which makes the bit patterns of negative halves and floats
 //! (sign and magnitude) into integers that order as the values do.
 
+use super::markers::Component;
 use super::wavelet::Coefficient;
 
 /// Undoes the reversible color transform: `y0`, `y1`, `y2` become the
@@ -33,6 +34,15 @@ pub(super) struct Samples {
 }
 
 impl Samples {
+    /// How `component`'s integers map to its samples.
+    pub(super) fn of(component: &Component) -> Self {
+        Samples {
+            depth: component.depth,
+            signed: component.signed,
+            complement: component.complement,
+        }
+    }
+
     /// The sample a decoded integer stands for (its bit pattern as a
     /// two's-complement integer of `depth` bits, for half and float).
     pub(super) fn sample(self, value: i64) -> i64 {

@@ -6,15 +6,16 @@
 //! resolution in a tile-part of their own.
 
 use super::color::{Samples, forward_rct};
+use super::depth_and_sign;
 use super::encode_block;
 use super::geometry::{self, Resolution};
 use super::header;
 use super::markers::{self, Coding, Component, Quantization, Rect};
 use super::packets::{self, BandBlocks, band_index};
 use super::wavelet::{Coefficient, Plane, analyze};
-use crate::Result;
 use crate::exr::attribute::PixelType;
 use crate::exr::chunk::Layout;
+use crate::{Error, Result};
 
 /// Wavelet levels, and code-blocks of 2^7 × 2^5 samples: OpenEXR's.
 const LEVELS: u8 = 5;
@@ -44,13 +45,10 @@ fn quantization(bits: u8) -> Quantization {
     }
 }
 
-/// The component a channel of `pixel_type` sampled `sampling` becomes.
-fn component(pixel_type: PixelType, sampling: (i32, i32), quantization: Quantization) -> Component {
-    let (depth, signed) = match pixel_type {
-        PixelType::Half => (16, true),
-        PixelType::Float => (32, true),
-        PixelType::Uint => (32, false),
-    };
+/// The component a channel of `pixel_type` sampled `sampling` becomes,
+/// quantized for `extra` bits more than its own (the color transform's).
+fn component(pixel_type: PixelType, sampling: (i32, i32), extra: u8) -> Component {
+    let (depth, signed) = depth_and_sign(pixel_type);
     Component {
         depth,
         signed,
@@ -61,7 +59,7 @@ fn component(pixel_type: PixelType, sampling: (i32, i32), quantization: Quantiza
             reversible: true,
             precincts: vec![(15, 15); usize::from(LEVELS) + 1],
         },
-        quantization,
+        quantization: quantization(depth + extra),
         complement: pixel_type != PixelType::Uint,
     }
 }
@@ -89,19 +87,14 @@ pub(super) fn compress(raw: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Result
     // Components: component 0's quantization for every one of its depth
     // and sign (one QCD), its own for the others (a QCC each).
     let mut components: Vec<Component> = Vec::with_capacity(map.len());
+    let mut rects: Vec<Rect> = Vec::with_capacity(map.len());
     for (index, &channel) in map.iter().enumerate() {
         let (xs, ys) = sampling[channel];
         if !(1..=255).contains(&xs) || !(1..=255).contains(&ys) {
             return Ok(false);
         }
-        let pixel_type = channels[channel].pixel_type;
-        let bits = if pixel_type == PixelType::Half {
-            16
-        } else {
-            32
-        };
         let rct = u8::from(color_transform && index < 3);
-        let mut c = component(pixel_type, (xs, ys), quantization(bits + rct));
+        let mut c = component(channels[channel].pixel_type, (xs, ys), rct);
         if let Some(first) = components.first()
             && (first.depth, first.signed) == (c.depth, c.signed)
         {
@@ -114,12 +107,12 @@ pub(super) fn compress(raw: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Result
             return Ok(false);
         }
         components.push(c);
+        rects.push(rect);
     }
     // Each channel's samples as the integers the codestream codes.
     let mut wide: Vec<Option<Plane<i64>>> = vec![None; channels.len()];
     let mut narrow: Vec<Option<Plane<i32>>> = vec![None; channels.len()];
-    for (component, &channel) in components.iter().zip(&map) {
-        let rect = geometry::component_rect(image, component);
+    for ((component, &rect), &channel) in components.iter().zip(&rects).zip(&map) {
         if component.depth <= 16 {
             narrow[channel] = Some(Plane {
                 rect,
@@ -132,13 +125,10 @@ pub(super) fn compress(raw: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Result
             });
         }
     }
+    let component_of = header::components_of(&map);
     for row in layout.rows() {
-        let component = &components[map.iter().position(|&c| c == row.channel).unwrap_or(0)];
-        let samples = Samples {
-            depth: component.depth,
-            signed: component.signed,
-            complement: component.complement,
-        };
+        let component = &components[component_of[row.channel]];
+        let samples = Samples::of(component);
         let bytes = &raw[row.at..row.at + row.len];
         match channels[row.channel].pixel_type {
             PixelType::Half => {
@@ -170,8 +160,7 @@ pub(super) fn compress(raw: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Result
     }
     // Per resolution, the packets of every component.
     let mut tile_parts = vec![Vec::new(); usize::from(LEVELS) + 1];
-    for (component, &channel) in components.iter().zip(&map) {
-        let rect = geometry::component_rect(image, component);
+    for ((component, &rect), &channel) in components.iter().zip(&rects).zip(&map) {
         let resolutions = geometry::resolutions(rect, component)?;
         let packets = match (narrow[channel].take(), wide[channel].take()) {
             (Some(plane), _) => component_packets(plane, &resolutions, component)?,
@@ -231,7 +220,9 @@ fn component_packets<T: Coefficient>(
             let mut coded = Vec::with_capacity(planes.len());
             for (b, (band, plane)) in resolution.bands.iter().zip(planes).enumerate() {
                 debug_assert_eq!(band.rect, plane.rect);
-                let planes_of = q.exponents[band_index(r, b)] + q.guard - 1;
+                let planes_of = q
+                    .planes(band_index(r, b))
+                    .ok_or_else(|| Error::Internal("HTJ2K: a band without its exponent".into()))?;
                 let stride = (plane.rect.x1 - plane.rect.x0) as usize;
                 let mut blocks = Vec::with_capacity((band.blocks.0 * band.blocks.1) as usize);
                 for j in 0..band.blocks.1 {
@@ -265,6 +256,7 @@ fn component_packets<T: Coefficient>(
 #[cfg(test)]
 mod tests {
     use super::super::markers::tests::chunks;
+    use super::super::tests::{FILES, image, layout};
     use super::*;
 
     /// `chunk` with its comment (the one segment that names the encoder)
@@ -285,21 +277,12 @@ mod tests {
     /// chunks OpenEXR's encoder wrote, but for the comment.
     #[test]
     fn chunks_are_openexrs_bytes() {
-        let (channels, planes) = super::super::tests::image();
+        let (channels, planes) = image();
         let sizes: Vec<usize> = channels.iter().map(|c| c.pixel_type.size()).collect();
-        for (name, lines) in [("rgb_z_id_ht256.exr", 37), ("rgb_z_id_ht32.exr", 32)] {
-            let theirs = chunks(name);
+        for (name, lines) in FILES {
             let mut y = 0;
-            for chunk in &theirs {
-                let lines = lines.min(37 - y);
-                let layout = Layout {
-                    sizes: &sizes,
-                    channels: &channels,
-                    width: 53,
-                    lines,
-                    sampling: &[],
-                    origin: (0, y as i32),
-                };
+            for chunk in &chunks(name) {
+                let layout = layout(&channels, &sizes, y, lines);
                 let mut raw = vec![0; layout.bytes()];
                 let mut line_of = [0usize; 5];
                 for row in layout.rows() {
@@ -319,7 +302,7 @@ mod tests {
                 if let Some(at) = expected.iter().zip(&ours).position(|(a, b)| a != b) {
                     panic!("{name} at line {y}: byte {at} of {} differs", ours.len());
                 }
-                y += lines;
+                y += layout.lines;
             }
         }
     }

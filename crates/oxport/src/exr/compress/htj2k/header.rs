@@ -66,6 +66,16 @@ pub(super) fn write(channels: &[usize], out: &mut Vec<u8>) {
     }
 }
 
+/// Per channel, the component that holds it: `map` (per component, its
+/// channel) inverted.
+pub(super) fn components_of(map: &[usize]) -> Vec<usize> {
+    let mut component_of = vec![0; map.len()];
+    for (component, &channel) in map.iter().enumerate() {
+        component_of[channel] = component;
+    }
+    component_of
+}
+
 /// Per component, the channel it holds, as OpenEXR's encoder maps them;
 /// and whether components 0 to 2 are red, green and blue (of one type and
 /// sampling), for the color transform. Red, green and blue are channels

@@ -80,6 +80,15 @@ pub(super) struct Quantization {
     pub(super) exponents: Vec<u8>,
 }
 
+impl Quantization {
+    /// The bit-planes (`Kmax`) of band `band` (its index in
+    /// [`Quantization::exponents`]): guard bits and exponent, less one.
+    pub(super) fn planes(&self, band: usize) -> Option<u8> {
+        let exponent = *self.exponents.get(band)?;
+        Some((self.guard + exponent).saturating_sub(1))
+    }
+}
+
 /// One component of the image.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Component {
@@ -536,13 +545,11 @@ pub(super) fn write(
     let magb = components
         .iter()
         .flat_map(|c| {
-            c.quantization
-                .exponents
-                .iter()
-                .map(|&e| u32::from(e + c.quantization.guard) - 1)
+            let q = &c.quantization;
+            (0..q.exponents.len()).filter_map(|b| q.planes(b))
         })
         .max()
-        .unwrap_or(0);
+        .map_or(0, u32::from);
     let bp = match magb {
         0..=8 => 0,
         9..=27 => magb - 8,

@@ -49,20 +49,12 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
     let codestream = markers::read(chunk.codestream)?;
     check(&codestream, &chunk.channels, layout)?;
     let planes = decode::components(&codestream)?;
-    // Per channel, the component that holds it.
-    let mut component_of = vec![0; layout.channels.len()];
-    for (component, &channel) in chunk.channels.iter().enumerate() {
-        component_of[channel] = component;
-    }
+    let component_of = header::components_of(&chunk.channels);
     let mut rows_done = vec![0usize; layout.channels.len()];
     for row in layout.rows() {
         let c = component_of[row.channel];
         let component = &codestream.components[c];
-        let samples = color::Samples {
-            depth: component.depth,
-            signed: component.signed,
-            complement: component.complement,
-        };
+        let samples = color::Samples::of(component);
         let line = rows_done[row.channel];
         rows_done[row.channel] += 1;
         let bytes = &mut out[row.at..row.at + row.len];
@@ -103,6 +95,16 @@ fn write_row<T: Coefficient>(
     Ok(())
 }
 
+/// The bits and sign of the component a channel of `pixel_type` is (half
+/// and float samples as their bit patterns).
+fn depth_and_sign(pixel_type: PixelType) -> (u8, bool) {
+    match pixel_type {
+        PixelType::Half => (16, true),
+        PixelType::Float => (32, true),
+        PixelType::Uint => (32, false),
+    }
+}
+
 /// Whether `codestream`'s image is the chunk's: its size, and per
 /// component the sampling, depth and sign of the channel it holds.
 fn check(codestream: &markers::Codestream, channels: &[usize], layout: &Layout) -> Result<()> {
@@ -120,11 +122,7 @@ fn check(codestream: &markers::Codestream, channels: &[usize], layout: &Layout) 
     }
     for (component, &index) in codestream.components.iter().zip(channels) {
         let channel = &layout.channels[index];
-        let (depth, signed) = match channel.pixel_type {
-            PixelType::Half => (16, true),
-            PixelType::Float => (32, true),
-            PixelType::Uint => (32, false),
-        };
+        let (depth, signed) = depth_and_sign(channel.pixel_type);
         let sampling = (component.sampling.0 as usize, component.sampling.1 as usize);
         let samples = |size: usize, step: usize| size.div_ceil(step);
         if (component.depth, component.signed) != (depth, signed)
@@ -163,31 +161,45 @@ mod tests {
         (channels, zip.planes)
     }
 
+    /// The test image's files OpenEXR wrote with HTJ2K, and their lines
+    /// per chunk.
+    pub(super) const FILES: [(&str, usize); 2] =
+        [("rgb_z_id_ht256.exr", 256), ("rgb_z_id_ht32.exr", 32)];
+
+    /// The layout of the test image's chunk of `lines` lines from line `y`.
+    pub(super) fn layout<'a>(
+        channels: &'a [Channel],
+        sizes: &'a [usize],
+        y: usize,
+        lines: usize,
+    ) -> Layout<'a> {
+        Layout {
+            sizes,
+            channels,
+            width: 53,
+            lines: lines.min(37 - y),
+            sampling: &[],
+            origin: (0, y as i32),
+        }
+    }
+
     /// The chunks of `name` decoded, as planes per channel, beside the same
     /// image's planes from ZIP.
     #[test]
     fn openexrs_chunks_decode_to_its_pixels() {
         let (channels, zip_planes) = image();
         let sizes: Vec<usize> = channels.iter().map(|c| c.pixel_type.size()).collect();
-        for (name, lines) in [("rgb_z_id_ht256.exr", 37), ("rgb_z_id_ht32.exr", 32)] {
+        for (name, lines) in FILES {
             let mut planes: Vec<Vec<u8>> = vec![Vec::new(); 5];
             let mut y = 0;
             for chunk in chunks(name) {
-                let lines = lines.min(37 - y);
-                let layout = Layout {
-                    sizes: &sizes,
-                    channels: &channels,
-                    width: 53,
-                    lines,
-                    sampling: &[],
-                    origin: (0, y as i32),
-                };
+                let layout = layout(&channels, &sizes, y, lines);
                 let mut out = vec![0; layout.bytes()];
                 decompress(&chunk, &layout, &mut out).unwrap();
                 for row in layout.rows() {
                     planes[row.channel].extend_from_slice(&out[row.at..row.at + row.len]);
                 }
-                y += lines;
+                y += layout.lines;
             }
             assert_eq!(zip_planes.len(), 5);
             for (c, plane) in planes.iter().enumerate() {

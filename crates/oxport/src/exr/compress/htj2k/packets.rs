@@ -275,11 +275,12 @@ fn packet<'a>(
         let count = band.blocks.0 as usize * band.blocks.1 as usize;
         let mut coded = vec![None; count];
         if present && count > 0 {
-            let index = band_index(r, b);
-            let exponent = *component.quantization.exponents.get(index).ok_or_else(|| {
-                Error::corrupt("an HTJ2K codestream without an exponent for a band")
-            })?;
-            let planes = (component.quantization.guard + exponent).saturating_sub(1);
+            let planes = component
+                .quantization
+                .planes(band_index(r, b))
+                .ok_or_else(|| {
+                    Error::corrupt("an HTJ2K codestream without an exponent for a band")
+                })?;
             block_headers(band, planes, &mut bits, &mut coded)?;
         }
         headers.push(coded);
