@@ -106,6 +106,72 @@ pub(super) fn later_context(left: u8, nw: u8, n: u8, ne: u8) -> u8 {
         | (n >> 3 & 1 | ne >> 1 & 1) << 2
 }
 
+/// The widest code-block (COD's exponent is at most 10).
+const MAX_WIDTH: usize = 1024;
+
+/// The arithmetic of a code-block's magnitudes: `u32` where every
+/// magnitude fits (the bit-planes of 16-bit components), `u64` otherwise.
+trait Word: Copy {
+    /// The next `bits` of MagSgn.
+    fn take(magsgn: &mut Forward, bits: u32) -> Self;
+    /// Sample `n`'s magnitude pattern `v` from its MagSgn bits `low`
+    /// (`bits` of them), its `e_1` bit and whether it is `significant`
+    /// (0 or 1), and its signed value, `plane` and `middle` placing it.
+    fn sample(
+        low: Self,
+        bits: u32,
+        e_1: u8,
+        significant: u8,
+        plane: u32,
+        middle: u64,
+    ) -> (Self, i64);
+    /// The bit-plane count of `v` (the exponent `E`, 0 for 0).
+    fn exponent(v: Self) -> u32;
+    fn or(self, other: Self) -> Self;
+    fn zero() -> Self;
+}
+
+macro_rules! word {
+    ($t:ty, $signed:ty, $take:ident) => {
+        impl Word for $t {
+            #[inline(always)]
+            fn take(magsgn: &mut Forward, bits: u32) -> Self {
+                magsgn.$take(bits) as $t
+            }
+            #[inline(always)]
+            fn sample(
+                low: Self,
+                bits: u32,
+                e_1: u8,
+                significant: u8,
+                plane: u32,
+                middle: u64,
+            ) -> (Self, i64) {
+                let significant = <$t>::from(significant);
+                let v = (low | <$t>::from(e_1) << bits | 1) * significant;
+                let magnitude = (((v + 2) >> 1) << plane | middle as $t) * significant;
+                let sign = (low & 1).wrapping_neg();
+                (v, (magnitude ^ sign).wrapping_sub(sign) as $signed as i64)
+            }
+            #[inline(always)]
+            fn exponent(v: Self) -> u32 {
+                <$t>::BITS - v.leading_zeros()
+            }
+            #[inline(always)]
+            fn or(self, other: Self) -> Self {
+                self | other
+            }
+            #[inline(always)]
+            fn zero() -> Self {
+                0
+            }
+        }
+    };
+}
+
+word!(u32, i32, take);
+word!(u64, i64, take_long);
+
 /// Decodes `block` (`width` × `height` samples) into `out`, row after row
 /// `stride` apart: each sample's coefficient, sign and magnitude. Samples
 /// that are not significant are left as they are (zeros).
@@ -124,13 +190,15 @@ pub(super) fn decode<T: Coefficient>(
     if width == 0 || height == 0 {
         return Ok(());
     }
-    if out.len() < (height - 1) * stride + width {
+    if width > MAX_WIDTH || out.len() < (height - 1) * stride + width {
         return Err(Error::Internal("HTJ2K: a code-block past its band".into()));
     }
     let (magsgn, tail) = split_cleanup(block.cleanup)?;
-    let mut mel = Mel::new(tail);
-    let mut vlc = Backward::vlc(tail);
-    let mut magsgn = Forward::magsgn(magsgn);
+    let mut streams = Streams {
+        mel: Mel::new(tail),
+        vlc: Backward::vlc(tail),
+        magsgn: Forward::magsgn(magsgn),
+    };
     // The plane of the cleanup pass's least significant bit.
     let plane = u32::from(block.planes)
         .checked_sub(1 + u32::from(block.missing))
@@ -142,121 +210,174 @@ pub(super) fn decode<T: Coefficient>(
         ));
     }
     let bound = u32::from(block.missing) + 2;
+    let area = Area {
+        width,
+        height,
+        stride,
+        plane,
+        bound,
+    };
+    // A magnitude pattern `v` has up to `bound + 1` bits; its magnitude
+    // `bound + plane`, and a sign.
+    if bound + plane < 31 {
+        lines::<T, u32>(&mut streams, &area, out)
+    } else {
+        lines::<T, u64>(&mut streams, &area, out)
+    }
+}
+
+/// A code-block's three streams of its cleanup pass.
+struct Streams<'a> {
+    mel: Mel<'a>,
+    vlc: Backward<'a>,
+    magsgn: Forward<'a>,
+}
+
+/// A code-block's shape and bit-planes.
+struct Area {
+    width: usize,
+    height: usize,
+    stride: usize,
+    /// The plane of the cleanup pass's least significant bit.
+    plane: u32,
+    /// The largest `U` a quad may have.
+    bound: u32,
+}
+
+/// The cleanup pass, a line-pair at a time and along it a pair of quads at
+/// a time: their VLC codewords (and MEL events), their `u`, then their
+/// samples from MagSgn.
+#[inline(always)]
+fn lines<T: Coefficient, W: Word>(streams: &mut Streams, area: &Area, out: &mut [T]) -> Result<()> {
+    let Area {
+        width,
+        height,
+        stride,
+        plane,
+        bound,
+    } = *area;
     // Set bits at and below the cleanup pass's plane's half, for the
     // reconstruction at the middle of what is not coded.
     let middle = if plane == 0 { 0 } else { 1u64 << (plane - 1) };
     let tables = &*LOOKUPS;
     let quads = width.div_ceil(2);
-    // Per quad of the line-pair above and this one: its codeword.
-    let mut above: Vec<Quad> = vec![Quad::default(); quads + 2];
-    let mut here: Vec<Quad> = vec![Quad::default(); quads + 2];
-    let mut u = vec![0u32; quads + 1];
-    // Per column, the magnitude pattern of the line above's sample there.
-    let mut above_v = vec![0u64; width + 2];
-    let mut here_v = vec![0u64; width + 2];
+    // Per quad of the line-pair above, its significance (`rho`), one past
+    // either end left 0; per column, the magnitude pattern of the line
+    // above's sample there (the lower line of the pair above), one before
+    // and one past the end left 0. Each is rewritten as the line-pair is
+    // decoded, the values the next quads need kept aside.
+    let mut above = [0u8; MAX_WIDTH / 2 + 2];
+    let mut above_v = [W::zero(); MAX_WIDTH + 3];
     for pair_row in 0..height.div_ceil(2) {
-        let later = usize::from(pair_row > 0);
-        let table = &tables[later];
-        // VLC and MEL: each quad's codeword and `u`.
+        let later = pair_row > 0;
+        let table = &tables[usize::from(later)];
+        let y = pair_row * 2;
+        let second_row = y + 1 < height;
+        let (row0, row1) = (y * stride, (y + 1) * stride);
+        // The previous line-pair's values that this one's quads have
+        // already overwritten: `rho` of the quad above-left, `v` of the
+        // column above-left.
+        let mut nw = 0u8;
+        let mut west_v = W::zero();
         let mut left = 0u8;
         let mut q = 0;
         while q < quads {
+            // VLC and MEL: the pair's codewords.
             let mut pair = [Quad::default(); 2];
             for (i, slot) in pair.iter_mut().enumerate() {
                 let at = q + i;
                 if at >= quads {
                     break;
                 }
-                let context = if later == 0 {
-                    initial_context(left)
+                let n = above[at];
+                let context = if later {
+                    later_context(left, nw, n, above[at + 1])
                 } else {
-                    let nw = if at > 0 { above[at - 1].rho } else { 0 };
-                    later_context(left, nw, above[at].rho, above[at + 1].rho)
+                    initial_context(left)
                 };
-                if context != 0 || mel.event() {
-                    let entry = table[usize::from(context) << 7 | (vlc.peek() & 0x7F) as usize];
+                nw = n;
+                if context != 0 || streams.mel.event() {
+                    let entry =
+                        table[usize::from(context) << 7 | (streams.vlc.peek() & 0x7F) as usize];
                     if entry.length == 0 {
                         return Err(corrupt(
                             "an HTJ2K code-block with a VLC codeword of no table",
                         ));
                     }
-                    vlc.advance(u32::from(entry.length));
+                    streams.vlc.advance(u32::from(entry.length));
                     *slot = entry;
                 }
                 left = slot.rho;
+                above[at] = slot.rho;
             }
             let (u0, u1) = if pair[0].u_off || pair[1].u_off {
                 let both = pair[0].u_off && pair[1].u_off;
-                let event = (later == 0 && both).then(|| mel.event());
-                residuals(&mut vlc, (pair[0].u_off, pair[1].u_off), event)
+                let event = (!later && both).then(|| streams.mel.event());
+                residuals(&mut streams.vlc, (pair[0].u_off, pair[1].u_off), event)
             } else {
                 (0, 0)
             };
-            here[q] = pair[0];
-            u[q] = u0;
-            if q + 1 < quads {
-                here[q + 1] = pair[1];
-                u[q + 1] = u1;
+            // MagSgn: each significant sample's magnitude and sign.
+            for (i, (entry, u)) in [(pair[0], u0), (pair[1], u1)].into_iter().enumerate() {
+                let x = 2 * (q + i);
+                if x >= width {
+                    break;
+                }
+                // Columns x - 1 .. x + 2 of the line above, before this
+                // quad's samples replace columns x and x + 1.
+                let west = west_v;
+                west_v = above_v[x + 2];
+                if entry.rho == 0 {
+                    above_v[x + 1] = W::zero();
+                    above_v[x + 2] = W::zero();
+                    continue;
+                }
+                let kappa = if later && entry.rho & (entry.rho - 1) != 0 {
+                    let neighbours = west
+                        .or(above_v[x + 1])
+                        .or(above_v[x + 2])
+                        .or(above_v[x + 3]);
+                    W::exponent(neighbours).max(2) - 1
+                } else {
+                    1
+                };
+                let big_u = u + kappa;
+                if big_u > bound {
+                    return Err(corrupt(
+                        "an HTJ2K code-block whose magnitudes pass its bit-planes",
+                    ));
+                }
+                // Each sample's magnitude pattern `v` (0 where not
+                // significant) and signed value, without a branch on which
+                // are significant.
+                let mut v = [W::zero(); 4];
+                let mut values = [0i64; 4];
+                for n in 0..4 {
+                    let significant = entry.rho >> n & 1;
+                    let bits = (big_u - u32::from(entry.e_k >> n & 1)) * u32::from(significant);
+                    let low = W::take(&mut streams.magsgn, bits);
+                    (v[n], values[n]) =
+                        W::sample(low, bits, entry.e_1 >> n & 1, significant, plane, middle);
+                }
+                // Samples 0 and 2 on the upper line, 1 and 3 on the lower.
+                if x + 1 < width && second_row {
+                    out[row0 + x] = T::from_i64(values[0]);
+                    out[row0 + x + 1] = T::from_i64(values[2]);
+                    out[row1 + x] = T::from_i64(values[1]);
+                    out[row1 + x + 1] = T::from_i64(values[3]);
+                } else {
+                    for (n, &value) in values.iter().enumerate() {
+                        let (dx, dy) = (n >> 1, n & 1);
+                        if x + dx < width && (dy == 0 || second_row) {
+                            out[[row0, row1][dy] + x + dx] = T::from_i64(value);
+                        }
+                    }
+                }
+                above_v[x + 1] = v[1];
+                above_v[x + 2] = v[3];
             }
             q += 2;
         }
-        // MagSgn: each significant sample's magnitude and sign.
-        let y = pair_row * 2;
-        let rows = [y * stride, (y + 1) * stride];
-        let second_row = y + 1 < height;
-        for q in 0..quads {
-            let entry = here[q];
-            let x = 2 * q;
-            if entry.rho == 0 {
-                here_v[x] = 0;
-                here_v[x + 1] = 0;
-                continue;
-            }
-            let kappa = if later == 1 && entry.rho & (entry.rho - 1) != 0 {
-                let west = if x > 0 { above_v[x - 1] } else { 0 };
-                let neighbours = west | above_v[x] | above_v[x + 1] | above_v[x + 2];
-                63 - (neighbours | 2).leading_zeros()
-            } else {
-                1
-            };
-            let big_u = u[q] + kappa;
-            if big_u > bound {
-                return Err(corrupt(
-                    "an HTJ2K code-block whose magnitudes pass its bit-planes",
-                ));
-            }
-            // Each sample's magnitude pattern `v` (0 where not significant)
-            // and signed value, without a branch on which are significant.
-            let mut v = [0u64; 4];
-            let mut values = [0i64; 4];
-            for n in 0..4 {
-                let significant = u64::from(entry.rho >> n & 1);
-                let bits = (big_u - u32::from(entry.e_k >> n & 1)) * significant as u32;
-                let low = magsgn.take_long(bits);
-                v[n] = (low | u64::from(entry.e_1 >> n & 1) << bits | 1) * significant;
-                let magnitude = (((v[n] + 2) >> 1) << plane | middle) * significant;
-                let sign = (low & 1).wrapping_neg();
-                values[n] = ((magnitude ^ sign).wrapping_sub(sign)) as i64;
-            }
-            // Samples 0 and 2 on the upper line, 1 and 3 on the lower.
-            if x + 1 < width && second_row {
-                out[rows[0] + x] = T::from_i64(values[0]);
-                out[rows[0] + x + 1] = T::from_i64(values[2]);
-                out[rows[1] + x] = T::from_i64(values[1]);
-                out[rows[1] + x + 1] = T::from_i64(values[3]);
-            } else {
-                for (n, &value) in values.iter().enumerate() {
-                    let (dx, dy) = (n >> 1, n & 1);
-                    if x + dx < width && (dy == 0 || second_row) {
-                        out[rows[dy] + x + dx] = T::from_i64(value);
-                    }
-                }
-            }
-            here_v[x] = v[1];
-            here_v[x + 1] = v[3];
-        }
-        std::mem::swap(&mut above, &mut here);
-        std::mem::swap(&mut above_v, &mut here_v);
     }
     Ok(())
 }
