@@ -20,20 +20,47 @@ PY_FEATURES := $(strip $(ISAL))
 comma := ,
 LIB_FEATURES := $(subst $(eval) ,$(comma),$(strip $(if $(ISAL),oxport/isal) $(if $(ZFP),oxport-lab/zfp)))
 
-.PHONY: msrv bpy-venvs cli dist dist-module wheel test-wheel test-cross test-arm64-wheel test-dist test-default-deps bench-codecs bench-color bench-dask bench-remote bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
+.PHONY: test-lane-checks test-lane-dist test-lane-python test-lane-platforms msrv bpy-venvs cli dist dist-module wheel test-wheel test-cross test-arm64-wheel test-dist test-default-deps bench-codecs bench-color bench-dask bench-remote bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli --features "$(CLI_FEATURES)" -- demo
 
-# `make dist` before the Python tests: they install its Linux extension into
-# Blender (OXPORT_DIST) instead of building one more wheel.
-test: lint test-default-deps test-rust fuzz-build dist test-python test-wheel test-cross test-arm64-wheel test-dist
+# Every test, in two lanes at a time so that both of a machine's cores stay
+# busy (where one lane waits on a single thread, a link, a test run under
+# Wine, the other's build takes the idle core): the checks of target/debug
+# and fuzz/ beside `make dist`; then, on what dist built, the Python tests
+# beside the other platforms' (Wine, qemu, the archives). Each lane runs its
+# targets in order and the lanes share no folder; dist and the Blender venvs
+# are made once, by the first pair. The Python tests install dist's Linux
+# extension into Blender (OXPORT_DIST) instead of building one more wheel.
+test:
+	$(MAKE) --no-print-directory -j2 test-lane-checks test-lane-dist
+	$(MAKE) --no-print-directory -j2 test-lane-python test-lane-platforms
+test-lane-checks:
+	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory test-default-deps
+	$(MAKE) --no-print-directory test-rust
+	$(MAKE) --no-print-directory fuzz-build
+test-lane-dist:
+	$(MAKE) --no-print-directory dist
+	$(MAKE) --no-print-directory bpy-venvs
+test-lane-python:
+	$(MAKE) --no-print-directory -o dist -o bpy-venvs test-python
+	$(MAKE) --no-print-directory -o dist test-wheel
+test-lane-platforms:
+	$(MAKE) --no-print-directory -o dist test-cross
+	$(MAKE) --no-print-directory -o dist test-arm64-wheel
+	$(MAKE) --no-print-directory -o dist -o bpy-venvs test-dist
 test: export OXPORT_DIST = $(CURDIR)/dist
+test: export PYTHON_UNDER_TEST = dist-module
 # The release builds `make test` makes and tests (dist/, and the Windows and
 # aarch64 tests built beside them) skip link-time optimization: the same
 # code, each target's link minutes shorter; `make dist` alone builds what
 # ships, with it.
 test: export CARGO_PROFILE_RELEASE_LTO = off
+# Nothing runs the macOS programs here (test-dist inspects them): `make test`
+# builds them without optimization, in a fraction of the time.
+test: export DIST_FLAGS = --inspect-only macos
 
 # A test whose precondition is missing skips, saying why, and `make test`
 # fails on a skip it does not expect: OXPORT_EXPECTED_SKIPS holds the skips
@@ -143,11 +170,9 @@ bpy-venvs:
 # (dist-module, as `maturin develop` does); alone, `make test-python` builds
 # them (target/release/oxport, `make build`). The Blender tests load the
 # package from python/.
-ifneq ($(filter test,$(MAKECMDGOALS)),)
-PYTHON_UNDER_TEST := dist-module
+PYTHON_UNDER_TEST ?= build cli
+ifeq ($(PYTHON_UNDER_TEST),dist-module)
 test-python: export OXPORT_CLI = $(CURDIR)/target/x86_64-unknown-linux-gnu/release/oxport
-else
-PYTHON_UNDER_TEST := build cli
 endif
 
 dist-module: venv dist
@@ -180,7 +205,7 @@ dist: venv
 	$(VPY) -m pip install --quiet $(DIST_TOOLS)
 	rustup target add $(CROSS_TARGETS) aarch64-apple-darwin x86_64-apple-darwin
 	rm -rf dist
-	$(VPY) tools/dist.py $(if $(ISAL),--isal) --python39 $(OLDEST_PYTHON)
+	$(VPY) tools/dist.py $(if $(ISAL),--isal) --python39 $(OLDEST_PYTHON) $(DIST_FLAGS)
 
 # Linux x86_64's wheels alone (the abi3 one and the 3.9 one), and the sdist.
 wheel: venv

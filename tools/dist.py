@@ -22,7 +22,7 @@ mingw-w64 with its runtime linked in: each needs only what its system has.
 autotools Rust's name for the target, which they do not know).
 
 Run: make dist (python tools/dist.py [--isal] [--only wheels|cli|blender|sdist]
-[--target TARGET ...] [--out DIR]).
+[--target TARGET ...] [--inspect-only SYSTEM] [--out DIR]).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import sys
 import tarfile
 import tomllib
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,6 +51,7 @@ class Target:
     rust: str  # Rust's name of the target
     system: str  # "linux", "macos" or "windows"
     macos: str = ""  # the oldest macOS it runs on (MACOSX_DEPLOYMENT_TARGET)
+    optimized: bool = True  # False: built without optimization (see --inspect-only)
 
     @property
     def exe(self) -> str:
@@ -78,6 +79,8 @@ class Target:
         # What ships is stripped: the release profile's line tables would
         # only cost each build its time.
         env["CARGO_PROFILE_RELEASE_DEBUG"] = "false"
+        if not self.optimized:
+            env["CARGO_PROFILE_RELEASE_OPT_LEVEL"] = "0"
         if self.zig:
             # zig links and compiles C through our wrappers, at one path for
             # maturin, cargo-zigbuild and the tests: with the tools' own,
@@ -213,16 +216,21 @@ def main() -> None:
                         help="only these targets (default: all)")
     parser.add_argument("--python39", default=os.environ.get("OLDEST_PYTHON", ""),
                         help="a CPython 3.9 for the 3.9 wheel (none: no such wheel)")
+    parser.add_argument("--inspect-only", choices=["linux", "windows", "macos"], action="append", default=[],
+                        help="build this system's programs without optimization, in a fraction of the time, for "
+                             "checks that inspect them and never run them (`make test`: macOS)")
     parser.add_argument("--out", type=Path, default=ROOT / "dist")
     args = parser.parse_args()
     only = set(args.only or ["wheels", "cli", "blender", "sdist"])
-    targets = [t for t in TARGETS if args.target is None or t.rust in args.target]
+    targets = [replace(t, optimized=t.system not in args.inspect_only) for t in TARGETS
+               if args.target is None or t.rust in args.target]
     args.out.mkdir(parents=True, exist_ok=True)
     if "wheels" in only:
         for target in targets:
             wheel(target, args.out, args.isal)
-        if args.python39 and any(t.rust == "x86_64-unknown-linux-gnu" for t in targets):
-            wheel(TARGETS[0], args.out, args.isal, python=args.python39)
+        linux = [t for t in targets if t.rust == "x86_64-unknown-linux-gnu"]
+        if args.python39 and linux:
+            wheel(linux[0], args.out, args.isal, python=args.python39)
     if "cli" in only:
         for target in targets:
             cli(target, args.out, args.isal)
