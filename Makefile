@@ -47,9 +47,9 @@ test-lane-dist:
 test-lane-python:
 	$(MAKE) --no-print-directory -o dist -o bpy-venvs test-python
 	$(MAKE) --no-print-directory -o dist test-wheel
+	$(MAKE) --no-print-directory -o dist test-arm64-wheel
 test-lane-platforms:
 	$(MAKE) --no-print-directory -o dist test-cross
-	$(MAKE) --no-print-directory -o dist test-arm64-wheel
 	$(MAKE) --no-print-directory -o dist -o bpy-venvs test-dist
 test: export OXPORT_DIST = $(CURDIR)/dist
 test: export PYTHON_UNDER_TEST = dist-module
@@ -73,13 +73,14 @@ cpu_lacks = $(if $(shell grep -qw $(1) /proc/cpuinfo 2>/dev/null && echo yes),,$
 test: export OXPORT_EXPECTED_SKIPS ?= $(call cpu_lacks,avx,no AVX:)$(call cpu_lacks,f16c,no F16C)$(call cpu_lacks,avx512f,no AVX-512)
 expect = $(if $(filter undefined,$(origin OXPORT_EXPECTED_SKIPS)),,OXPORT_EXPECTED_SKIPS="$(OXPORT_EXPECTED_SKIPS)|$(1)")
 
-# Clippy on the default build and on the one with the accelerators and abi3;
-# the libraries' documentation (every public item has some: missing_docs)
-# without a broken link.
+# Clippy on the default build's libraries and programs and on every target
+# of the one with the accelerators and abi3 (the default build's tests are
+# compiled and run on Windows by test-cross); the libraries' documentation
+# (every public item has some: missing_docs) without a broken link.
 LINT_FEATURES := oxport-python/abi3,oxport/bench$(if $(LIB_FEATURES),$(comma)$(LIB_FEATURES))
 lint:
 	$(CARGO) fmt --all --check
-	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --lib --bins -- -D warnings
 	$(CARGO) clippy --workspace --all-targets --features "$(LINT_FEATURES)" -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --workspace --lib --features "$(LINT_FEATURES)"
 
@@ -213,10 +214,11 @@ wheel: venv
 	$(VPY) -m pip install --quiet $(DIST_TOOLS)
 	$(VPY) tools/dist.py $(if $(ISAL),--isal) --python39 $(OLDEST_PYTHON) --only wheels --only sdist --target x86_64-unknown-linux-gnu
 
-# The library's and the command line tool's tests on Windows (under Wine)
-# and aarch64 Linux (under qemu-user), in the release builds `make dist`
-# made for them: one target folder each, only the tests compiled anew.
-# (macOS is built and inspected by test-dist, not run.)
+# The library's and the command line tool's tests on Windows (under Wine),
+# the library's own on aarch64 Linux (under qemu-user: its NEON kernels and
+# codecs), in the release builds `make dist` made for them: one target
+# folder each, only the tests compiled anew. (macOS is built and inspected
+# by test-dist, not run.)
 test-cross: dist
 	$(call expect,no /dev/full) $(VPY) tools/dist.py $(if $(ISAL),--isal) --only tests
 

@@ -184,14 +184,19 @@ def cli(target: Target, out: Path, isal: bool) -> Path:
 
 
 def test(target: Target, isal: bool) -> None:
-    """The library's and the tool's tests for `target`, run here through
-    the runner .cargo/config.toml names (Wine, qemu-user), in the release
-    build `cli` made (the same environment and features: only the tests
-    are compiled anew)."""
-    packages = ["-p", "oxport", "-p", "oxport-cli"]
+    """`target`'s tests, run here through the runner .cargo/config.toml
+    names (Wine, qemu-user), in the release build `cli` made (the same
+    environment: only the tests are compiled anew). Windows: the library's
+    and the tool's (paths, files and the console differ there); aarch64
+    Linux: the library's own, its NEON kernels and every codec among them
+    (the rest is Linux code the x86_64 tests run)."""
+    if target.system == "windows":
+        packages, owner = ["-p", "oxport", "-p", "oxport-cli"], "oxport-cli"
+    else:
+        packages, owner = ["-p", "oxport", "--lib"], "oxport"
     wanted = features(target, isal)
     if wanted:
-        wanted[1] = " ".join(f"oxport-cli/{feature}" for feature in wanted[1].split())
+        wanted[1] = " ".join(f"{owner}/{feature}" for feature in wanted[1].split())
     run([*cargo(target, "test"), "--release", *packages, *wanted], target.env())
 
 
@@ -210,8 +215,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--isal", action="store_true", help="build ISA-L in where it builds (needs nasm and autotools)")
     parser.add_argument("--only", choices=["wheels", "cli", "blender", "sdist", "tests"], action="append",
-                        help="build only these (default: all but tests); tests: run the library's and the tool's "
-                             "tests of the targets that run here (Windows under Wine, aarch64 Linux under qemu)")
+                        help="build only these (default: all but tests); tests: run the tests of the targets "
+                             "that run here (Windows under Wine, aarch64 Linux under qemu; see `test`)")
     parser.add_argument("--target", choices=[t.rust for t in TARGETS], action="append",
                         help="only these targets (default: all)")
     parser.add_argument("--python39", default=os.environ.get("OLDEST_PYTHON", ""),
