@@ -1,7 +1,7 @@
 //! The lab's chart: compression ratio against compression speed (log
 //! scale), one point per filter × codec × level, as an 8-bit sRGB PNG.
 //! Colour says the filter, the marker the codec (disc: deflate, square:
-//! zstd), the label the level. Text uses a 3×5 pixel font drawn at 2×.
+//! zstd, cross: HTJ2K, diamond: ZFP), the label the level. Text uses a 3×5 pixel font drawn at 2×.
 
 use std::io::Write;
 
@@ -150,13 +150,14 @@ pub fn draw(measures: &[Measure], title: &str, out: impl Write) -> Result<()> {
                 canvas.rect(x - 4, y - 4, x + 4, y + 4, color);
                 level
             }
+            Codec::Htj2k => {
+                cross(&mut canvas, x, y, color);
+                canvas.text(x + 8, y - 12, "htj2k", SCALE, color);
+                continue;
+            }
             #[cfg(feature = "zfp")]
             Codec::Zfp => {
-                // A diamond.
-                for d in 0..=5i64 {
-                    canvas.rect(x - (5 - d), y - d, x + (5 - d), y - d, color);
-                    canvas.rect(x - (5 - d), y + d, x + (5 - d), y + d, color);
-                }
+                diamond(&mut canvas, x, y, color);
                 canvas.text(x + 8, y - 12, "zfp", SCALE, color);
                 continue;
             }
@@ -181,30 +182,33 @@ pub fn draw(measures: &[Measure], title: &str, out: impl Write) -> Result<()> {
     canvas.rect(lx + 2, ly + 1, lx + 10, ly + 9, BLACK);
     canvas.text(lx + 20, ly, "zstd", SCALE, BLACK);
     ly += 24;
+    cross(&mut canvas, lx + 6, ly + 5, BLACK);
+    canvas.text(lx + 20, ly, "htj2k", SCALE, BLACK);
+    ly += 24;
     #[cfg(feature = "zfp")]
     {
-        for d in 0..=5i64 {
-            canvas.rect(
-                lx + 6 - (5 - d),
-                ly + 5 - d,
-                lx + 6 + (5 - d),
-                ly + 5 - d,
-                BLACK,
-            );
-            canvas.rect(
-                lx + 6 - (5 - d),
-                ly + 5 + d,
-                lx + 6 + (5 - d),
-                ly + 5 + d,
-                BLACK,
-            );
-        }
+        diamond(&mut canvas, lx + 6, ly + 5, BLACK);
         canvas.text(lx + 20, ly, "zfp reversible", SCALE, BLACK);
         ly += 24;
     }
     canvas.text(lx, ly, "labels: level", SCALE, BLACK);
 
     canvas.write_png(out)
+}
+
+/// A cross of 11 pixels centred on (`x`, `y`).
+fn cross(canvas: &mut Canvas, x: i64, y: i64, color: Rgb) {
+    canvas.rect(x - 5, y - 1, x + 5, y + 1, color);
+    canvas.rect(x - 1, y - 5, x + 1, y + 5, color);
+}
+
+/// A diamond of 11 pixels centred on (`x`, `y`).
+#[cfg(feature = "zfp")]
+fn diamond(canvas: &mut Canvas, x: i64, y: i64, color: Rgb) {
+    for d in 0..=5i64 {
+        canvas.rect(x - (5 - d), y - d, x + (5 - d), y - d, color);
+        canvas.rect(x - (5 - d), y + d, x + (5 - d), y + d, color);
+    }
 }
 
 #[cfg(test)]

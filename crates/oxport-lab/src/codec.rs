@@ -1,13 +1,15 @@
 //! The lab's codecs: deflate (libdeflate, zlib format) and zstd at a level;
-//! with the `zfp` feature, ZFP's reversible mode (which sees channels, not
-//! bytes, and so takes no filter).
+//! HTJ2K, OpenEXR's lossless JPEG 2000, as its HTJ2K methods code a chunk;
+//! with the `zfp` feature, ZFP's reversible mode. HTJ2K and ZFP see
+//! channels, not bytes, and so take no filter.
 
 use std::fmt;
 
 use oxport::Result;
 use oxport::codec::deflate::{self, Engine, Format};
 use oxport::codec::zstd::{self, CompressParams, DecompressOptions};
-use oxport::exr::internals::Layout;
+use oxport::exr::Compression;
+use oxport::exr::internals::{Layout, compress_chunk, decompress_chunk};
 
 /// A codec and its level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -16,17 +18,20 @@ pub enum Codec {
     Deflate(i32),
     /// zstd at a level.
     Zstd(i32),
+    /// HTJ2K as OpenEXR's HTJ2K methods code a chunk (reversible wavelet
+    /// and color transform, HT code-blocks): per chunk, after no filter.
+    Htj2k,
     /// ZFP, reversible: per channel, after no filter.
     #[cfg(feature = "zfp")]
     Zfp,
 }
 
 impl Codec {
-    /// Every codec the lab compares: [`Codec::LEVELS`], and ZFP when built
-    /// with it.
+    /// Every codec the lab compares: [`Codec::LEVELS`], HTJ2K, and ZFP when
+    /// built with it.
     pub fn all() -> Vec<Codec> {
-        #[allow(unused_mut)]
         let mut all = Codec::LEVELS.to_vec();
+        all.push(Codec::Htj2k);
         #[cfg(feature = "zfp")]
         all.push(Codec::Zfp);
         all
@@ -46,24 +51,31 @@ impl Codec {
         Codec::Zstd(10),
     ];
 
-    /// Whether the codec takes byte filters (ZFP works on samples).
+    /// Whether the codec takes byte filters (HTJ2K and ZFP work on samples).
     pub fn takes_filters(self) -> bool {
         match self {
+            Codec::Htj2k => false,
             #[cfg(feature = "zfp")]
             Codec::Zfp => false,
             _ => true,
         }
     }
 
-    /// Compresses the (filtered) chunk `data`, whose layout is `layout`.
+    /// Compresses the (filtered) chunk `data`, whose layout is `layout`
+    /// (with its channels).
     pub fn compress(self, data: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Result<()> {
-        let _ = layout;
         match self {
             Codec::Deflate(level) => {
                 deflate::compress(data, level, Format::Zlib, Engine::Libdeflate, out)
             }
             Codec::Zstd(level) => {
                 zstd::compress(data, &CompressParams::with_level(level)?, None, out)
+            }
+            Codec::Htj2k => {
+                let (width, lines, origin) = (layout.width, layout.lines, layout.origin);
+                let channels = layout.channels;
+                *out = compress_chunk(METHOD, data, channels, width, lines, origin, false)?;
+                Ok(())
             }
             #[cfg(feature = "zfp")]
             Codec::Zfp => crate::zfp::compress(data, layout, out),
@@ -73,7 +85,6 @@ impl Codec {
     /// Decompresses `data` into `out`, which holds the chunk's bytes; returns
     /// the bytes written.
     pub fn decompress(self, data: &[u8], layout: &Layout, out: &mut [u8]) -> Result<usize> {
-        let _ = layout;
         match self {
             Codec::Deflate(_) => deflate::decompress_into(data, Format::Zlib, out),
             Codec::Zstd(_) => {
@@ -83,17 +94,29 @@ impl Codec {
                 };
                 zstd::decompress_into(data, &options, out)
             }
+            Codec::Htj2k => {
+                let (width, lines, origin) = (layout.width, layout.lines, layout.origin);
+                let chunk = decompress_chunk(METHOD, data, layout.channels, width, lines, origin)?;
+                let n = chunk.len().min(out.len());
+                out[..n].copy_from_slice(&chunk[..n]);
+                Ok(chunk.len())
+            }
             #[cfg(feature = "zfp")]
             Codec::Zfp => crate::zfp::decompress(data, layout, out),
         }
     }
 }
 
+/// The HTJ2K method the lab's chunks go through: its codestream is the same
+/// for any chunk height.
+const METHOD: Compression = Compression::Htj2k32;
+
 impl fmt::Display for Codec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Codec::Deflate(level) => write!(f, "deflate {level}"),
             Codec::Zstd(level) => write!(f, "zstd {level}"),
+            Codec::Htj2k => write!(f, "htj2k"),
             #[cfg(feature = "zfp")]
             Codec::Zfp => write!(f, "zfp reversible"),
         }

@@ -20,8 +20,8 @@ pub use codec::Codec;
 pub use filter::Filter;
 
 use oxport::build::Engine;
-use oxport::exr::Image;
 use oxport::exr::internals::{Layout, pack};
+use oxport::exr::{Channel, Image};
 use oxport::{Error, Result};
 
 /// The lab's optional engine, for `oxport --version` beside the library's
@@ -121,18 +121,19 @@ pub fn table(images: usize, measures: &[Measure]) -> String {
 
 const LINES: usize = 16;
 
-/// An image cut into chunks: each channel's sample size, the width, the
-/// chunks.
-type Prepared = (Vec<usize>, usize, Vec<Vec<u8>>);
+/// An image cut into chunks.
+struct Prepared {
+    channels: Vec<Channel>,
+    /// Each channel's sample size.
+    sizes: Vec<usize>,
+    width: usize,
+    chunks: Vec<Vec<u8>>,
+}
 
 /// The image cut into chunks of 16 lines.
 fn chunks(image: &Image) -> Result<Prepared> {
-    let sizes: Vec<usize> = image
-        .header
-        .channels()?
-        .iter()
-        .map(|c| c.pixel_type.size())
-        .collect();
+    let channels = image.header.channels()?.to_vec();
+    let sizes: Vec<usize> = channels.iter().map(|c| c.pixel_type.size()).collect();
     let window = image.header.data_window()?;
     let (width, height) = (window.width() as usize, window.height() as usize);
     let planes: Vec<&[u8]> = image.planes.iter().map(Vec::as_slice).collect();
@@ -146,7 +147,12 @@ fn chunks(image: &Image) -> Result<Prepared> {
         pack(&planes, (0, 0), width, &layout, &mut chunk);
         out.push(chunk);
     }
-    Ok((sizes, width, out))
+    Ok(Prepared {
+        channels,
+        sizes,
+        width,
+        chunks: out,
+    })
 }
 
 /// Runs every filter × codec of `options` over `images` (codecs that take
@@ -173,13 +179,14 @@ pub fn run(
 
 /// Every chunk's layout, with the chunk.
 fn layouts(prepared: &[Prepared]) -> impl Iterator<Item = (Layout<'_>, &[u8])> {
-    prepared.iter().flat_map(|(sizes, width, list)| {
-        list.iter().map(move |chunk| {
-            let line = width * sizes.iter().sum::<usize>();
-            (
-                Layout::new(sizes, *width, chunk.len() / line),
-                chunk.as_slice(),
-            )
+    prepared.iter().flat_map(|image| {
+        let line = image.width * image.sizes.iter().sum::<usize>();
+        image.chunks.iter().map(move |chunk| {
+            let layout = Layout {
+                channels: &image.channels,
+                ..Layout::new(&image.sizes, image.width, chunk.len() / line)
+            };
+            (layout, chunk.as_slice())
         })
     })
 }
@@ -235,4 +242,51 @@ fn measure(prepared: &[Prepared], filter: Filter, codec: Codec, rounds: usize) -
         compress_seconds,
         decompress_seconds,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oxport::exr::{Compression, Header, PixelType};
+
+    /// Each codec over an image of every pixel type, R, G and B among them
+    /// (HTJ2K's color transform), at a size no chunk divides: `run` checks
+    /// that every chunk comes back.
+    #[test]
+    fn every_codec_gives_every_pixel_type_back() {
+        let (width, height) = (37u32, 21u32);
+        let channels = vec![
+            Channel::new("B", PixelType::Half),
+            Channel::new("G", PixelType::Half),
+            Channel::new("R", PixelType::Half),
+            Channel::new("Z", PixelType::Float),
+            Channel::new("id", PixelType::Uint),
+        ];
+        let header = Header::new(width, height, channels, Compression::None).unwrap();
+        let n = (width * height) as usize;
+        let half = |k: usize| -> Vec<u8> {
+            (0..n)
+                .flat_map(|i| (0x3C00u16 + ((i * k) % 700) as u16).to_le_bytes())
+                .collect()
+        };
+        let z: Vec<u8> = (0..n)
+            .flat_map(|i| (i as f32 * -0.25).to_le_bytes())
+            .collect();
+        let id: Vec<u8> = (0..n)
+            .flat_map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes())
+            .collect();
+        let image = Image {
+            header,
+            planes: vec![half(3), half(5), half(7), z, id],
+        };
+        let options = LabOptions {
+            filters: vec![Filter::None],
+            codecs: Codec::all(),
+            rounds: 1,
+        };
+        let measures = run(&[image], &options, |_, _| {}).unwrap();
+        assert_eq!(measures.len(), Codec::all().len());
+        let htj2k = measures.iter().find(|m| m.codec == Codec::Htj2k).unwrap();
+        assert!(htj2k.packed > 0 && htj2k.packed < htj2k.raw, "{htj2k:?}");
+    }
 }

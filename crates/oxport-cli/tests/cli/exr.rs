@@ -193,13 +193,15 @@ fn the_lab_measures_every_filter_and_codec_and_writes_its_table_and_chart() {
         out.to_str().unwrap(),
     ]);
     assert!(ok, "{err}");
-    // One row per filter with each byte codec, and ZFP (no filter) when built with it.
+    // One row per filter with each byte codec, HTJ2K (no filter), and ZFP
+    // (no filter) when built with it.
     let rows = table
         .lines()
         .filter(|l| l.starts_with("| ") && !l.starts_with("| filter") && !l.starts_with("| ---"))
         .count();
     let zfp = usize::from(cfg!(feature = "zfp"));
-    assert_eq!(rows, 5 * 9 + zfp, "{table}");
+    assert_eq!(rows, 5 * 9 + 1 + zfp, "{table}");
+    assert!(table.contains("| none | htj2k |"), "{table}");
     assert!(
         table.starts_with("1 image, 0.0 MB of pixels, chunks of 16 lines"),
         "{table}"
