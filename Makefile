@@ -20,7 +20,7 @@ PY_FEATURES := $(strip $(ISAL))
 comma := ,
 LIB_FEATURES := $(subst $(eval) ,$(comma),$(strip $(if $(ISAL),oxport/isal) $(if $(ZFP),oxport-lab/zfp)))
 
-.PHONY: test-lane-checks test-lane-dist test-lane-python test-lane-platforms msrv bpy-venvs cli dist dist-module wheel test-wheel test-cross test-arm64-wheel test-dist test-default-deps bench-codecs bench-color bench-dask bench-remote bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
+.PHONY: test-aarch64 test-lane-checks test-lane-dist test-lane-python test-lane-platforms msrv bpy-venvs cli dist dist-module wheel test-wheel test-cross test-arm64-wheel test-dist test-default-deps bench-codecs bench-color bench-dask bench-remote bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli --features "$(CLI_FEATURES)" -- demo
@@ -47,9 +47,9 @@ test-lane-dist:
 test-lane-python:
 	$(MAKE) --no-print-directory -o dist -o bpy-venvs test-python
 	$(MAKE) --no-print-directory -o dist test-wheel
-	$(MAKE) --no-print-directory -o dist test-arm64-wheel
 test-lane-platforms:
 	$(MAKE) --no-print-directory -o dist test-cross
+	$(MAKE) --no-print-directory -o dist test-arm64-wheel
 	$(MAKE) --no-print-directory -o dist -o bpy-venvs test-dist
 test: export OXPORT_DIST = $(CURDIR)/dist
 test: export PYTHON_UNDER_TEST = dist-module
@@ -58,9 +58,15 @@ test: export PYTHON_UNDER_TEST = dist-module
 # code, each target's link minutes shorter; `make dist` alone builds what
 # ships, with it.
 test: export CARGO_PROFILE_RELEASE_LTO = off
+# Nor line tables in its test builds: a failing test's panic names its file
+# and line without them, and each compile and link is shorter.
+test: export CARGO_PROFILE_DEV_DEBUG = false
 # Nothing runs the macOS programs here (test-dist inspects them): `make test`
-# builds them without optimization, in a fraction of the time.
+# builds them without optimization, in a fraction of the time, and for arm64
+# alone (x86_64's is the same build for the other processor: `make dist`
+# builds it, `make test-dist` after it inspects it).
 test: export DIST_FLAGS = --inspect-only macos
+test: export OXPORT_DIST_TARGETS = x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-pc-windows-gnu aarch64-apple-darwin
 
 # A test whose precondition is missing skips, saying why, and `make test`
 # fails on a skip it does not expect: OXPORT_EXPECTED_SKIPS holds the skips
@@ -206,7 +212,7 @@ dist: venv
 	$(VPY) -m pip install --quiet $(DIST_TOOLS)
 	rustup target add $(CROSS_TARGETS) aarch64-apple-darwin x86_64-apple-darwin
 	rm -rf dist
-	$(VPY) tools/dist.py $(if $(ISAL),--isal) --python39 $(OLDEST_PYTHON) $(DIST_FLAGS)
+	$(VPY) tools/dist.py $(if $(ISAL),--isal) --python39 $(OLDEST_PYTHON) $(DIST_FLAGS) $(addprefix --target ,$(OXPORT_DIST_TARGETS))
 
 # Linux x86_64's wheels alone (the abi3 one and the 3.9 one), and the sdist.
 wheel: venv
@@ -215,12 +221,16 @@ wheel: venv
 	$(VPY) tools/dist.py $(if $(ISAL),--isal) --python39 $(OLDEST_PYTHON) --only wheels --only sdist --target x86_64-unknown-linux-gnu
 
 # The library's and the command line tool's tests on Windows (under Wine),
-# the library's own on aarch64 Linux (under qemu-user: its NEON kernels and
-# codecs), in the release builds `make dist` made for them: one target
-# folder each, only the tests compiled anew. (macOS is built and inspected
-# by test-dist, not run.)
+# in the release build `make dist` made for it: only the tests compiled
+# anew. test-aarch64: the library's own on aarch64 Linux (under qemu-user,
+# its NEON kernels and codecs: minutes under emulation, not in `make test`, where
+# the aarch64 wheel's suite runs instead: test-arm64-wheel). (macOS is built
+# and inspected by test-dist, not run.)
 test-cross: dist
-	$(call expect,no /dev/full) $(VPY) tools/dist.py $(if $(ISAL),--isal) --only tests
+	$(call expect,no /dev/full) $(VPY) tools/dist.py $(if $(ISAL),--isal) --only tests --target x86_64-pc-windows-gnu
+
+test-aarch64: dist
+	$(VPY) tools/dist.py $(if $(ISAL),--isal) --only tests --target aarch64-unknown-linux-gnu
 
 # The aarch64 wheel's smoke suite in Debian's arm64 Python under qemu-user,
 # with numpy's and the openexr package's aarch64 wheels (DWA's pixels and
