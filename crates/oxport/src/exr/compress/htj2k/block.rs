@@ -114,7 +114,7 @@ const MAX_WIDTH: usize = 1024;
 trait Word: Copy {
     /// The next `bits` of MagSgn.
     fn take(magsgn: &mut Forward, bits: u32) -> Self;
-    /// Sample `n`'s magnitude pattern `v` from its MagSgn bits `low`
+    /// A sample's magnitude pattern `v` from its MagSgn bits `low`
     /// (`bits` of them), its `e_1` bit and whether it is `significant`
     /// (0 or 1), and its signed value, `plane` and `middle` placing it.
     fn sample(
