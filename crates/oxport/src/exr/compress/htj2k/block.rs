@@ -111,7 +111,7 @@ const MAX_WIDTH: usize = 1024;
 
 /// The arithmetic of a code-block's magnitudes: `u32` where every
 /// magnitude fits (the bit-planes of 16-bit components), `u64` otherwise.
-trait Word: Copy {
+trait Word: Copy + Default + std::ops::BitOr<Output = Self> {
     /// The next `bits` of MagSgn.
     fn take(magsgn: &mut Forward, bits: u32) -> Self;
     /// A sample's magnitude pattern `v` from its MagSgn bits `low`
@@ -127,8 +127,6 @@ trait Word: Copy {
     ) -> (Self, i64);
     /// The bit-plane count of `v` (the exponent `E`, 0 for 0).
     fn exponent(v: Self) -> u32;
-    fn or(self, other: Self) -> Self;
-    fn zero() -> Self;
 }
 
 macro_rules! word {
@@ -156,14 +154,6 @@ macro_rules! word {
             #[inline(always)]
             fn exponent(v: Self) -> u32 {
                 <$t>::BITS - v.leading_zeros()
-            }
-            #[inline(always)]
-            fn or(self, other: Self) -> Self {
-                self | other
-            }
-            #[inline(always)]
-            fn zero() -> Self {
-                0
             }
         }
     };
@@ -267,7 +257,7 @@ fn lines<T: Coefficient, W: Word>(streams: &mut Streams, area: &Area, out: &mut 
     // and one past the end left 0. Each is rewritten as the line-pair is
     // decoded, the values the next quads need kept aside.
     let mut above = [0u8; MAX_WIDTH / 2 + 2];
-    let mut above_v = [W::zero(); MAX_WIDTH + 3];
+    let mut above_v = [W::default(); MAX_WIDTH + 3];
     for pair_row in 0..height.div_ceil(2) {
         let later = pair_row > 0;
         let table = &tables[usize::from(later)];
@@ -278,7 +268,7 @@ fn lines<T: Coefficient, W: Word>(streams: &mut Streams, area: &Area, out: &mut 
         // already overwritten: `rho` of the quad above-left, `v` of the
         // column above-left.
         let mut nw = 0u8;
-        let mut west_v = W::zero();
+        let mut west_v = W::default();
         let mut left = 0u8;
         let mut q = 0;
         while q < quads {
@@ -328,15 +318,12 @@ fn lines<T: Coefficient, W: Word>(streams: &mut Streams, area: &Area, out: &mut 
                 let west = west_v;
                 west_v = above_v[x + 2];
                 if entry.rho == 0 {
-                    above_v[x + 1] = W::zero();
-                    above_v[x + 2] = W::zero();
+                    above_v[x + 1] = W::default();
+                    above_v[x + 2] = W::default();
                     continue;
                 }
                 let kappa = if later && entry.rho & (entry.rho - 1) != 0 {
-                    let neighbours = west
-                        .or(above_v[x + 1])
-                        .or(above_v[x + 2])
-                        .or(above_v[x + 3]);
+                    let neighbours = west | above_v[x + 1] | above_v[x + 2] | above_v[x + 3];
                     W::exponent(neighbours).max(2) - 1
                 } else {
                     1
@@ -350,7 +337,7 @@ fn lines<T: Coefficient, W: Word>(streams: &mut Streams, area: &Area, out: &mut 
                 // Each sample's magnitude pattern `v` (0 where not
                 // significant) and signed value, without a branch on which
                 // are significant.
-                let mut v = [W::zero(); 4];
+                let mut v = [W::default(); 4];
                 let mut values = [0i64; 4];
                 for n in 0..4 {
                     let significant = entry.rho >> n & 1;
