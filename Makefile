@@ -53,8 +53,8 @@ test-lane-platforms:
 	$(MAKE) --no-print-directory -o dist -o bpy-venvs test-dist
 test: export OXPORT_DIST = $(CURDIR)/dist
 test: export PYTHON_UNDER_TEST = dist-module
-# The release builds `make test` makes and tests (dist/, and the Windows and
-# aarch64 tests built beside them) skip link-time optimization: the same
+# The release builds `make test` makes and tests (dist/, and the Windows
+# tests built beside them) skip link-time optimization: the same
 # code, each target's link minutes shorter; `make dist` alone builds what
 # ships, with it.
 test: export CARGO_PROFILE_RELEASE_LTO = off
