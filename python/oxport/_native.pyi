@@ -736,7 +736,7 @@ class ExrNewPart:
         tiles: Optional[tuple[int, int]] = None,
         level_mode: str = "one",
         rounding: str = "down",
-        counts: Optional[Any] = None,
+        counts: Optional[Sequence[Any]] = None,
     ) -> ExrNewPart: ...
 
 def exr_write(

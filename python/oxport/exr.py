@@ -5,7 +5,7 @@ subsampled channels) and every lossless method and lossy one but LJ2K
 for bit; :func:`open` reads only the chunks a read needs.
 Written: scan-line and tiled parts (one level, or mipmap and ripmap levels
 given or made as ``exrmaketiled`` makes them), deep scan-line and tiled
-parts, and multi-part files of any of them (:func:`write_parts`), with NONE,
+parts (with mipmap or ripmap levels, each given), and multi-part files of any of them (:func:`write_parts`), with NONE,
 RLE, ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA, DWAB, ZSTD, HTJ2K256 and HTJ2K32
 (OpenEXR's bytes, the lossy ones too; HTJ2K's codestreams but for their
 comment, which names the encoder). Chunks are compressed and decompressed in parallel.
@@ -63,11 +63,12 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["Attribute", "Channel", "DeepPixels", "File", "Level", "OutputPart", "Part", "PixelType", "Window",
+__all__ = ["Attribute", "Channel", "DeepPixels", "File", "Level", "OutputPart", "Part", "PixelType", "Pixels", "Window",
            "convert", "open", "read", "read_header", "rgb_from_yc", "write", "write_parts", "yc_from_rgb"]
 
 PixelType = Literal["half", "float", "uint"]
-Compression = Literal["none", "rle", "zips", "zip", "piz", "pxr24", "b44", "b44a", "dwaa", "dwab", "zstd"]
+Compression = Literal["none", "rle", "zips", "zip", "piz", "pxr24", "b44", "b44a", "dwaa", "dwab", "zstd",
+                      "htj2k256", "htj2k32"]
 
 _DTYPES = {"half": "<f2", "float": "<f4", "uint": "<u4"}
 
@@ -286,6 +287,11 @@ Rounding = Literal["down", "up"]
 _TYPES = {dtype: name for name, dtype in _DTYPES.items()}
 
 
+Pixels = Union[Mapping[str, Union["npt.ArrayLike", Sequence["np.ndarray"]]], DeepPixels, Sequence[DeepPixels]]
+"""A part's pixels to write: name → array (or one array per level), a
+:class:`DeepPixels`, or one :class:`DeepPixels` per level."""
+
+
 @dataclass(frozen=True)
 class OutputPart:
     """A part to write with :func:`write_parts` (or, alone, :func:`write`).
@@ -295,7 +301,10 @@ class OutputPart:
     to a list of numpy arrays instead, one per level in the order of
     :attr:`Part.levels` (give only the full resolution and oxport makes
     the other levels with ``exrmaketiled``'s filter, clamped at the edges).
-    A :class:`DeepPixels` makes a deep part.
+    A :class:`DeepPixels` makes a deep part; a list of them, one per level
+    in the order of :attr:`Part.levels`, a deep tiled part with mipmap or
+    ripmap levels (every level given: no filter makes a deep part's
+    smaller levels).
 
     A channel the ``header``'s ``channels`` list samples every (x, y)
     pixels (luminance/chroma: ``RY`` and ``BY`` every 2×2) takes an array
@@ -310,15 +319,16 @@ class OutputPart:
     keep their top 24 bits, rounded), ``"b44"`` or ``"b44a"`` (HALF
     channels in 4×4 blocks of 14 bytes, lossy; b44a stores flat blocks in
     3), ``"dwaa"`` or ``"dwab"`` (R, G, B, Y, RY, BY as quantized 8×8 DCT
-    blocks at OpenEXR's default quality, A by runs; 32 or 256 lines a chunk)
-    or ``"zstd"``; deep parts take ``none``, ``rle`` or ``zips``. ``None``:
+    blocks at OpenEXR's default quality, A by runs; 32 or 256 lines a chunk),
+    ``"zstd"``, or ``"htj2k256"`` or ``"htj2k32"`` (lossless JPEG 2000
+    with high-throughput block coding, 256 or 32 lines a chunk); deep parts take ``none``, ``rle`` or ``zips``. ``None``:
     ``zip``, or ``zips`` for a deep part.
     ``tiles``: ``(width, height)`` of a tile, for a tiled part (``None``:
     scan lines). ``levels``: ``"one"``, ``"mipmap"`` or ``"ripmap"``, for a
     tiled part; ``rounding``: how level sizes round, ``"down"`` or
     ``"up"``."""
 
-    channels: Union[Mapping[str, Union[npt.ArrayLike, Sequence[np.ndarray]]], DeepPixels]
+    channels: Pixels
     name: Optional[str] = None
     header: Optional[Mapping[str, Any]] = None
     compression: Optional[Compression] = None
@@ -336,15 +346,25 @@ class OutputPart:
             raise ValueError(f"levels={self.levels!r} needs tiles=(width, height)")
         given = dict(self.header or {})
         arrays: dict[str, list[np.ndarray]] = {}
-        if isinstance(self.channels, DeepPixels):
-            counts = np.ascontiguousarray(self.channels.counts, "<u4")
-            if counts.ndim != 2:
-                raise TypeError(f"counts: expected a 2-D array, got {counts.ndim}-D")
-            height, width = counts.shape
-            for name, samples in self.channels.channels.items():
-                arrays[name] = [_samples(name, samples, 1)]
+        counts: Optional[list[np.ndarray]] = None
+        deep = [self.channels] if isinstance(self.channels, DeepPixels) else self.channels
+        if isinstance(deep, (list, tuple)) and deep and all(isinstance(d, DeepPixels) for d in deep):
+            counts = [np.ascontiguousarray(level.counts, "<u4") for level in deep]
+            for level in counts:
+                if level.ndim != 2:
+                    raise TypeError(f"counts: expected a 2-D array, got {level.ndim}-D")
+            height, width = counts[0].shape
+            names = list(deep[0].channels)
+            for level in deep:
+                if list(level.channels) != names:
+                    raise ValueError(f"channels: every level needs the same channels, got {names} and "
+                                     f"{list(level.channels)}")
+                for name, samples in level.channels.items():
+                    arrays.setdefault(name, []).append(_samples(name, samples, 1))
+        elif not isinstance(self.channels, Mapping):
+            raise TypeError("channels: expected a mapping of names to arrays, a DeepPixels or a list of "
+                            f"DeepPixels, got {type(self.channels).__name__}")
         else:
-            counts = None
             for name, planes in self.channels.items():
                 arrays[name] = [_samples(name, level, 2) for level in _levels(planes)]
             # A channel the header says is subsampled holds a sample every
@@ -400,13 +420,14 @@ def _samples(name: str, value: npt.ArrayLike, ndim: int) -> np.ndarray:
 
 
 def write(path: Output,
-          channels: Union[Mapping[str, Union[npt.ArrayLike, Sequence[np.ndarray]]], DeepPixels], *,
+          channels: Pixels, *,
           header: Optional[Mapping[str, Any]] = None, compression: Optional[Compression] = None,
           tiles: Optional[tuple[int, int]] = None, levels: LevelMode = "one",
           rounding: Rounding = "down", level: Optional[int] = None,
           threads: Optional[int] = None) -> None:
     """Writes ``channels`` (name → ``(height, width)`` array of float16,
-    float32 or uint32, all the same shape; or a :class:`DeepPixels`) as a
+    float32 or uint32, all the same shape; or a :class:`DeepPixels`, or one
+    per level) as a
     single-part OpenEXR file at ``path`` (a path, a URL, or a writable
     binary file object, which receives the file once it is whole), whole or
     not at all.

@@ -65,6 +65,21 @@ def blender_export(script: str, args: list[str], out: Path) -> Path:
     return out
 
 
+def openexr_tool(name: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``tools/NAME.cpp`` built against the OpenEXR library of Debian's
+    ``libopenexr-dev`` (OpenEXR's own C++ API, for what the ``openexr``
+    package cannot do), or a skip that says what is missing."""
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "OpenEXR"], capture_output=True, text=True) \
+        if shutil.which("pkg-config") else None
+    if flags is None or flags.returncode != 0 or not shutil.which("g++"):
+        pytest.skip("OpenEXR's library is not installed (apt-get install libopenexr-dev pkg-config g++)")
+    binary = tmp_path_factory.mktemp("tools") / name
+    source = Path(__file__).resolve().parent / "tools" / f"{name}.cpp"
+    subprocess.run(["g++", "-O1", "-std=c++17", str(source), *flags.stdout.split(), "-o", str(binary)],
+                   check=True, capture_output=True)
+    return binary
+
+
 @pytest.fixture(scope="session")
 def refdata() -> Path:
     return REFDATA

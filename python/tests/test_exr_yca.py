@@ -7,30 +7,22 @@ buffer behaves differently below 13 lines)."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from conftest import openexr_tool
 from oxport import exr
 
-TOOL = Path(__file__).resolve().parent / "tools" / "rgba_yca.cpp"
 IMAGES = Path(__file__).resolve().parents[2] / "crates/oxport/tests/data/valid/openexr-images"
 
 
 @pytest.fixture(scope="module")
 def rgba_yca(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tool, built here."""
-    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "OpenEXR"], capture_output=True, text=True) \
-        if shutil.which("pkg-config") else None
-    if flags is None or flags.returncode != 0 or not shutil.which("g++"):
-        pytest.skip("OpenEXR's library is not installed (apt-get install libopenexr-dev pkg-config g++)")
-    binary = tmp_path_factory.mktemp("tools") / "rgba_yca"
-    subprocess.run(["g++", "-O1", "-std=c++17", str(TOOL), *flags.stdout.split(), "-o", str(binary)],
-                   check=True, capture_output=True)
-    return binary
+    return openexr_tool("rgba_yca", tmp_path_factory)
 
 
 def theirs(tool: Path, path: Path, tmp: Path) -> np.ndarray:

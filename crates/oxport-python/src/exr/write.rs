@@ -14,8 +14,8 @@ use crate::sink::write_output;
 
 /// One part to write, as the facade's `OutputPart` describes it: its size,
 /// its channels (name → pixel type, in the order of its planes), its planes
-/// by level (a deep part has one "level": each channel's samples), a deep
-/// part's sample counts, the attributes its caller gives (name → value in
+/// by level (a deep part's: each channel's samples), a deep part's sample
+/// counts by level, the attributes its caller gives (name → value in
 /// its public shape, or `oxport.exr.Attribute`), and how it is stored.
 /// The header and the file's order of channels are the library's
 /// (`exr::NewPart`, `exr::write_new_parts`).
@@ -23,7 +23,7 @@ use crate::sink::write_output;
 pub struct ExrNewPart {
     part: exr::NewPart,
     levels: Vec<Vec<Buffer>>,
-    counts: Option<Vec<u32>>,
+    counts: Option<Vec<Vec<u32>>>,
 }
 
 #[pymethods]
@@ -42,7 +42,7 @@ impl ExrNewPart {
         tiles: Option<(u32, u32)>,
         level_mode: &str,
         rounding: &str,
-        counts: Option<&Bound<'_, PyAny>>,
+        counts: Option<Vec<Bound<'_, PyAny>>>,
     ) -> PyResult<Self> {
         let channels = channels
             .iter()
@@ -61,13 +61,18 @@ impl ExrNewPart {
             .transpose()
             .map_err(to_py_err)?;
         let counts = counts
-            .map(|counts| -> PyResult<Vec<u32>> {
-                let bytes = Buffer::read(counts)?;
-                Ok(bytes
-                    .as_slice()
-                    .chunks_exact(4)
-                    .map(|b| u32::from_le_bytes(b.try_into().expect("4")))
-                    .collect())
+            .map(|levels| {
+                levels
+                    .iter()
+                    .map(|counts| -> PyResult<Vec<u32>> {
+                        let bytes = Buffer::read(counts)?;
+                        Ok(bytes
+                            .as_slice()
+                            .chunks_exact(4)
+                            .map(|b| u32::from_le_bytes(b.try_into().expect("4")))
+                            .collect())
+                    })
+                    .collect::<PyResult<Vec<_>>>()
             })
             .transpose()?;
         let part = exr::NewPart {
@@ -97,7 +102,7 @@ impl ExrNewPart {
 impl ExrNewPart {
     /// The part's pixels as the library takes them.
     fn pixels(&self) -> PyResult<exr::Pixels<'_>> {
-        let mut levels: Vec<Vec<&[u8]>> = self
+        let levels: Vec<Vec<&[u8]>> = self
             .levels
             .iter()
             .map(|planes| planes.iter().map(Buffer::as_slice).collect())
@@ -105,15 +110,21 @@ impl ExrNewPart {
         Ok(match &self.counts {
             None => exr::Pixels::Flat(levels),
             Some(counts) => {
-                if levels.len() != 1 {
-                    return Err(PyValueError::new_err(
-                        "a deep part takes one list of sample arrays",
-                    ));
+                if levels.len() != counts.len() {
+                    return Err(PyValueError::new_err(format!(
+                        "a deep part takes a list of sample arrays per level: {} for {} levels \
+                         of counts",
+                        levels.len(),
+                        counts.len()
+                    )));
                 }
-                exr::Pixels::Deep {
-                    counts,
-                    channels: levels.pop().expect("one"),
-                }
+                exr::Pixels::Deep(
+                    counts
+                        .iter()
+                        .zip(levels)
+                        .map(|(counts, channels)| exr::DeepLevel { counts, channels })
+                        .collect(),
+                )
             }
         })
     }

@@ -8,10 +8,10 @@ use super::attribute::AttributeValue;
 use super::deep::DeepImage;
 use super::header::Header;
 use super::method::Compression;
-use super::part::{Part, Storage};
+use super::part::Part;
 use super::read::{ReadOptions, Reader, Selection};
 use super::tile::{LevelMode, Tiles};
-use super::write::{Pixels, WriteOptions, WritePart, write_parts};
+use super::write::{DeepLevel, Pixels, WriteOptions, WritePart, write_parts};
 use crate::Result;
 use crate::atomic::Output;
 use serde::{Deserialize, Serialize};
@@ -28,7 +28,9 @@ pub enum Storing {
     ScanLines,
     /// Every part in these tiles. A flat part keeps its levels when the
     /// input has the same level mode and rounding, and has them made
-    /// otherwise ([`super::make_levels`]); deep parts take one level.
+    /// otherwise ([`super::make_levels`]); a deep part keeps its levels
+    /// when the input has the same level mode and rounding, and has one
+    /// otherwise.
     Tiles(Tiles),
 }
 
@@ -87,7 +89,7 @@ pub struct Converted {
 /// One part as read, ready to write.
 enum Read {
     Flat(Vec<Vec<Vec<u8>>>),
-    Deep(DeepImage),
+    Deep(Vec<DeepImage>),
 }
 
 /// Rewrites the OpenEXR file `input` as `output` with another compression,
@@ -115,12 +117,16 @@ pub fn convert<'a>(
             channels: None,
             window: None,
         };
+        let levels = part.levels()[..levels].iter();
         pixels.push(if part.storage().is_deep() {
-            Read::Deep(reader.read_deep(&at((0, 0)), &read_options)?)
+            Read::Deep(
+                levels
+                    .map(|l| reader.read_deep(&at((l.x, l.y)), &read_options))
+                    .collect::<Result<_>>()?,
+            )
         } else {
             Read::Flat(
-                part.levels()[..levels]
-                    .iter()
+                levels
                     .map(|l| reader.read_selection(&at((l.x, l.y)), &read_options))
                     .collect::<Result<_>>()?,
             )
@@ -139,10 +145,15 @@ pub fn convert<'a>(
                         .map(|planes| planes.iter().map(Vec::as_slice).collect())
                         .collect(),
                 ),
-                Read::Deep(image) => Pixels::Deep {
-                    counts: &image.counts,
-                    channels: image.channels.iter().map(Vec::as_slice).collect(),
-                },
+                Read::Deep(levels) => Pixels::Deep(
+                    levels
+                        .iter()
+                        .map(|image| DeepLevel {
+                            counts: &image.counts,
+                            channels: image.channels.iter().map(Vec::as_slice).collect(),
+                        })
+                        .collect(),
+                ),
             },
         })
         .collect();
@@ -175,7 +186,12 @@ fn restore(part: &Part, options: &ConvertOptions) -> Result<(Header, usize)> {
             1
         }
         (Storing::Tiles(tiles), storage) => {
-            let tiles = if deep {
+            let kept = storage
+                .tiles()
+                .is_some_and(|old| (old.mode, old.rounding) == (tiles.mode, tiles.rounding));
+            // No filter makes a deep part's levels: it keeps its own, or
+            // has one.
+            let tiles = if deep && !kept {
                 Tiles {
                     mode: LevelMode::One,
                     ..tiles
@@ -184,12 +200,7 @@ fn restore(part: &Part, options: &ConvertOptions) -> Result<(Header, usize)> {
                 tiles
             };
             header.set_layout(Some(tiles), deep);
-            match storage {
-                Storage::Tiles(old) if (old.mode, old.rounding) == (tiles.mode, tiles.rounding) => {
-                    part.levels().len()
-                }
-                _ => 1,
-            }
+            if kept { part.levels().len() } else { 1 }
         }
     };
     // The writer sets it for the parts it writes.

@@ -10,7 +10,7 @@ use super::chunk::Layout;
 use super::compress;
 use super::method::Compression;
 use super::offsets::Span;
-use super::part::{Band, ChunkRef};
+use super::part::{Band, ChunkRef, Part};
 use super::read::{BROKEN, Plan, ReadOptions, Reader, Selection, at_chunk, band_lines, max_ratio};
 use crate::pipeline::Pipeline;
 use crate::scratch::with_buffer;
@@ -80,6 +80,45 @@ impl<S: Source> Reader<S> {
         self.with_spans(plan.part_index, |spans| {
             decoder.run(source, spans, options.threads)
         })
+    }
+}
+
+/// Decodes a deep chunk's count table `table` (the chunk `width` × `lines`
+/// pixels) into `out`. OpenEXR 3.1's writer stores a tile's table
+/// compressed when that is smaller than a whole tile's table, and
+/// otherwise as it is with a whole tile's size (only the cut tile's
+/// entries are read); 3.5's stores it as it is when compressing does not
+/// make it smaller than the cut tile's. A table of a tile cut by the data
+/// window with the cut table's size is so either: zlib's checksum tells
+/// (ZIP, ZIPS); other methods take it as stored, as OpenEXR 3.5 reads it.
+fn count_table(
+    part: &Part,
+    method: Compression,
+    table: &[u8],
+    width: usize,
+    lines: usize,
+    out: &mut [u8],
+) -> Result<()> {
+    let layout = Layout::new(&[4], width, lines);
+    let cut = out.len();
+    let whole = part.storage().tiles().map_or(cut, |t| {
+        (t.width as usize)
+            .saturating_mul(t.height as usize)
+            .saturating_mul(4)
+    });
+    if method == Compression::None || table.len() >= whole.max(cut) {
+        let stored = table.get(..cut).ok_or_else(|| {
+            Error::corrupt("a deep chunk's stored count table is shorter than its pixels")
+        })?;
+        out.copy_from_slice(stored);
+        Ok(())
+    } else if table.len() == cut && matches!(method, Compression::Zip | Compression::Zips) {
+        compress::decompress_coded(method, table, &layout, out).or_else(|_| {
+            out.copy_from_slice(table);
+            Ok(())
+        })
+    } else {
+        compress::decompress(method, table, &layout, out)
     }
 }
 
@@ -216,15 +255,9 @@ impl DeepDecoder<'_> {
         let data_at = span.offset + prefix as u64;
         with_buffer(body, |bytes| {
             source.read_exact_at(bytes, data_at)?;
-            let (mut table, data) = bytes.split_at(packed_table as usize);
-            // OpenEXR writes an uncompressed table of a tile cut by the
-            // data window with the size of a whole tile: the table is the
-            // cut tile's, the rest is not read (as OpenEXR reads it).
-            if method == Compression::None && table.len() > width * lines * 4 {
-                table = &table[..width * lines * 4];
-            }
+            let (table, data) = bytes.split_at(packed_table as usize);
             with_buffer(width * lines * 4, |raw_table| {
-                compress::decompress(method, table, &Layout::new(&[4], width, lines), raw_table)
+                count_table(part, method, table, width, lines, raw_table)
                     .map_err(|e| at_chunk(e, data_at))?;
                 // Each line's running totals, checked to only grow.
                 let mut line_totals = Vec::with_capacity(lines);

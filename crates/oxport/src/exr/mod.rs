@@ -73,7 +73,7 @@ pub use read::{ReadOptions, Reader, Selection, Shape, read, read_bytes, read_fro
 pub use reduce::{Extrapolation, make_levels};
 pub use tile::{Level, LevelMode, Rounding, Tiles};
 pub use write::{
-    Pixels, WriteOptions, WritePart, write, write_bytes, write_parts, write_parts_bytes,
+    DeepLevel, Pixels, WriteOptions, WritePart, write, write_bytes, write_parts, write_parts_bytes,
 };
 pub use yca::{luminance_weights, rgb_from_yc, yc_from_rgb};
 

@@ -10,7 +10,7 @@ use super::attribute::{AttributeValue, Channel, PixelType};
 use super::header::Header;
 use super::method::Compression;
 use super::tile::Tiles;
-use super::write::{Pixels, WriteOptions, WritePart, write_parts};
+use super::write::{DeepLevel, Pixels, WriteOptions, WritePart, write_parts};
 
 /// A part to write: its size, its channels (names and types), how it is
 /// stored, and the attributes its caller gives. [`NewPart::header`] makes
@@ -132,10 +132,17 @@ impl NewPart {
                     .map(|level| planes(level))
                     .collect::<Result<_>>()?,
             ),
-            Pixels::Deep { counts, channels } => Pixels::Deep {
-                counts,
-                channels: planes(channels)?,
-            },
+            Pixels::Deep(levels) => Pixels::Deep(
+                levels
+                    .iter()
+                    .map(|level| {
+                        Ok(DeepLevel {
+                            counts: level.counts,
+                            channels: planes(&level.channels)?,
+                        })
+                    })
+                    .collect::<Result<_>>()?,
+            ),
         })
     }
 }

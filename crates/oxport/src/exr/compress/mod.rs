@@ -209,6 +209,18 @@ pub(crate) fn decompress(
         out.copy_from_slice(packed);
         return Ok(());
     }
+    decompress_coded(method, packed, layout, out)
+}
+
+/// Decodes `packed`, compressed with `method`, into exactly `out.len()`
+/// bytes in `layout`, as [`decompress`] does but never taking `packed` as
+/// stored (a deep tile's count table can be compressed to its raw size).
+pub(crate) fn decompress_coded(
+    method: Compression,
+    packed: &[u8],
+    layout: &Layout,
+    out: &mut [u8],
+) -> Result<()> {
     match method {
         Compression::None => Err(Error::corrupt(
             "an uncompressed chunk's size does not match its lines",

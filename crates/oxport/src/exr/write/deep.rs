@@ -6,30 +6,32 @@
 
 use super::super::chunk::Layout;
 use super::super::compress;
+use super::super::method::Compression;
 use super::super::part::{ChunkRef, Part};
 use crate::{Error, Result};
 
-/// A deep part's samples as the writer holds them.
+/// One level of a deep part's samples as the writer holds them.
 pub(super) struct Samples<'a> {
     /// Samples at each pixel, row after row.
     pub counts: &'a [u32],
     /// Each channel's samples, pixel after pixel.
-    pub channels: &'a [&'a [u8]],
+    pub channels: Vec<&'a [u8]>,
     /// Where each pixel's samples start, and the total at the end.
-    pub offsets: &'a [u64],
+    pub offsets: Vec<u64>,
 }
 
-/// Appends the chunk `chunk` of `part` (number `number` in a multi-part
-/// file) to `block`.
+/// Appends the chunk `chunk` of level `level` of `part` (number `number`
+/// in a multi-part file), whose samples are `samples`, to `block`.
 pub(super) fn encode(
     part: &Part,
     number: Option<i32>,
-    samples: Samples,
+    samples: &Samples,
+    level: usize,
     chunk: &ChunkRef,
     block: &mut Vec<u8>,
 ) -> Result<()> {
     let sizes_at = super::begin_chunk(part, number, chunk, 24, block);
-    let window = part.data_window();
+    let window = part.level_window(level);
     let part_width = window.width() as usize;
     let x = (i64::from(chunk.x) - i64::from(window.x_min)) as usize;
     let y = (i64::from(chunk.y) - i64::from(window.y_min)) as usize;
@@ -68,6 +70,12 @@ pub(super) fn encode(
         false,
         block,
     )?;
+    // An uncompressed tile's table has a whole tile's size, as OpenEXR
+    // writes it (and OpenEXR 3.1 reads it); the cut tile's entries first.
+    if let (Compression::None, Some(tiles)) = (method, part.storage().tiles()) {
+        let whole = tiles.width as usize * tiles.height as usize * 4;
+        block.resize(start + whole.max(table.len()), 0);
+    }
     let packed_table = block.len() - start;
     compress::compress(
         method,

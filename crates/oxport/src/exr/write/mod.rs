@@ -41,15 +41,21 @@ pub enum Pixels<'a> {
     /// others made from it as OpenEXR's `exrmaketiled` makes them
     /// ([`super::make_levels`], clamped at the edges).
     Flat(Vec<Vec<&'a [u8]>>),
-    /// A deep part of scan lines, or of one level of tiles: the number of
-    /// samples at each pixel (row after row) and each channel's samples,
-    /// pixel after pixel, each pixel's in order, little-endian.
-    Deep {
-        /// Samples at each pixel, row after row.
-        counts: &'a [u32],
-        /// Each channel's samples, in the header's order of channels.
-        channels: Vec<&'a [u8]>,
-    },
+    /// A deep part: for each level, in the order of [`Part::levels`]
+    /// (scan-line parts and one-level tiled parts have one), its samples.
+    /// Every level is given: no filter makes a deep part's smaller levels.
+    Deep(Vec<DeepLevel<'a>>),
+}
+
+/// The samples of one level of a deep part: the number at each pixel (row
+/// after row) and each channel's samples, pixel after pixel, each pixel's
+/// in order, little-endian.
+#[derive(Clone, Debug)]
+pub struct DeepLevel<'a> {
+    /// Samples at each pixel, row after row.
+    pub counts: &'a [u32],
+    /// Each channel's samples, in the header's order of channels.
+    pub channels: Vec<&'a [u8]>,
 }
 
 /// A part to write: its header (whose `type`, or `tiles` for a single
@@ -138,12 +144,8 @@ enum PartPixels<'a> {
         /// The levels made here, after the given first one.
         made: Vec<Vec<Vec<u8>>>,
     },
-    Deep {
-        counts: &'a [u32],
-        channels: &'a [&'a [u8]],
-        /// Where each pixel's samples start, and the total at the end.
-        offsets: Vec<u64>,
-    },
+    /// Each level's samples, in the order of the part's levels.
+    Deep(Vec<deep::Samples<'a>>),
 }
 
 impl PartPixels<'_> {
@@ -154,7 +156,7 @@ impl PartPixels<'_> {
                 Some(planes) => planes.clone(),
                 None => made[level - 1].iter().map(Vec::as_slice).collect(),
             },
-            PartPixels::Deep { .. } => Vec::new(),
+            PartPixels::Deep(_) => Vec::new(),
         }
     }
 }
@@ -307,18 +309,11 @@ impl<'a> FilePlan<'a> {
                             self.options.level,
                             block,
                         ),
-                        PartPixels::Deep {
-                            counts,
-                            channels,
-                            offsets,
-                        } => deep::encode(
+                        PartPixels::Deep(levels) => deep::encode(
                             &plan.part,
                             plan.number,
-                            deep::Samples {
-                                counts,
-                                channels,
-                                offsets,
-                            },
+                            &levels[job.level],
+                            job.level,
                             &job.chunk,
                             block,
                         ),
@@ -401,7 +396,6 @@ fn pixels_of<'a>(
     options: &WriteOptions,
 ) -> Result<PartPixels<'a>> {
     let channels = part.header().channels()?;
-    let sizes = &part.sizes;
     let levels = part.levels();
     if part.storage() != Storage::ScanLines && part.sampling.iter().any(|&s| s != (1, 1)) {
         return Err(Error::invalid(
@@ -436,59 +430,83 @@ fn pixels_of<'a>(
             };
             Ok(PartPixels::Flat { given, made })
         }
-        (
-            Pixels::Deep {
-                counts,
-                channels: samples,
-            },
-            true,
-        ) => {
-            if levels.len() > 1 {
-                return Err(Error::Unsupported(
-                    "writing deep tiled parts with more than one level".into(),
-                ));
-            }
-            let (width, height) = (levels[0].width, levels[0].height);
-            if counts.len() as u128 != width as u128 * height as u128 {
+        (Pixels::Deep(given), true) => {
+            if given.len() != levels.len() {
                 return Err(Error::invalid(format!(
-                    "a deep part of {width}×{height} pixels needs {} sample counts, {} were given",
-                    width as u128 * height as u128,
-                    counts.len()
+                    "the deep part has {} levels: give the samples of every one (deep samples \
+                     have no filter that makes the smaller levels); {} were given",
+                    levels.len(),
+                    given.len()
                 )));
             }
-            if samples.len() != channels.len() {
-                return Err(Error::invalid(format!(
-                    "{} channels in the header but {} arrays of samples",
-                    channels.len(),
-                    samples.len()
-                )));
-            }
-            let offsets = sample_offsets(counts);
-            let total = *offsets.last().expect("one entry or more");
-            for ((channel, plane), size) in channels.iter().zip(samples).zip(sizes) {
-                if total as u128 * *size as u128 != plane.len() as u128 {
-                    return Err(Error::invalid(format!(
-                        "channel {:?}: {total} samples of {size} bytes need {} bytes, {} were \
-                         given",
-                        channel.name,
-                        total as u128 * *size as u128,
-                        plane.len()
-                    )));
-                }
-            }
-            Ok(PartPixels::Deep {
-                counts,
-                channels: samples,
-                offsets,
-            })
+            given
+                .iter()
+                .zip(levels)
+                .map(|(samples, level)| {
+                    check_deep(part, samples, level.width, level.height).map_err(|e| {
+                        if levels.len() > 1 {
+                            e.within(&format!("level ({}, {})", level.x, level.y))
+                        } else {
+                            e
+                        }
+                    })
+                })
+                .collect::<Result<_>>()
+                .map(PartPixels::Deep)
         }
         (Pixels::Flat(_), true) => Err(Error::invalid(
             "the header says deep but the pixels are flat planes",
         )),
-        (Pixels::Deep { .. }, false) => Err(Error::invalid(
+        (Pixels::Deep(_), false) => Err(Error::invalid(
             "deep samples for a part whose header is not deep (type deepscanline or deeptile)",
         )),
     }
+}
+
+/// `given`, checked against a deep level of `width` × `height` pixels of
+/// `part`: a count per pixel, and each channel's samples.
+fn check_deep<'a>(
+    part: &Part,
+    given: &DeepLevel<'a>,
+    width: usize,
+    height: usize,
+) -> Result<deep::Samples<'a>> {
+    let channels = part.header().channels()?;
+    let DeepLevel {
+        counts,
+        channels: samples,
+    } = given;
+    if counts.len() as u128 != width as u128 * height as u128 {
+        return Err(Error::invalid(format!(
+            "a deep part of {width}×{height} pixels needs {} sample counts, {} were given",
+            width as u128 * height as u128,
+            counts.len()
+        )));
+    }
+    if samples.len() != channels.len() {
+        return Err(Error::invalid(format!(
+            "{} channels in the header but {} arrays of samples",
+            channels.len(),
+            samples.len()
+        )));
+    }
+    let offsets = sample_offsets(counts);
+    let total = *offsets.last().expect("one entry or more");
+    for ((channel, plane), size) in channels.iter().zip(samples).zip(&part.sizes) {
+        if total as u128 * *size as u128 != plane.len() as u128 {
+            return Err(Error::invalid(format!(
+                "channel {:?}: {total} samples of {size} bytes need {} bytes, {} were given",
+                channel.name,
+                total as u128 * *size as u128,
+                plane.len()
+            )));
+        }
+    }
+    Ok(deep::Samples {
+        counts,
+        channels: samples.clone(),
+        offsets,
+    })
 }
 
 /// One plane per channel of level `level` of `part`, each the level's
@@ -600,10 +618,10 @@ mod tests {
             },
             WritePart {
                 header: &deep,
-                pixels: Pixels::Deep {
+                pixels: Pixels::Deep(vec![DeepLevel {
                     counts: &counts,
                     channels: vec![&samples],
-                },
+                }]),
             },
         ];
         let options = WriteOptions {
@@ -643,6 +661,69 @@ mod tests {
             .read_selection(&at(0, (last.x, last.y)), &read)
             .unwrap();
         assert_eq!(got[0].len(), last.width * last.height * 4);
+    }
+
+    #[test]
+    fn a_deep_tiled_part_keeps_every_level() {
+        let mut deep = header(7, 5, Compression::Rle, "deep", "deeptile");
+        let tiles = Tiles {
+            width: 2,
+            height: 3,
+            mode: LevelMode::Ripmap,
+            rounding: Rounding::Up,
+        };
+        deep.set("tiles", tiles.to_attribute());
+        let levels = tiles.levels(&deep.data_window().unwrap());
+        assert_eq!(levels.len(), 16);
+        let counts: Vec<Vec<u32>> = levels
+            .iter()
+            .map(|l| {
+                (0..l.width * l.height)
+                    .map(|i| (i + l.x + 2 * l.y) as u32 % 3)
+                    .collect()
+            })
+            .collect();
+        let samples: Vec<Vec<u8>> = counts
+            .iter()
+            .enumerate()
+            .map(|(i, c)| plane(c.iter().sum::<u32>() as usize, 1, 1000 * i as u32))
+            .collect();
+        let given = |count: usize| {
+            Pixels::Deep(
+                counts[..count]
+                    .iter()
+                    .zip(&samples)
+                    .map(|(counts, samples)| DeepLevel {
+                        counts,
+                        channels: vec![samples],
+                    })
+                    .collect(),
+            )
+        };
+        let options = WriteOptions::default();
+        let part = |pixels| {
+            [WritePart {
+                header: &deep,
+                pixels,
+            }]
+        };
+        let file = write_parts_bytes(&part(given(levels.len())), &options).unwrap();
+        let reader = Reader::new(file.as_slice()).unwrap();
+        for (i, level) in levels.iter().enumerate() {
+            let selection = Selection {
+                level: (level.x, level.y),
+                ..Default::default()
+            };
+            let got = reader
+                .read_deep(&selection, &ReadOptions::default())
+                .unwrap();
+            assert_eq!((got.width, got.height), (level.width, level.height));
+            assert_eq!(got.counts, counts[i], "level ({}, {})", level.x, level.y);
+            assert_eq!(got.channels, [samples[i].clone()]);
+        }
+        // Deep levels are not made: each is given.
+        let error = write_parts_bytes(&part(given(1)), &options).unwrap_err();
+        assert!(error.to_string().contains("has 16 levels"), "{error}");
     }
 
     #[test]
