@@ -85,7 +85,7 @@ impl<S: Bytes> Lsb<S> {
     }
 
     /// The next `n` (at most 64) bits, consumed.
-    #[inline(always)]
+    #[cfg(test)]
     pub(super) fn take_long(&mut self, n: u32) -> u64 {
         if n <= 32 {
             u64::from(self.take(n))
@@ -138,15 +138,10 @@ impl Bytes for ForwardBytes<'_> {
     }
 }
 
-/// MagSgn and SigProp.
+/// SigProp.
 pub(super) type Forward<'a> = Lsb<ForwardBytes<'a>>;
 
 impl<'a> Forward<'a> {
-    /// MagSgn: padded with `0xFF`.
-    pub(super) fn magsgn(data: &'a [u8]) -> Self {
-        Self::forward(data, 0xFF)
-    }
-
     /// SigProp: padded with zeros.
     #[cfg_attr(
         not(test),
@@ -171,6 +166,111 @@ impl<'a> Forward<'a> {
             count: 0,
         }
     }
+}
+
+/// The most bytes [`MagSgn::new`] writes for `n` bytes of MagSgn.
+pub(super) const fn unstuffed_size(n: usize) -> usize {
+    n + 16
+}
+
+/// MagSgn (padded with ones, `0xFF` bytes) read by bit position from its
+/// bits with the stuffed ones taken out beforehand: each read is a load at
+/// its own position, so that a sample's read waits on no shift of the one
+/// before it, and on no refill.
+pub(super) struct MagSgn<'a> {
+    /// The stream's bits, least significant first, then at least 8 bytes
+    /// of ones.
+    packed: &'a [u8],
+    /// The next bit's position.
+    pos: usize,
+}
+
+impl<'a> MagSgn<'a> {
+    /// MagSgn over `data`, unstuffed into `scratch` (at least
+    /// [`unstuffed_size`] bytes).
+    pub(super) fn new(data: &[u8], scratch: &'a mut [u8]) -> Self {
+        let len = unstuff(data, scratch);
+        MagSgn {
+            packed: &scratch[..len],
+            pos: 0,
+        }
+    }
+
+    /// The next `n` (at most 56) bits.
+    #[inline(always)]
+    pub(super) fn take(&mut self, n: u32) -> u32 {
+        self.take_bits(n) as u32
+    }
+
+    #[inline(always)]
+    fn take_bits(&mut self, n: u32) -> u64 {
+        let at = self.pos >> 3;
+        // Past the last 8 bytes, only the pad's ones are left.
+        let word = match self.packed.get(at..at + 8) {
+            Some(bytes) => u64::from_le_bytes(bytes.try_into().expect("8")),
+            None => u64::MAX,
+        };
+        let value = (word >> (self.pos & 7)) & ((1u64 << n) - 1);
+        self.pos += n as usize;
+        value
+    }
+
+    /// The next `n` (at most 64) bits.
+    #[inline(always)]
+    pub(super) fn take_long(&mut self, n: u32) -> u64 {
+        if n <= 56 {
+            self.take_bits(n)
+        } else {
+            let low = self.take_bits(32);
+            low | self.take_bits(n - 32) << 32
+        }
+    }
+}
+
+/// Writes MagSgn's bits of `data` into `out` without its stuffed bits
+/// (after a byte `0xFF`, the next holds 7), then ones; gives the bytes
+/// written (at most [`unstuffed_size`]).
+fn unstuff(data: &[u8], out: &mut [u8]) -> usize {
+    // Up to and with the first 0xFF, every byte holds 8 bits.
+    let plain = data
+        .iter()
+        .position(|&b| b == 0xFF)
+        .map_or(data.len(), |i| i + 1);
+    out[..plain].copy_from_slice(&data[..plain]);
+    let mut at = plain;
+    let mut stuffed = plain > 0 && data[plain - 1] == 0xFF;
+    let (mut bits, mut count) = (0u64, 0u32);
+    let mut rest = &data[plain..];
+    while let Some((&byte, after)) = rest.split_first() {
+        // Four bytes, none of them 0xFF nor after one: 32 bits at once.
+        if let Some(word) = rest.get(..4)
+            && !stuffed
+        {
+            let word = u32::from_le_bytes(word.try_into().expect("4"));
+            if !any_zero_byte(!word) {
+                bits |= u64::from(word) << count;
+                count += 32;
+                rest = &rest[4..];
+                out[at..at + 4].copy_from_slice(&(bits as u32).to_le_bytes());
+                (bits, count, at) = (bits >> 32, count - 32, at + 4);
+                continue;
+            }
+        }
+        let (value, width) = if stuffed { (byte & 0x7F, 7) } else { (byte, 8) };
+        stuffed = byte == 0xFF;
+        bits |= u64::from(value) << count;
+        count += width;
+        rest = after;
+        if count >= 32 {
+            out[at..at + 4].copy_from_slice(&(bits as u32).to_le_bytes());
+            (bits, count, at) = (bits >> 32, count - 32, at + 4);
+        }
+    }
+    // The bits left, then the pad's ones.
+    bits |= u64::MAX << count;
+    out[at..at + 8].copy_from_slice(&bits.to_le_bytes());
+    out[at + 8..at + 16].fill(0xFF);
+    at + 16
 }
 
 /// A backward stream's bytes, from the last, padded with zeros: VLC (from
@@ -369,7 +469,8 @@ mod tests {
     #[test]
     fn forward_streams_read_low_bits_first_and_skip_stuffed_bits() {
         let data = [0b1010_0110, 0xFF, 0x7F, 0x01];
-        let mut magsgn = Forward::magsgn(&data);
+        let mut scratch = [0u8; unstuffed_size(4)];
+        let mut magsgn = MagSgn::new(&data, &mut scratch);
         assert_eq!(magsgn.take(3), 0b110);
         assert_eq!(magsgn.take(5), 0b10100);
         assert_eq!(magsgn.take(8), 0xFF);
@@ -378,13 +479,54 @@ mod tests {
         assert_eq!(magsgn.take(8), 0x01);
         // Past the end, ones for MagSgn, zeros for SigProp.
         assert_eq!(magsgn.take(12), 0xFFF);
+        assert_eq!(magsgn.take_long(64), u64::MAX);
         let mut sigprop = Forward::sigprop(&data[..1]);
         sigprop.advance(8);
         assert_eq!(sigprop.take(16), 0);
         // Peeking consumes nothing.
-        let mut again = Forward::magsgn(&data);
+        let mut again = Forward::sigprop(&data);
         assert_eq!(again.peek() & 0xFF, 0b1010_0110);
         assert_eq!(again.take(8), 0b1010_0110);
+    }
+
+    /// MagSgn read by position from its unstuffed bits gives what the
+    /// byte-by-byte reader gives, over runs of 0xFF, words without one,
+    /// and every length of read.
+    #[test]
+    fn unstuffed_magsgn_reads_as_the_stream_does() {
+        let mut seed = 7u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            seed >> 8
+        };
+        for case in 0..200 {
+            let len = case % 37 + case / 10;
+            let data: Vec<u8> = (0..len)
+                .map(|_| match next() % 4 {
+                    0 => 0xFF,
+                    1 => 0x7F,
+                    _ => next() as u8,
+                })
+                .collect();
+            let mut expected = Lsb {
+                source: ForwardBytes {
+                    data: &data,
+                    pos: 0,
+                    pad: 0xFF,
+                    stuffed: false,
+                },
+                bits: 0,
+                count: 0,
+            };
+            let mut scratch = vec![0u8; unstuffed_size(len)];
+            let mut magsgn = MagSgn::new(&data, &mut scratch);
+            for _ in 0..len + 8 {
+                let n = next() % 33;
+                assert_eq!(magsgn.take(n), expected.take(n), "case {case}");
+            }
+            let n = next() % 65;
+            assert_eq!(magsgn.take_long(n), expected.take_long(n), "case {case}");
+        }
     }
 
     #[test]

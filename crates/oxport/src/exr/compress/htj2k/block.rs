@@ -8,10 +8,11 @@
 //! Only the cleanup pass is decoded: OpenEXR's encoder writes nothing
 //! else, and code-blocks with SigProp and MagRef passes are refused.
 
-use super::bits::{Backward, Forward, Mel, split_cleanup};
+use super::bits::{Backward, MagSgn, Mel, split_cleanup, unstuffed_size};
 use super::packets::Block;
 use super::vlc::{LOOKUPS, Quad};
 use super::wavelet::Coefficient;
+use crate::scratch::with_buffer;
 use crate::{Error, Result};
 
 fn corrupt(what: &'static str) -> Error {
@@ -113,7 +114,7 @@ const MAX_WIDTH: usize = 1024;
 /// magnitude fits (the bit-planes of 16-bit components), `u64` otherwise.
 trait Word: Copy + Default + std::ops::BitOr<Output = Self> {
     /// The next `bits` of MagSgn.
-    fn take(magsgn: &mut Forward, bits: u32) -> Self;
+    fn take(magsgn: &mut MagSgn, bits: u32) -> Self;
     /// A sample's magnitude pattern `v` from its MagSgn bits `low`
     /// (`bits` of them), its `e_1` bit and whether it is `significant`
     /// (0 or 1), and its signed value, `plane` and `middle` placing it.
@@ -133,7 +134,7 @@ macro_rules! word {
     ($t:ty, $signed:ty, $take:ident) => {
         impl Word for $t {
             #[inline(always)]
-            fn take(magsgn: &mut Forward, bits: u32) -> Self {
+            fn take(magsgn: &mut MagSgn, bits: u32) -> Self {
                 magsgn.$take(bits) as $t
             }
             #[inline(always)]
@@ -163,8 +164,8 @@ word!(u32, i32, take);
 word!(u64, i64, take_long);
 
 /// Decodes `block` (`width` × `height` samples) into `out`, row after row
-/// `stride` apart: each sample's coefficient, sign and magnitude. Samples
-/// that are not significant are left as they are (zeros).
+/// `stride` apart: each sample's coefficient, sign and magnitude (zero for
+/// those that are not significant), every sample of the area written.
 pub(super) fn decode<T: Coefficient>(
     block: &Block,
     width: usize,
@@ -184,11 +185,25 @@ pub(super) fn decode<T: Coefficient>(
         return Err(Error::Internal("HTJ2K: a code-block past its band".into()));
     }
     let (magsgn, tail) = split_cleanup(block.cleanup)?;
-    let mut streams = Streams {
-        mel: Mel::new(tail),
-        vlc: Backward::vlc(tail),
-        magsgn: Forward::magsgn(magsgn),
-    };
+    with_buffer(unstuffed_size(magsgn.len()), |scratch| {
+        let mut streams = Streams {
+            mel: Mel::new(tail),
+            vlc: Backward::vlc(tail),
+            magsgn: MagSgn::new(magsgn, scratch),
+        };
+        cleanup::<T>(block, width, height, &mut streams, out, stride)
+    })
+}
+
+/// The cleanup pass over `streams`, once they are set up.
+fn cleanup<T: Coefficient>(
+    block: &Block,
+    width: usize,
+    height: usize,
+    streams: &mut Streams,
+    out: &mut [T],
+    stride: usize,
+) -> Result<()> {
     // The plane of the cleanup pass's least significant bit.
     let plane = u32::from(block.planes)
         .checked_sub(1 + u32::from(block.missing))
@@ -210,9 +225,9 @@ pub(super) fn decode<T: Coefficient>(
     // A magnitude pattern `v` has up to `bound + 1` bits; its magnitude
     // `bound + plane`, and a sign.
     if bound + plane < 31 {
-        lines::<T, u32>(&mut streams, &area, out)
+        lines::<T, u32>(streams, &area, out)
     } else {
-        lines::<T, u64>(&mut streams, &area, out)
+        lines::<T, u64>(streams, &area, out)
     }
 }
 
@@ -220,7 +235,7 @@ pub(super) fn decode<T: Coefficient>(
 struct Streams<'a> {
     mel: Mel<'a>,
     vlc: Backward<'a>,
-    magsgn: Forward<'a>,
+    magsgn: MagSgn<'a>,
 }
 
 /// A code-block's shape and bit-planes.
@@ -246,9 +261,6 @@ fn lines<T: Coefficient, W: Word>(streams: &mut Streams, area: &Area, out: &mut 
         plane,
         bound,
     } = *area;
-    // Set bits at and below the cleanup pass's plane's half, for the
-    // reconstruction at the middle of what is not coded.
-    let middle = if plane == 0 { 0 } else { 1u64 << (plane - 1) };
     let tables = &*LOOKUPS;
     let quads = width.div_ceil(2);
     // Per quad of the line-pair above, its significance (`rho`), one past
@@ -259,112 +271,186 @@ fn lines<T: Coefficient, W: Word>(streams: &mut Streams, area: &Area, out: &mut 
     let mut above = [0u8; MAX_WIDTH / 2 + 2];
     let mut above_v = [W::default(); MAX_WIDTH + 3];
     for pair_row in 0..height.div_ceil(2) {
-        let later = pair_row > 0;
-        let table = &tables[usize::from(later)];
         let y = pair_row * 2;
-        let second_row = y + 1 < height;
-        let (row0, row1) = (y * stride, (y + 1) * stride);
-        // The previous line-pair's values that this one's quads have
-        // already overwritten: `rho` of the quad above-left, `v` of the
-        // column above-left.
+        let mut line = Line {
+            later: pair_row > 0,
+            width,
+            second_row: y + 1 < height,
+            rows: (y * stride, (y + 1) * stride),
+            plane,
+            // Set bits at and below the cleanup pass's plane's half, for
+            // the reconstruction at the middle of what is not coded.
+            middle: if plane == 0 { 0 } else { 1u64 << (plane - 1) },
+            bound,
+            west_v: W::default(),
+        };
+        let table = &tables[usize::from(line.later)];
+        // `rho` of the quad above-left, which this line-pair's quads have
+        // already overwritten, and of the quad on the left.
         let mut nw = 0u8;
-        let mut west_v = W::default();
         let mut left = 0u8;
         let mut q = 0;
         while q < quads {
-            // VLC and MEL: the pair's codewords.
-            let mut pair = [Quad::default(); 2];
-            for (i, slot) in pair.iter_mut().enumerate() {
-                let at = q + i;
-                if at >= quads {
-                    break;
-                }
-                let n = above[at];
-                let context = if later {
-                    later_context(left, nw, n, above[at + 1])
-                } else {
-                    initial_context(left)
-                };
-                nw = n;
-                if context != 0 || streams.mel.event() {
-                    let entry =
-                        table[usize::from(context) << 7 | (streams.vlc.peek() & 0x7F) as usize];
-                    if entry.length == 0 {
-                        return Err(corrupt(
-                            "an HTJ2K code-block with a VLC codeword of no table",
-                        ));
-                    }
-                    streams.vlc.advance(u32::from(entry.length));
-                    *slot = entry;
-                }
-                left = slot.rho;
-                above[at] = slot.rho;
-            }
-            let (u0, u1) = if pair[0].u_off || pair[1].u_off {
-                let both = pair[0].u_off && pair[1].u_off;
-                let event = (!later && both).then(|| streams.mel.event());
-                residuals(&mut streams.vlc, (pair[0].u_off, pair[1].u_off), event)
+            // VLC and MEL: the pair's codewords, each quad by its own
+            // (not through an array: the pair is read back whole).
+            let first = codeword(streams, table, &line, &mut above, q, &mut nw, &mut left)?;
+            let second = if q + 1 < quads {
+                codeword(streams, table, &line, &mut above, q + 1, &mut nw, &mut left)?
+            } else {
+                Quad::default()
+            };
+            let (u0, u1) = if first.u_off || second.u_off {
+                let both = first.u_off && second.u_off;
+                let event = (!line.later && both).then(|| streams.mel.event());
+                residuals(&mut streams.vlc, (first.u_off, second.u_off), event)
             } else {
                 (0, 0)
             };
             // MagSgn: each significant sample's magnitude and sign.
-            for (i, (entry, u)) in [(pair[0], u0), (pair[1], u1)].into_iter().enumerate() {
-                let x = 2 * (q + i);
-                if x >= width {
-                    break;
-                }
-                // Columns x - 1 .. x + 2 of the line above, before this
-                // quad's samples replace columns x and x + 1.
-                let west = west_v;
-                west_v = above_v[x + 2];
-                if entry.rho == 0 {
-                    above_v[x + 1] = W::default();
-                    above_v[x + 2] = W::default();
-                    continue;
-                }
-                let kappa = if later && entry.rho & (entry.rho - 1) != 0 {
-                    let neighbours = west | above_v[x + 1] | above_v[x + 2] | above_v[x + 3];
-                    W::exponent(neighbours).max(2) - 1
-                } else {
-                    1
-                };
-                let big_u = u + kappa;
-                if big_u > bound {
-                    return Err(corrupt(
-                        "an HTJ2K code-block whose magnitudes pass its bit-planes",
-                    ));
-                }
-                // Each sample's magnitude pattern `v` (0 where not
-                // significant) and signed value, without a branch on which
-                // are significant.
-                let mut v = [W::default(); 4];
-                let mut values = [0i64; 4];
-                for n in 0..4 {
-                    let significant = entry.rho >> n & 1;
-                    let bits = (big_u - u32::from(entry.e_k >> n & 1)) * u32::from(significant);
-                    let low = W::take(&mut streams.magsgn, bits);
-                    (v[n], values[n]) =
-                        W::sample(low, bits, entry.e_1 >> n & 1, significant, plane, middle);
-                }
-                // Samples 0 and 2 on the upper line, 1 and 3 on the lower.
-                if x + 1 < width && second_row {
-                    out[row0 + x] = T::from_i64(values[0]);
-                    out[row0 + x + 1] = T::from_i64(values[2]);
-                    out[row1 + x] = T::from_i64(values[1]);
-                    out[row1 + x + 1] = T::from_i64(values[3]);
-                } else {
-                    for (n, &value) in values.iter().enumerate() {
-                        let (dx, dy) = (n >> 1, n & 1);
-                        if x + dx < width && (dy == 0 || second_row) {
-                            out[[row0, row1][dy] + x + dx] = T::from_i64(value);
-                        }
-                    }
-                }
-                above_v[x + 1] = v[1];
-                above_v[x + 2] = v[3];
+            line.samples(&mut streams.magsgn, first, u0, 2 * q, &mut above_v, out)?;
+            if 2 * q + 2 < width {
+                line.samples(
+                    &mut streams.magsgn,
+                    second,
+                    u1,
+                    2 * q + 2,
+                    &mut above_v,
+                    out,
+                )?;
             }
             q += 2;
         }
     }
     Ok(())
+}
+
+/// The codeword of quad `at` of a line-pair from VLC (and MEL where its
+/// context is 0), its `rho` kept for the quads after it.
+#[inline(always)]
+fn codeword<W>(
+    streams: &mut Streams,
+    table: &[Quad; 1024],
+    line: &Line<W>,
+    above: &mut [u8],
+    at: usize,
+    nw: &mut u8,
+    left: &mut u8,
+) -> Result<Quad> {
+    let n = above[at];
+    let context = if line.later {
+        later_context(*left, *nw, n, above[at + 1])
+    } else {
+        initial_context(*left)
+    };
+    *nw = n;
+    let mut entry = Quad::default();
+    if context != 0 || streams.mel.event() {
+        entry = table[usize::from(context) << 7 | (streams.vlc.peek() & 0x7F) as usize];
+        if entry.length == 0 {
+            return Err(corrupt(
+                "an HTJ2K code-block with a VLC codeword of no table",
+            ));
+        }
+        streams.vlc.advance(u32::from(entry.length));
+    }
+    *left = entry.rho;
+    above[at] = entry.rho;
+    Ok(entry)
+}
+
+/// What the quads of one line-pair share.
+struct Line<W> {
+    /// Not the initial line-pair.
+    later: bool,
+    width: usize,
+    /// The pair has its lower line.
+    second_row: bool,
+    /// Where the pair's two lines start in the output.
+    rows: (usize, usize),
+    plane: u32,
+    middle: u64,
+    bound: u32,
+    /// `v` of the column above-left of the next quad, which the quad
+    /// before it has overwritten.
+    west_v: W,
+}
+
+impl<W: Word> Line<W> {
+    /// The samples of the quad at column `x` (`entry` its codeword, `u`
+    /// its residual) from MagSgn, into `out`; the lower line's `v` into
+    /// `above_v` for the line-pair below.
+    #[inline(always)]
+    fn samples<T: Coefficient>(
+        &mut self,
+        magsgn: &mut MagSgn,
+        entry: Quad,
+        u: u32,
+        x: usize,
+        above_v: &mut [W],
+        out: &mut [T],
+    ) -> Result<()> {
+        // Columns x - 1 .. x + 2 of the line above, before this quad's
+        // samples replace columns x and x + 1.
+        let west = self.west_v;
+        self.west_v = above_v[x + 2];
+        if entry.rho == 0 {
+            above_v[x + 1] = W::default();
+            above_v[x + 2] = W::default();
+            self.put(out, x, [0; 4]);
+            return Ok(());
+        }
+        let kappa = if self.later && entry.rho & (entry.rho - 1) != 0 {
+            let neighbours = west | above_v[x + 1] | above_v[x + 2] | above_v[x + 3];
+            W::exponent(neighbours).max(2) - 1
+        } else {
+            1
+        };
+        let big_u = u + kappa;
+        if big_u > self.bound {
+            return Err(corrupt(
+                "an HTJ2K code-block whose magnitudes pass its bit-planes",
+            ));
+        }
+        // Each sample's magnitude pattern `v` (0 where not significant)
+        // and signed value, without a branch on which are significant.
+        let mut v = [W::default(); 4];
+        let mut values = [0i64; 4];
+        for n in 0..4 {
+            let significant = entry.rho >> n & 1;
+            let bits = (big_u - u32::from(entry.e_k >> n & 1)) * u32::from(significant);
+            let low = W::take(magsgn, bits);
+            (v[n], values[n]) = W::sample(
+                low,
+                bits,
+                entry.e_1 >> n & 1,
+                significant,
+                self.plane,
+                self.middle,
+            );
+        }
+        self.put(out, x, values);
+        above_v[x + 1] = v[1];
+        above_v[x + 2] = v[3];
+        Ok(())
+    }
+
+    /// The quad at column `x` into `out`: samples 0 and 2 on the upper
+    /// line, 1 and 3 on the lower, those past the block's edge left out.
+    #[inline(always)]
+    fn put<T: Coefficient>(&self, out: &mut [T], x: usize, values: [i64; 4]) {
+        let (row0, row1) = self.rows;
+        if x + 1 < self.width && self.second_row {
+            out[row0 + x] = T::from_i64(values[0]);
+            out[row0 + x + 1] = T::from_i64(values[2]);
+            out[row1 + x] = T::from_i64(values[1]);
+            out[row1 + x + 1] = T::from_i64(values[3]);
+        } else {
+            for (n, &value) in values.iter().enumerate() {
+                let (dx, dy) = (n >> 1, n & 1);
+                if x + dx < self.width && (dy == 0 || self.second_row) {
+                    out[[row0, row1][dy] + x + dx] = T::from_i64(value);
+                }
+            }
+        }
+    }
 }

@@ -44,11 +44,19 @@ impl Decoded {
 
     fn widen(&mut self) {
         if let Decoded::Narrow(p) = self {
-            let samples = p.samples.iter().map(|&v| i64::from(v)).collect();
-            *self = Decoded::Wide(Plane {
+            let wide = Decoded::Wide(Plane {
                 rect: p.rect,
-                samples,
+                samples: p.samples.iter().map(|&v| i64::from(v)).collect(),
             });
+            std::mem::replace(self, wide).recycle();
+        }
+    }
+
+    /// Gives the samples to this thread's pool ([`Plane::recycle`]).
+    pub(super) fn recycle(self) {
+        match self {
+            Decoded::Narrow(p) => p.recycle(),
+            Decoded::Wide(p) => p.recycle(),
         }
     }
 }
@@ -112,16 +120,25 @@ fn tile_component<T: Coefficient>(resolutions: &[Resolution], coded: &[Bands]) -
             .iter()
             .zip(coded_bands)
             .map(|(band, blocks)| {
-                let mut plane = Plane::zeros(band.rect);
+                // Each code-block writes every sample of its area; those of
+                // a code-block the codestream leaves out are zeros.
+                let mut plane = Plane::reused(band.rect);
                 let stride = (band.rect.x1 - band.rect.x0) as usize;
                 for (index, block) in blocks.iter().enumerate() {
-                    let Some(block) = block else { continue };
                     let (i, j) = (index as u32 % band.blocks.0, index as u32 / band.blocks.0);
                     let area = band.block_rect(i, j);
                     let at = (area.y0 - band.rect.y0) as usize * stride
                         + (area.x0 - band.rect.x0) as usize;
                     let (w, h) = ((area.x1 - area.x0) as usize, (area.y1 - area.y0) as usize);
-                    block::decode(block, w, h, &mut plane.samples[at..], stride)?;
+                    let out = &mut plane.samples[at..];
+                    match block {
+                        Some(block) => block::decode(block, w, h, out, stride)?,
+                        None => {
+                            for row in (0..h).map(|y| y * stride) {
+                                out[row..row + w].fill(T::default());
+                            }
+                        }
+                    }
                 }
                 Ok(plane)
             })
@@ -133,7 +150,11 @@ fn tile_component<T: Coefficient>(resolutions: &[Resolution], coded: &[Bands]) -
             (Some(low), [Some(hl), Some(lh), Some(hh), None])
                 if [low.rect, hl.rect, lh.rect, hh.rect] == bands(resolution.rect) =>
             {
-                synthesize([&low, &hl, &lh, &hh], resolution.rect)
+                let joined = synthesize([&low, &hl, &lh, &hh], resolution.rect);
+                for band in [low, hl, lh, hh] {
+                    band.recycle();
+                }
+                joined
             }
             _ => return Err(Error::Internal("HTJ2K: a resolution of other bands".into())),
         });

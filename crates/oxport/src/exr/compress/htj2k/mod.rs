@@ -64,6 +64,9 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
             decode::Decoded::Wide(plane) => write_row(plane, line, samples, pixel_type, bytes)?,
         }
     }
+    for plane in planes {
+        plane.recycle();
+    }
     Ok(())
 }
 
