@@ -270,6 +270,9 @@ fn lines<T: Coefficient, W: Word>(streams: &mut Streams, area: &Area, out: &mut 
     // decoded, the values the next quads need kept aside.
     let mut above = [0u8; MAX_WIDTH / 2 + 2];
     let mut above_v = [W::default(); MAX_WIDTH + 3];
+    // The line-pair's quads, as VLC gives them to MagSgn (one past the
+    // last, for a pair of quads that ends past the block).
+    let mut coded = [Coded::default(); MAX_WIDTH / 2 + 1];
     for pair_row in 0..height.div_ceil(2) {
         let y = pair_row * 2;
         let mut line = Line {
@@ -289,10 +292,12 @@ fn lines<T: Coefficient, W: Word>(streams: &mut Streams, area: &Area, out: &mut 
         // already overwritten, and of the quad on the left.
         let mut nw = 0u8;
         let mut left = 0u8;
+        // VLC and MEL along the line-pair: each quad's codeword and `u`
+        // (what MagSgn needs of the line-pair above was kept before).
         let mut q = 0;
         while q < quads {
-            // VLC and MEL: the pair's codewords, each quad by its own
-            // (not through an array: the pair is read back whole).
+            // Each quad by its own (not through an array of the pair,
+            // which would be read back whole across its byte stores).
             let first = codeword(streams, table, &line, &mut above, q, &mut nw, &mut left)?;
             let second = if q + 1 < quads {
                 codeword(streams, table, &line, &mut above, q + 1, &mut nw, &mut left)?
@@ -306,19 +311,21 @@ fn lines<T: Coefficient, W: Word>(streams: &mut Streams, area: &Area, out: &mut 
             } else {
                 (0, 0)
             };
-            // MagSgn: each significant sample's magnitude and sign.
-            line.samples(&mut streams.magsgn, first, u0, 2 * q, &mut above_v, out)?;
-            if 2 * q + 2 < width {
-                line.samples(
-                    &mut streams.magsgn,
-                    second,
-                    u1,
-                    2 * q + 2,
-                    &mut above_v,
-                    out,
-                )?;
-            }
+            coded[q] = Coded::of(first, u0);
+            coded[q + 1] = Coded::of(second, u1);
             q += 2;
+        }
+        // MagSgn along the line-pair: each significant sample's magnitude
+        // and sign.
+        for (q, quad) in coded[..quads].iter().enumerate() {
+            line.samples(
+                &mut streams.magsgn,
+                quad.entry(),
+                quad.u(),
+                2 * q,
+                &mut above_v,
+                out,
+            )?;
         }
     }
     Ok(())
@@ -356,6 +363,39 @@ fn codeword<W>(
     *left = entry.rho;
     above[at] = entry.rho;
     Ok(entry)
+}
+
+/// A quad's codeword and `u` packed in one word (`rho`, `e_k`, `e_1`
+/// and `u` from bit 0, 4, 8 and 16), as VLC's pass along a line-pair
+/// leaves them for MagSgn's.
+#[derive(Clone, Copy, Default)]
+struct Coded(u32);
+
+impl Coded {
+    #[inline(always)]
+    fn of(quad: Quad, u: u32) -> Self {
+        Coded(
+            u32::from(quad.rho & 15)
+                | u32::from(quad.e_k & 15) << 4
+                | u32::from(quad.e_1 & 15) << 8
+                | u << 16,
+        )
+    }
+
+    #[inline(always)]
+    fn entry(self) -> Quad {
+        Quad {
+            rho: self.0 as u8 & 15,
+            e_k: (self.0 >> 4) as u8 & 15,
+            e_1: (self.0 >> 8) as u8 & 15,
+            ..Quad::default()
+        }
+    }
+
+    #[inline(always)]
+    fn u(self) -> u32 {
+        self.0 >> 16
+    }
 }
 
 /// What the quads of one line-pair share.

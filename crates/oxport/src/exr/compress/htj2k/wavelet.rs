@@ -304,32 +304,31 @@ fn deinterleave<T: Coefficient>(line: &[T], low: &mut [T], high: &mut [T], start
     }
 }
 
-/// `step` on every row of `samples` (`w` wide, `h` ≥ 2 rows) from row
-/// `first` on, every other one, against the rows above and below it (the
-/// row on the other side where one is missing).
-fn lift_interleaved<T: Coefficient>(
+/// `step` on row `y` of `samples` (`w` wide, `h` ≥ 2 rows) against the
+/// rows above and below it (the row on the other side where one is
+/// missing).
+#[inline(always)]
+fn lift_row<T: Coefficient>(
     samples: &mut [T],
     w: usize,
     h: usize,
-    first: usize,
+    y: usize,
     step: impl Fn(T, T, T) -> T + Copy,
 ) {
-    for y in (first..h).step_by(2) {
-        let above = if y == 0 { 1 } else { y - 1 };
-        let below = if y + 1 == h { y - 1 } else { y + 1 };
-        let (before, rest) = samples.split_at_mut(y * w);
-        let (row, after) = rest.split_at_mut(w);
-        let neighbour = |r: usize| -> &[T] {
-            if r < y {
-                &before[r * w..(r + 1) * w]
-            } else {
-                &after[(r - y - 1) * w..(r - y) * w]
-            }
-        };
-        let (a, b) = (neighbour(above), neighbour(below));
-        for ((x, &a), &b) in row.iter_mut().zip(a).zip(b) {
-            *x = step(*x, a, b);
+    let above = if y == 0 { 1 } else { y - 1 };
+    let below = if y + 1 == h { y - 1 } else { y + 1 };
+    let (before, rest) = samples.split_at_mut(y * w);
+    let (row, after) = rest.split_at_mut(w);
+    let neighbour = |r: usize| -> &[T] {
+        if r < y {
+            &before[r * w..(r + 1) * w]
+        } else {
+            &after[(r - y - 1) * w..(r - y) * w]
         }
+    };
+    let (a, b) = (neighbour(above), neighbour(below));
+    for ((x, &a), &b) in row.iter_mut().zip(a).zip(b) {
+        *x = step(*x, a, b);
     }
 }
 
@@ -350,17 +349,27 @@ pub(super) fn synthesize<T: Coefficient>(bands_of: [&Plane<T>; 4], rect: Rect) -
     };
     // Rows of the low vertical band (LL and HL) at the rows of even index.
     let first_low = (rect.y0 % 2) as usize;
-    for (y, out) in samples.chunks_exact_mut(w).enumerate() {
-        let (low, high) = if y % 2 == first_low {
-            (ll, hl)
-        } else {
-            (lh, hh)
-        };
+    let low_row = |y: usize| y % 2 == first_low;
+    // One sweep down the rows, while they are in cache: each row joined,
+    // then the low row above it updated (against the high rows on either
+    // side, not yet predicted), then the high row above that predicted
+    // (against the low rows on either side, both updated by then).
+    for y in 0..h {
+        let (low, high) = if low_row(y) { (ll, hl) } else { (lh, hh) };
         let band_row = y / 2;
         let (lw, hw) = (width(low.rect), width(high.rect));
         let low = &low.samples[band_row * lw..(band_row + 1) * lw];
         let high = &high.samples[band_row * hw..(band_row + 1) * hw];
-        halves.join(low, high, out, rect.x0);
+        halves.join(low, high, &mut samples[y * w..(y + 1) * w], rect.x0);
+        if h == 1 {
+            break;
+        }
+        if y >= 1 && low_row(y - 1) {
+            lift_row(&mut samples, w, h, y - 1, undo_update);
+        }
+        if y >= 2 && !low_row(y - 2) {
+            lift_row(&mut samples, w, h, y - 2, undo_predict);
+        }
     }
     if h == 1 {
         if first_low == 1 {
@@ -369,8 +378,15 @@ pub(super) fn synthesize<T: Coefficient>(bands_of: [&Plane<T>; 4], rect: Rect) -
             }
         }
     } else {
-        lift_interleaved(&mut samples, w, h, first_low, undo_update);
-        lift_interleaved(&mut samples, w, h, 1 - first_low, undo_predict);
+        // The last rows, whose neighbours below are mirrored.
+        if low_row(h - 1) {
+            lift_row(&mut samples, w, h, h - 1, undo_update);
+        }
+        for y in [h - 2, h - 1] {
+            if !low_row(y) {
+                lift_row(&mut samples, w, h, y, undo_predict);
+            }
+        }
     }
     Plane { rect, samples }
 }
