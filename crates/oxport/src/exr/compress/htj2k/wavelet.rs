@@ -17,10 +17,11 @@
 //! gives wrong samples, never an overflow.
 
 use super::markers::Rect;
+use crate::scratch::{self, Pooled};
 
 /// A wavelet coefficient's integer type.
 pub(super) trait Coefficient:
-    Copy + Default + PartialEq + std::fmt::Debug + Send + Sync + 'static
+    Copy + Default + PartialEq + std::fmt::Debug + Send + Sync + Pooled + 'static
 {
     fn add(self, other: Self) -> Self;
     fn sub(self, other: Self) -> Self;
@@ -30,8 +31,6 @@ pub(super) trait Coefficient:
     /// The low bits of `value` (all of them for `i64`).
     fn from_i64(value: i64) -> Self;
     fn to_i64(self) -> i64;
-    /// Runs `work` on this thread's pool of sample buffers of this type.
-    fn with_pool<R>(work: impl FnOnce(&mut Vec<Vec<Self>>) -> R) -> R;
 }
 
 macro_rules! coefficient {
@@ -61,13 +60,6 @@ macro_rules! coefficient {
             fn to_i64(self) -> i64 {
                 self as i64
             }
-            fn with_pool<R>(work: impl FnOnce(&mut Vec<Vec<Self>>) -> R) -> R {
-                thread_local! {
-                    static POOL: std::cell::RefCell<Vec<Vec<$t>>> =
-                        const { std::cell::RefCell::new(Vec::new()) };
-                }
-                POOL.with(|pool| work(&mut pool.borrow_mut()))
-            }
         }
     };
 }
@@ -82,12 +74,6 @@ pub(super) struct Plane<T = i64> {
     pub(super) samples: Vec<T>,
 }
 
-/// The most bytes of sample buffers a thread keeps for its next planes: a
-/// chunk's planes (its bands, levels and components) are each as large as
-/// a part of the chunk, and fresh memory for every one costs its zeroing
-/// and page faults (as [`crate::scratch`] does for bytes).
-const POOL_BYTES: usize = 64 << 20;
-
 impl<T: Coefficient> Plane<T> {
     pub(super) fn zeros(rect: Rect) -> Self {
         let samples = vec![T::default(); width(rect) * height(rect)];
@@ -95,37 +81,21 @@ impl<T: Coefficient> Plane<T> {
     }
 
     /// A plane of `rect` for a caller that writes every sample before it
-    /// reads it: from this thread's pool, what an earlier plane left in it.
+    /// reads it: from this thread's pool ([`scratch::take`]), holding what
+    /// an earlier plane left (a chunk's planes, its bands, levels and
+    /// components, are each as large as a part of the chunk: fresh memory
+    /// for every one costs its zeroing and page faults).
     pub(super) fn reused(rect: Rect) -> Self {
-        let n = width(rect) * height(rect);
-        // The shortest that holds `n` and is not twice as long (a plane
-        // cut short stays short: a small one would waste a large one).
-        let samples = T::with_pool(|pool| {
-            (0..pool.len())
-                .filter(|&i| (n..=2 * n).contains(&pool[i].len()))
-                .min_by_key(|&i| pool[i].len())
-                .map(|i| pool.swap_remove(i))
-        });
-        let samples = match samples {
-            Some(mut samples) => {
-                samples.truncate(n);
-                samples
-            }
-            None => vec![T::default(); n],
-        };
-        Plane { rect, samples }
+        Plane {
+            rect,
+            samples: scratch::take(width(rect) * height(rect)),
+        }
     }
 
     /// Gives the plane's samples to this thread's pool, for the next
     /// [`Plane::reused`].
     pub(super) fn recycle(self) {
-        let size = std::mem::size_of::<T>();
-        T::with_pool(|pool| {
-            let kept: usize = pool.iter().map(|v| v.capacity() * size).sum();
-            if kept + self.samples.capacity() * size <= POOL_BYTES {
-                pool.push(self.samples);
-            }
-        });
+        scratch::give(self.samples);
     }
 }
 
