@@ -5,10 +5,11 @@ subsampled channels) and every lossless method and lossy one but LJ2K
 for bit; :func:`open` reads only the chunks a read needs.
 Written: scan-line and tiled parts (one level, or mipmap and ripmap levels
 given or made as ``exrmaketiled`` makes them), deep scan-line and tiled
-parts (with mipmap or ripmap levels, each given), and multi-part files of any of them (:func:`write_parts`), with NONE,
-RLE, ZIPS, ZIP, PIZ, PXR24, B44, B44A, DWAA, DWAB, ZSTD, HTJ2K256 and HTJ2K32
-(OpenEXR's bytes, the lossy ones too; HTJ2K's codestreams but for their
-comment, which names the encoder). Chunks are compressed and decompressed in parallel.
+parts (with mipmap or ripmap levels, each given), and multi-part files of
+any of them (:func:`write_parts`), with NONE, RLE, ZIPS, ZIP, PIZ, PXR24,
+B44, B44A, DWAA, DWAB, ZSTD, HTJ2K256 and HTJ2K32 (OpenEXR's bytes, the
+lossy ones too; HTJ2K's codestreams but for their comment, which names the
+encoder). Chunks are compressed and decompressed in parallel.
 
 ::
 
@@ -321,8 +322,9 @@ class OutputPart:
     3), ``"dwaa"`` or ``"dwab"`` (R, G, B, Y, RY, BY as quantized 8×8 DCT
     blocks at OpenEXR's default quality, A by runs; 32 or 256 lines a chunk),
     ``"zstd"``, or ``"htj2k256"`` or ``"htj2k32"`` (lossless JPEG 2000
-    with high-throughput block coding, 256 or 32 lines a chunk); deep parts take ``none``, ``rle`` or ``zips``. ``None``:
-    ``zip``, or ``zips`` for a deep part.
+    with high-throughput block coding, 256 or 32 lines a chunk); deep parts
+    take ``none``, ``rle`` or ``zips``. ``None``: ``zip``, or ``zips`` for
+    a deep part.
     ``tiles``: ``(width, height)`` of a tile, for a tiled part (``None``:
     scan lines). ``levels``: ``"one"``, ``"mipmap"`` or ``"ripmap"``, for a
     tiled part; ``rounding``: how level sizes round, ``"down"`` or
@@ -427,10 +429,9 @@ def write(path: Output,
           threads: Optional[int] = None) -> None:
     """Writes ``channels`` (name → ``(height, width)`` array of float16,
     float32 or uint32, all the same shape; or a :class:`DeepPixels`, or one
-    per level) as a
-    single-part OpenEXR file at ``path`` (a path, a URL, or a writable
-    binary file object, which receives the file once it is whole), whole or
-    not at all.
+    per level) as a single-part OpenEXR file at ``path`` (a path, a URL, or
+    a writable binary file object, which receives the file once it is
+    whole), whole or not at all.
 
     ``header``, ``compression``, ``tiles``, ``levels`` and ``rounding``: as
     :class:`OutputPart` has them (scan lines unless ``tiles`` is given;

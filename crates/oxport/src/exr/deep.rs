@@ -101,12 +101,7 @@ fn count_table(
 ) -> Result<()> {
     let layout = Layout::new(&[4], width, lines);
     let cut = out.len();
-    let whole = part.storage().tiles().map_or(cut, |t| {
-        (t.width as usize)
-            .saturating_mul(t.height as usize)
-            .saturating_mul(4)
-    });
-    if method == Compression::None || table.len() >= whole.max(cut) {
+    if method == Compression::None || table.len() >= stored_table_len(part, cut) {
         let stored = table.get(..cut).ok_or_else(|| {
             Error::corrupt("a deep chunk's stored count table is shorter than its pixels")
         })?;
@@ -120,6 +115,18 @@ fn count_table(
     } else {
         compress::decompress(method, table, &layout, out)
     }
+}
+
+/// The size OpenEXR stores a chunk's count table with, uncompressed, when
+/// the cut chunk's table is `cut` bytes: a whole tile's table in a tiled
+/// part (only the cut tile's entries are read), the chunk's own otherwise.
+pub(in crate::exr) fn stored_table_len(part: &Part, cut: usize) -> usize {
+    let whole = part.storage().tiles().map_or(0, |t| {
+        (t.width as usize)
+            .saturating_mul(t.height as usize)
+            .saturating_mul(4)
+    });
+    whole.max(cut)
 }
 
 /// What one band gives: the counts of its rows in the window, and each

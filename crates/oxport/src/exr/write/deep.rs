@@ -6,6 +6,7 @@
 
 use super::super::chunk::Layout;
 use super::super::compress;
+use super::super::deep::stored_table_len;
 use super::super::method::Compression;
 use super::super::part::{ChunkRef, Part};
 use crate::{Error, Result};
@@ -72,9 +73,8 @@ pub(super) fn encode(
     )?;
     // An uncompressed tile's table has a whole tile's size, as OpenEXR
     // writes it (and OpenEXR 3.1 reads it); the cut tile's entries first.
-    if let (Compression::None, Some(tiles)) = (method, part.storage().tiles()) {
-        let whole = tiles.width as usize * tiles.height as usize * 4;
-        block.resize(start + whole.max(table.len()), 0);
+    if method == Compression::None {
+        block.resize(start + stored_table_len(part, table.len()), 0);
     }
     let packed_table = block.len() - start;
     compress::compress(

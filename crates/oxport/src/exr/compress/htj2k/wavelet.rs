@@ -331,9 +331,6 @@ pub(super) fn synthesize<T: Coefficient>(bands_of: [&Plane<T>; 4], rect: Rect) -
         let low = &low.samples[band_row * lw..(band_row + 1) * lw];
         let high = &high.samples[band_row * hw..(band_row + 1) * hw];
         halves.join(low, high, &mut samples[y * w..(y + 1) * w], rect.x0);
-        if h == 1 {
-            break;
-        }
         if y >= 1 && low_row(y - 1) {
             lift_row(&mut samples, w, h, y - 1, undo_update);
         }
