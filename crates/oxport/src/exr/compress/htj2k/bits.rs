@@ -168,9 +168,14 @@ impl<'a> Forward<'a> {
     }
 }
 
+/// Bytes of ones [`MagSgn::new`] writes after a stream's last bits: a read
+/// that starts past them is moved back into them, which reads as the
+/// standard's endless pad of ones.
+const PAD: usize = 32;
+
 /// The most bytes [`MagSgn::new`] writes for `n` bytes of MagSgn.
 pub(super) const fn unstuffed_size(n: usize) -> usize {
-    n + 16
+    n + 8 + PAD
 }
 
 /// MagSgn (padded with ones, `0xFF` bytes) read by bit position from its
@@ -178,11 +183,12 @@ pub(super) const fn unstuffed_size(n: usize) -> usize {
 /// its own position, so that a sample's read waits on no shift of the one
 /// before it, and on no refill.
 pub(super) struct MagSgn<'a> {
-    /// The stream's bits, least significant first, then at least 8 bytes
-    /// of ones.
+    /// The stream's bits, least significant first, then at least
+    /// [`PAD`] bytes of ones.
     packed: &'a [u8],
-    /// The next bit's position.
-    pos: usize,
+    /// The next bit's position, for [`MagSgn::take`].
+    #[cfg(test)]
+    pos: u32,
 }
 
 impl<'a> MagSgn<'a> {
@@ -192,38 +198,66 @@ impl<'a> MagSgn<'a> {
         let len = unstuff(data, scratch);
         MagSgn {
             packed: &scratch[..len],
+            #[cfg(test)]
             pos: 0,
         }
     }
 
-    /// The next `n` (at most 56) bits.
+    /// Where the `bytes` read from bit `pos` start: its byte, or where the
+    /// last `bytes` of the pad start when that is before it (past the
+    /// stream, every bit is a one).
     #[inline(always)]
-    pub(super) fn take(&mut self, n: u32) -> u32 {
-        self.take_bits(n) as u32
+    pub(super) fn at(&self, pos: u32, bytes: usize) -> usize {
+        ((pos >> 3) as usize).min(self.packed.len() - bytes)
     }
 
+    /// The stream's bytes and its pad.
     #[inline(always)]
-    fn take_bits(&mut self, n: u32) -> u64 {
-        let at = self.pos >> 3;
-        // Past the last 8 bytes, only the pad's ones are left.
-        let word = match self.packed.get(at..at + 8) {
-            Some(bytes) => u64::from_le_bytes(bytes.try_into().expect("8")),
-            None => u64::MAX,
-        };
-        let value = (word >> (self.pos & 7)) & ((1u64 << n) - 1);
-        self.pos += n as usize;
-        value
+    pub(super) fn packed(&self) -> &'a [u8] {
+        self.packed
+    }
+
+    /// The 57 bits from bit `pos` (and zeros or the stream's above them).
+    #[inline(always)]
+    pub(super) fn fetch(&self, pos: u32) -> u64 {
+        let at = self.at(pos, 8);
+        let word = u64::from_le_bytes(self.packed[at..at + 8].try_into().expect("8"));
+        word >> (pos & 7)
+    }
+
+    /// The 128 bits from bit `pos`.
+    #[inline(always)]
+    pub(super) fn window(&self, pos: u32) -> u128 {
+        let at = self.at(pos, 24);
+        let low = u128::from_le_bytes(self.packed[at..at + 16].try_into().expect("16"));
+        let high = u64::from_le_bytes(self.packed[at + 16..at + 24].try_into().expect("8"));
+        let k = pos & 7;
+        low >> k | u128::from(high) << (127 - k) << 1
+    }
+
+    /// The `n` (at most 64) bits from bit `pos`.
+    #[inline(always)]
+    pub(super) fn bits(&self, pos: u32, n: u32) -> u64 {
+        if n <= 56 {
+            self.fetch(pos) & ((1u64 << n) - 1)
+        } else {
+            let low = self.fetch(pos) & 0xFFFF_FFFF;
+            low | (self.fetch(pos + 32) & ((1u64 << (n - 32)) - 1)) << 32
+        }
+    }
+
+    /// The next `n` (at most 32) bits.
+    #[cfg(test)]
+    pub(super) fn take(&mut self, n: u32) -> u32 {
+        self.take_long(n) as u32
     }
 
     /// The next `n` (at most 64) bits.
-    #[inline(always)]
+    #[cfg(test)]
     pub(super) fn take_long(&mut self, n: u32) -> u64 {
-        if n <= 56 {
-            self.take_bits(n)
-        } else {
-            let low = self.take_bits(32);
-            low | self.take_bits(n - 32) << 32
-        }
+        let value = self.bits(self.pos, n);
+        self.pos += n;
+        value
     }
 }
 
@@ -269,8 +303,8 @@ fn unstuff(data: &[u8], out: &mut [u8]) -> usize {
     // The bits left, then the pad's ones.
     bits |= u64::MAX << count;
     out[at..at + 8].copy_from_slice(&bits.to_le_bytes());
-    out[at + 8..at + 16].fill(0xFF);
-    at + 16
+    out[at + 8..at + 8 + PAD].fill(0xFF);
+    at + 8 + PAD
 }
 
 /// A backward stream's bytes, from the last, padded with zeros: VLC (from

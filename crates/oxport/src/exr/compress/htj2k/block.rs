@@ -10,6 +10,9 @@
 
 use super::bits::{Backward, MagSgn, Mel, split_cleanup, unstuffed_size};
 use super::packets::Block;
+#[cfg(target_arch = "x86_64")]
+use super::samples::Avx2;
+use super::samples::{Kernel, Portable, Quads, Rows, Word};
 use super::vlc::{LOOKUPS, Quad};
 use super::wavelet::Coefficient;
 use crate::scratch::with_buffer;
@@ -110,59 +113,6 @@ pub(super) fn later_context(left: u8, nw: u8, n: u8, ne: u8) -> u8 {
 /// The widest code-block (COD's exponent is at most 10).
 const MAX_WIDTH: usize = 1024;
 
-/// The arithmetic of a code-block's magnitudes: `u32` where every
-/// magnitude fits (the bit-planes of 16-bit components), `u64` otherwise.
-trait Word: Copy + Default + std::ops::BitOr<Output = Self> {
-    /// The next `bits` of MagSgn.
-    fn take(magsgn: &mut MagSgn, bits: u32) -> Self;
-    /// A sample's magnitude pattern `v` from its MagSgn bits `low`
-    /// (`bits` of them), its `e_1` bit and whether it is `significant`
-    /// (0 or 1), and its signed value, `plane` and `middle` placing it.
-    fn sample(
-        low: Self,
-        bits: u32,
-        e_1: u8,
-        significant: u8,
-        plane: u32,
-        middle: u64,
-    ) -> (Self, i64);
-    /// The bit-plane count of `v` (the exponent `E`, 0 for 0).
-    fn exponent(v: Self) -> u32;
-}
-
-macro_rules! word {
-    ($t:ty, $signed:ty, $take:ident) => {
-        impl Word for $t {
-            #[inline(always)]
-            fn take(magsgn: &mut MagSgn, bits: u32) -> Self {
-                magsgn.$take(bits) as $t
-            }
-            #[inline(always)]
-            fn sample(
-                low: Self,
-                bits: u32,
-                e_1: u8,
-                significant: u8,
-                plane: u32,
-                middle: u64,
-            ) -> (Self, i64) {
-                let significant = <$t>::from(significant);
-                let v = (low | <$t>::from(e_1) << bits | 1) * significant;
-                let magnitude = (((v + 2) >> 1) << plane | middle as $t) * significant;
-                let sign = (low & 1).wrapping_neg();
-                (v, (magnitude ^ sign).wrapping_sub(sign) as $signed as i64)
-            }
-            #[inline(always)]
-            fn exponent(v: Self) -> u32 {
-                <$t>::BITS - v.leading_zeros()
-            }
-        }
-    };
-}
-
-word!(u32, i32, take);
-word!(u64, i64, take_long);
-
 /// Decodes `block` (`width` × `height` samples) into `out`, row after row
 /// `stride` apart: each sample's coefficient, sign and magnitude (zero for
 /// those that are not significant), every sample of the area written.
@@ -225,9 +175,15 @@ fn cleanup<T: Coefficient>(
     // A magnitude pattern `v` has up to `bound + 1` bits; its magnitude
     // `bound + plane`, and a sign.
     if bound + plane < 31 {
-        lines::<T, u32>(streams, &area, out)
+        #[cfg(target_arch = "x86_64")]
+        if let Some(kernel) = Avx2::detect()
+            && let Some(out) = T::narrow(out)
+        {
+            return lines::<i32, u32, _>(&kernel, streams, &area, out);
+        }
+        lines::<T, u32, _>(&Portable, streams, &area, out)
     } else {
-        lines::<T, u64>(streams, &area, out)
+        lines::<T, u64, _>(&Portable, streams, &area, out)
     }
 }
 
@@ -249,11 +205,17 @@ struct Area {
     bound: u32,
 }
 
-/// The cleanup pass, a line-pair at a time and along it a pair of quads at
-/// a time: their VLC codewords (and MEL events), their `u`, then their
-/// samples from MagSgn.
+/// The cleanup pass, a line-pair at a time: along it, a pair of quads at
+/// a time, their VLC codewords (and MEL events), their `u`, and from those
+/// each quad's `U` and first MagSgn bit; then `kernel` reads their samples
+/// from MagSgn.
 #[inline(always)]
-fn lines<T: Coefficient, W: Word>(streams: &mut Streams, area: &Area, out: &mut [T]) -> Result<()> {
+fn lines<T: Coefficient, W: Word, K: Kernel<T, W>>(
+    kernel: &K,
+    streams: &mut Streams,
+    area: &Area,
+    out: &mut [T],
+) -> Result<()> {
     let Area {
         width,
         height,
@@ -264,69 +226,66 @@ fn lines<T: Coefficient, W: Word>(streams: &mut Streams, area: &Area, out: &mut 
     let tables = &*LOOKUPS;
     let quads = width.div_ceil(2);
     // Per quad of the line-pair above, its significance (`rho`), one past
-    // either end left 0; per column, the magnitude pattern of the line
-    // above's sample there (the lower line of the pair above), one before
-    // and one past the end left 0. Each is rewritten as the line-pair is
-    // decoded, the values the next quads need kept aside.
+    // either end left 0, rewritten as the line-pair is decoded. Per
+    // column `x`, at `x + 1`, the magnitude pattern of the line above's
+    // sample there (the lower line of the pair above), one before and one
+    // past the end left 0.
     let mut above = [0u8; MAX_WIDTH / 2 + 2];
-    let mut above_v = [W::default(); MAX_WIDTH + 3];
+    let mut above_v = [W::default(); MAX_WIDTH + 4];
     // The line-pair's quads, as VLC gives them to MagSgn (one past the
     // last, for a pair of quads that ends past the block).
-    let mut coded = [Coded::default(); MAX_WIDTH / 2 + 1];
+    let mut placed = Placed {
+        flags: [0; MAX_WIDTH / 2 + 1],
+        big_u: [0; MAX_WIDTH / 2 + 1],
+        start: [0; MAX_WIDTH / 2 + 1],
+        pos: 0,
+        bound,
+    };
+    // Set bits at and below the cleanup pass's plane's half, for the
+    // reconstruction at the middle of what is not coded.
+    let middle = if plane == 0 { 0 } else { 1u64 << (plane - 1) };
     for pair_row in 0..height.div_ceil(2) {
         let y = pair_row * 2;
-        let mut line = Line {
-            later: pair_row > 0,
-            width,
-            second_row: y + 1 < height,
-            rows: (y * stride, (y + 1) * stride),
-            plane,
-            // Set bits at and below the cleanup pass's plane's half, for
-            // the reconstruction at the middle of what is not coded.
-            middle: if plane == 0 { 0 } else { 1u64 << (plane - 1) },
-            bound,
-            west_v: W::default(),
-        };
-        let table = &tables[usize::from(line.later)];
+        let later = pair_row > 0;
+        let table = &tables[usize::from(later)];
         // `rho` of the quad above-left, which this line-pair's quads have
         // already overwritten, and of the quad on the left.
         let mut nw = 0u8;
         let mut left = 0u8;
-        // VLC and MEL along the line-pair: each quad's codeword and `u`
-        // (what MagSgn needs of the line-pair above was kept before).
         let mut q = 0;
         while q < quads {
             // Each quad by its own (not through an array of the pair,
             // which would be read back whole across its byte stores).
-            let first = codeword(streams, table, &line, &mut above, q, &mut nw, &mut left)?;
+            let first = codeword(streams, table, later, &mut above, q, &mut nw, &mut left)?;
             let second = if q + 1 < quads {
-                codeword(streams, table, &line, &mut above, q + 1, &mut nw, &mut left)?
+                codeword(streams, table, later, &mut above, q + 1, &mut nw, &mut left)?
             } else {
                 Quad::default()
             };
             let (u0, u1) = if first.u_off || second.u_off {
                 let both = first.u_off && second.u_off;
-                let event = (!line.later && both).then(|| streams.mel.event());
+                let event = (!later && both).then(|| streams.mel.event());
                 residuals(&mut streams.vlc, (first.u_off, second.u_off), event)
             } else {
                 (0, 0)
             };
-            coded[q] = Coded::of(first, u0);
-            coded[q + 1] = Coded::of(second, u1);
+            placed.place(q, first, u0, later, &above_v)?;
+            placed.place(q + 1, second, u1, later, &above_v)?;
             q += 2;
         }
-        // MagSgn along the line-pair: each significant sample's magnitude
-        // and sign.
-        for (q, quad) in coded[..quads].iter().enumerate() {
-            line.samples(
-                &mut streams.magsgn,
-                quad.entry(),
-                quad.u(),
-                2 * q,
-                &mut above_v,
-                out,
-            )?;
-        }
+        let quads_of_line = Quads {
+            flags: &placed.flags[..quads],
+            big_u: &placed.big_u[..quads],
+            start: &placed.start[..quads],
+        };
+        let rows = Rows {
+            width,
+            second_row: y + 1 < height,
+            rows: (y * stride, (y + 1) * stride),
+            plane,
+            middle,
+        };
+        kernel.line(&quads_of_line, 0, &rows, &streams.magsgn, &mut above_v, out);
     }
     Ok(())
 }
@@ -334,17 +293,17 @@ fn lines<T: Coefficient, W: Word>(streams: &mut Streams, area: &Area, out: &mut 
 /// The codeword of quad `at` of a line-pair from VLC (and MEL where its
 /// context is 0), its `rho` kept for the quads after it.
 #[inline(always)]
-fn codeword<W>(
+fn codeword(
     streams: &mut Streams,
     table: &[Quad; 1024],
-    line: &Line<W>,
+    later: bool,
     above: &mut [u8],
     at: usize,
     nw: &mut u8,
     left: &mut u8,
 ) -> Result<Quad> {
     let n = above[at];
-    let context = if line.later {
+    let context = if later {
         later_context(*left, *nw, n, above[at + 1])
     } else {
         initial_context(*left)
@@ -365,132 +324,52 @@ fn codeword<W>(
     Ok(entry)
 }
 
-/// A quad's codeword and `u` packed in one word (`rho`, `e_k`, `e_1`
-/// and `u` from bit 0, 4, 8 and 16), as VLC's pass along a line-pair
-/// leaves them for MagSgn's.
-#[derive(Clone, Copy, Default)]
-struct Coded(u32);
-
-impl Coded {
-    #[inline(always)]
-    fn of(quad: Quad, u: u32) -> Self {
-        Coded(
-            u32::from(quad.rho & 15)
-                | u32::from(quad.e_k & 15) << 4
-                | u32::from(quad.e_1 & 15) << 8
-                | u << 16,
-        )
-    }
-
-    #[inline(always)]
-    fn entry(self) -> Quad {
-        Quad {
-            rho: self.0 as u8 & 15,
-            e_k: (self.0 >> 4) as u8 & 15,
-            e_1: (self.0 >> 8) as u8 & 15,
-            ..Quad::default()
-        }
-    }
-
-    #[inline(always)]
-    fn u(self) -> u32 {
-        self.0 >> 16
-    }
-}
-
-/// What the quads of one line-pair share.
-struct Line<W> {
-    /// Not the initial line-pair.
-    later: bool,
-    width: usize,
-    /// The pair has its lower line.
-    second_row: bool,
-    /// Where the pair's two lines start in the output.
-    rows: (usize, usize),
-    plane: u32,
-    middle: u64,
+/// A line-pair's quads as the VLC step leaves them for MagSgn's (see
+/// [`Quads`]), and MagSgn's next bit.
+struct Placed {
+    flags: [u32; MAX_WIDTH / 2 + 1],
+    big_u: [u32; MAX_WIDTH / 2 + 1],
+    start: [u32; MAX_WIDTH / 2 + 1],
+    pos: u32,
+    /// The largest `U` a quad may have.
     bound: u32,
-    /// `v` of the column above-left of the next quad, which the quad
-    /// before it has overwritten.
-    west_v: W,
 }
 
-impl<W: Word> Line<W> {
-    /// The samples of the quad at column `x` (`entry` its codeword, `u`
-    /// its residual) from MagSgn, into `out`; the lower line's `v` into
-    /// `above_v` for the line-pair below.
+impl Placed {
+    /// Quad `q`, its codeword `entry` and its residual `u`: its `U` from
+    /// `u` and the exponents of the samples above it (`above_v`), and
+    /// where its bits start.
     #[inline(always)]
-    fn samples<T: Coefficient>(
+    fn place<W: Word>(
         &mut self,
-        magsgn: &mut MagSgn,
+        q: usize,
         entry: Quad,
         u: u32,
-        x: usize,
-        above_v: &mut [W],
-        out: &mut [T],
+        later: bool,
+        above_v: &[W],
     ) -> Result<()> {
-        // Columns x - 1 .. x + 2 of the line above, before this quad's
-        // samples replace columns x and x + 1.
-        let west = self.west_v;
-        self.west_v = above_v[x + 2];
-        if entry.rho == 0 {
-            above_v[x + 1] = W::default();
-            above_v[x + 2] = W::default();
-            self.put(out, x, [0; 4]);
-            return Ok(());
-        }
-        let kappa = if self.later && entry.rho & (entry.rho - 1) != 0 {
-            let neighbours = west | above_v[x + 1] | above_v[x + 2] | above_v[x + 3];
+        let rho = u32::from(entry.rho);
+        let x = 2 * q;
+        let kappa = if later && rho & rho.wrapping_sub(1) != 0 {
+            // Columns x - 1 to x + 2 of the line above.
+            let neighbours = above_v[x] | above_v[x + 1] | above_v[x + 2] | above_v[x + 3];
             W::exponent(neighbours).max(2) - 1
         } else {
             1
         };
         let big_u = u + kappa;
-        if big_u > self.bound {
+        if big_u > self.bound && rho != 0 {
             return Err(corrupt(
                 "an HTJ2K code-block whose magnitudes pass its bit-planes",
             ));
         }
-        // Each sample's magnitude pattern `v` (0 where not significant)
-        // and signed value, without a branch on which are significant.
-        let mut v = [W::default(); 4];
-        let mut values = [0i64; 4];
-        for n in 0..4 {
-            let significant = entry.rho >> n & 1;
-            let bits = (big_u - u32::from(entry.e_k >> n & 1)) * u32::from(significant);
-            let low = W::take(magsgn, bits);
-            (v[n], values[n]) = W::sample(
-                low,
-                bits,
-                entry.e_1 >> n & 1,
-                significant,
-                self.plane,
-                self.middle,
-            );
-        }
-        self.put(out, x, values);
-        above_v[x + 1] = v[1];
-        above_v[x + 2] = v[3];
+        let e_k = u32::from(entry.e_k) & rho;
+        self.flags[q] = rho | e_k << 4 | (u32::from(entry.e_1) & rho) << 8;
+        self.big_u[q] = big_u;
+        self.start[q] = self.pos;
+        self.pos = self
+            .pos
+            .wrapping_add(big_u * rho.count_ones() - e_k.count_ones());
         Ok(())
-    }
-
-    /// The quad at column `x` into `out`: samples 0 and 2 on the upper
-    /// line, 1 and 3 on the lower, those past the block's edge left out.
-    #[inline(always)]
-    fn put<T: Coefficient>(&self, out: &mut [T], x: usize, values: [i64; 4]) {
-        let (row0, row1) = self.rows;
-        if x + 1 < self.width && self.second_row {
-            out[row0 + x] = T::from_i64(values[0]);
-            out[row0 + x + 1] = T::from_i64(values[2]);
-            out[row1 + x] = T::from_i64(values[1]);
-            out[row1 + x + 1] = T::from_i64(values[3]);
-        } else {
-            for (n, &value) in values.iter().enumerate() {
-                let (dx, dy) = (n >> 1, n & 1);
-                if x + dx < self.width && (dy == 0 || self.second_row) {
-                    out[[row0, row1][dy] + x + dx] = T::from_i64(value);
-                }
-            }
-        }
     }
 }

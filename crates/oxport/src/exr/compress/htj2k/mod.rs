@@ -28,6 +28,7 @@ mod geometry;
 mod header;
 mod markers;
 mod packets;
+mod samples;
 mod vlc;
 mod wavelet;
 

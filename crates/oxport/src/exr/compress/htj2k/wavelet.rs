@@ -31,10 +31,12 @@ pub(super) trait Coefficient:
     /// The low bits of `value` (all of them for `i64`).
     fn from_i64(value: i64) -> Self;
     fn to_i64(self) -> i64;
+    /// The samples as `i32`s, where that is what they are.
+    fn narrow(samples: &mut [Self]) -> Option<&mut [i32]>;
 }
 
 macro_rules! coefficient {
-    ($t:ty) => {
+    ($t:ty, $narrow:expr) => {
         impl Coefficient for $t {
             #[inline(always)]
             fn add(self, other: Self) -> Self {
@@ -60,12 +62,16 @@ macro_rules! coefficient {
             fn to_i64(self) -> i64 {
                 self as i64
             }
+            #[inline(always)]
+            fn narrow(samples: &mut [Self]) -> Option<&mut [i32]> {
+                $narrow(samples)
+            }
         }
     };
 }
 
-coefficient!(i32);
-coefficient!(i64);
+coefficient!(i32, Some);
+coefficient!(i64, |_| None);
 
 /// A rectangle of samples, row after row.
 #[derive(Clone, Debug, PartialEq, Eq)]
