@@ -7,9 +7,17 @@
 //!
 //! Past its end, a stream reads as the standard pads it: MagSgn and MEL as
 //! ones (`0xFF` bytes), SigProp, VLC and MagRef as zeros.
+//!
+//! The decoder takes MagSgn's and VLC's stuffed bits out before it reads
+//! them ([`MagSgn`], [`Vlc`]), so that each read is a load or a shift.
+//! The readers that take a byte at a time (`Lsb` over the forward and
+//! backward rules) are kept for the tests, which hold the others to them,
+//! and for SigProp and MagRef, whose passes are refused until they are
+//! decoded.
 
 use crate::{Error, Result};
 
+#[cfg(test)]
 /// Where a least-significant-bit-first stream's bytes come from, each
 /// with the bits it holds once unstuffed.
 pub(super) trait Bytes {
@@ -21,6 +29,7 @@ pub(super) trait Bytes {
     fn word(&mut self) -> Option<u32>;
 }
 
+#[cfg(test)]
 /// A stream read least significant bit first from `S`'s bytes.
 pub(super) struct Lsb<S> {
     source: S,
@@ -35,6 +44,7 @@ fn any_zero_byte(word: u32) -> bool {
     word.wrapping_sub(0x0101_0101) & !word & 0x8080_8080 != 0
 }
 
+#[cfg(test)]
 impl<S: Bytes> Lsb<S> {
     /// At least 32 bits in hand.
     #[inline(always)]
@@ -96,6 +106,7 @@ impl<S: Bytes> Lsb<S> {
     }
 }
 
+#[cfg(test)]
 /// A forward stream's bytes: MagSgn (padded with ones) and SigProp (padded
 /// with zeros). After a byte `0xFF`, the next byte holds 7 bits (its most
 /// significant bit is a stuffed 0).
@@ -106,6 +117,7 @@ pub(super) struct ForwardBytes<'a> {
     stuffed: bool,
 }
 
+#[cfg(test)]
 impl Bytes for ForwardBytes<'_> {
     fn next(&mut self) -> (u8, u32) {
         let byte = match self.data.get(self.pos) {
@@ -138,18 +150,13 @@ impl Bytes for ForwardBytes<'_> {
     }
 }
 
+#[cfg(test)]
 /// SigProp.
 pub(super) type Forward<'a> = Lsb<ForwardBytes<'a>>;
 
+#[cfg(test)]
 impl<'a> Forward<'a> {
     /// SigProp: padded with zeros.
-    #[cfg_attr(
-        not(test),
-        expect(
-            dead_code,
-            reason = "the refinement passes are refused until they are decoded"
-        )
-    )]
     pub(super) fn sigprop(data: &'a [u8]) -> Self {
         Self::forward(data, 0)
     }
@@ -307,6 +314,7 @@ fn unstuff(data: &[u8], out: &mut [u8]) -> usize {
     at + 8 + PAD
 }
 
+#[cfg(test)]
 /// A backward stream's bytes, from the last, padded with zeros: VLC (from
 /// the byte before the cleanup segment's last, whose high nibble starts
 /// it) and MagRef (from the refinement segment's last byte). After a byte
@@ -317,6 +325,7 @@ pub(super) struct BackwardBytes<'a> {
     stuffed: bool,
 }
 
+#[cfg(test)]
 impl Bytes for BackwardBytes<'_> {
     fn next(&mut self) -> (u8, u32) {
         let byte = match self.data.split_last() {
@@ -352,13 +361,17 @@ impl Bytes for BackwardBytes<'_> {
     }
 }
 
+#[cfg(test)]
 /// VLC and MagRef.
 pub(super) type Backward<'a> = Lsb<BackwardBytes<'a>>;
 
+#[cfg(test)]
 impl<'a> Backward<'a> {
     /// VLC over the cleanup segment's MEL and VLC bytes `tail` (its last
     /// `Scup` bytes): the last byte holds `Scup`'s high bits, the one before
-    /// it its low nibble and, in its high nibble, VLC's first bits.
+    /// it its low nibble and, in its high nibble, VLC's first bits. (The
+    /// decoder reads [`Vlc`]; this reads the same bits a byte at a time,
+    /// for its tests.)
     pub(super) fn vlc(tail: &'a [u8]) -> Self {
         let n = tail.len();
         debug_assert!(n >= 2);
@@ -377,13 +390,6 @@ impl<'a> Backward<'a> {
     }
 
     /// MagRef over the refinement segment `data`.
-    #[cfg_attr(
-        not(test),
-        expect(
-            dead_code,
-            reason = "the refinement passes are refused until they are decoded"
-        )
-    )]
     pub(super) fn magref(data: &'a [u8]) -> Self {
         Lsb {
             source: BackwardBytes {
@@ -393,6 +399,118 @@ impl<'a> Backward<'a> {
             bits: 0,
             count: 0,
         }
+    }
+}
+
+/// Zero bytes [`Vlc::new`] writes after VLC's last bits: a refill that
+/// starts past them is moved back into them, which reads as the standard's
+/// endless pad of zeros.
+const VLC_PAD: usize = 16;
+
+/// The most bytes [`Vlc::new`] writes for a cleanup segment's last `n`
+/// (MEL and VLC) bytes.
+pub(super) const fn vlc_unstuffed_size(n: usize) -> usize {
+    n + VLC_PAD
+}
+
+/// VLC read from its bits with the stuffed ones taken out beforehand, in
+/// the order it is read (zeros past its end): a refill is one load and no
+/// branch, and between refills every read is a shift.
+pub(super) struct Vlc<'a> {
+    /// The stream's bits, first read first, then [`VLC_PAD`] zero bytes.
+    packed: &'a [u8],
+    /// The next byte a refill loads.
+    at: usize,
+    /// Bits in hand, the next in bit 0; those above `count` are either
+    /// zeros or the bits that come there.
+    bits: u64,
+    count: u32,
+}
+
+impl<'a> Vlc<'a> {
+    /// VLC over the cleanup segment's MEL and VLC bytes `tail` (at least
+    /// two), unstuffed into `scratch` (at least [`vlc_unstuffed_size`]
+    /// bytes): the last byte holds `Scup`'s high bits, the one before it
+    /// its low nibble and, in its high nibble, VLC's first bits; then the
+    /// bytes before them, last first. After a byte above `0x8F`, a byte
+    /// whose low 7 bits are all ones holds 7 bits.
+    pub(super) fn new(tail: &[u8], scratch: &'a mut [u8]) -> Self {
+        let n = tail.len();
+        let first = tail[n - 2] >> 4;
+        // The nibble holds 3 bits when its low three are all ones (its
+        // high bit is then a stuffed 0).
+        let width = if first & 7 == 7 { 3 } else { 4 };
+        let mut bits = u64::from(first) & ((1 << width) - 1);
+        let mut count = width;
+        let mut stuffed = (tail[n - 2] | 0x0F) > 0x8F;
+        let mut at = 0;
+        let mut rest = &tail[..n - 2];
+        while let Some((&byte, before)) = rest.split_last() {
+            // Four bytes, none of whose low 7 bits are all ones: 32 bits
+            // at once (the last byte first, the word's lowest).
+            if let Some(split) = rest.len().checked_sub(4) {
+                let word = u32::from_be_bytes(rest[split..].try_into().expect("4"));
+                if !any_zero_byte(!(word | 0x8080_8080)) {
+                    bits |= u64::from(word) << count;
+                    stuffed = word >> 24 > 0x8F;
+                    rest = &rest[..split];
+                    scratch[at..at + 4].copy_from_slice(&(bits as u32).to_le_bytes());
+                    (bits, at) = (bits >> 32, at + 4);
+                    continue;
+                }
+            }
+            rest = before;
+            let width = if stuffed && byte & 0x7F == 0x7F { 7 } else { 8 };
+            bits |= u64::from(byte & (0xFF >> (8 - width))) << count;
+            count += width;
+            stuffed = byte > 0x8F;
+            if count >= 32 {
+                scratch[at..at + 4].copy_from_slice(&(bits as u32).to_le_bytes());
+                (bits, count, at) = (bits >> 32, count - 32, at + 4);
+            }
+        }
+        // The bits left (zeros above them), then the pad's zeros.
+        scratch[at..at + 4].copy_from_slice(&(bits as u32).to_le_bytes());
+        scratch[at + 4..at + VLC_PAD].fill(0);
+        Vlc {
+            packed: &scratch[..at + VLC_PAD],
+            at: 0,
+            bits: 0,
+            count: 0,
+        }
+    }
+
+    /// At least 56 bits in hand.
+    #[inline(always)]
+    pub(super) fn refill(&mut self) {
+        let at = self.at.min(self.packed.len() - 8);
+        let word = u64::from_le_bytes(self.packed[at..at + 8].try_into().expect("8"));
+        self.bits |= word << self.count;
+        // Whole bytes taken: the count becomes 56 to 63.
+        self.at += ((63 - self.count) >> 3) as usize;
+        self.count |= 56;
+    }
+
+    /// The next 32 bits, not consumed (as many as are in hand are the
+    /// stream's).
+    #[inline(always)]
+    pub(super) fn peek(&self) -> u32 {
+        self.bits as u32
+    }
+
+    /// Consumes `n` bits (no more than are in hand).
+    #[inline(always)]
+    pub(super) fn advance(&mut self, n: u32) {
+        self.bits >>= n;
+        self.count -= n;
+    }
+
+    /// The next `n` (at most 32, no more than are in hand) bits, consumed.
+    #[inline(always)]
+    pub(super) fn take(&mut self, n: u32) -> u32 {
+        let value = self.bits as u32 & ((1u64 << n) - 1) as u32;
+        self.advance(n);
+        value
     }
 }
 
@@ -560,6 +678,41 @@ mod tests {
             }
             let n = next() % 65;
             assert_eq!(magsgn.take_long(n), expected.take_long(n), "case {case}");
+        }
+    }
+
+    /// VLC unstuffed beforehand gives what the byte-by-byte reader gives,
+    /// over bytes above 0x8F, low sevens all ones, both widths of the first
+    /// nibble, and reads past the end.
+    #[test]
+    fn unstuffed_vlc_reads_as_the_stream_does() {
+        let mut seed = 5u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            seed >> 8
+        };
+        for case in 0..300 {
+            let len = 2 + case % 41 + case / 10;
+            let tail: Vec<u8> = (0..len)
+                .map(|_| match next() % 4 {
+                    0 => 0xFF,
+                    1 => 0x7F | (next() as u8 & 0x80),
+                    _ => next() as u8,
+                })
+                .collect();
+            let mut expected = Backward::vlc(&tail);
+            let mut scratch = vec![0u8; vlc_unstuffed_size(len)];
+            let mut vlc = Vlc::new(&tail, &mut scratch);
+            for _ in 0..len + 8 {
+                vlc.refill();
+                let n = next() % 25;
+                assert_eq!(
+                    vlc.peek() & 0xFF_FFFF,
+                    expected.peek() & 0xFF_FFFF,
+                    "case {case}"
+                );
+                assert_eq!(vlc.take(n), expected.take(n), "case {case}");
+            }
         }
     }
 

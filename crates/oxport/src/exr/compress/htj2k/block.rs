@@ -8,12 +8,12 @@
 //! Only the cleanup pass is decoded: OpenEXR's encoder writes nothing
 //! else, and code-blocks with SigProp and MagRef passes are refused.
 
-use super::bits::{Backward, MagSgn, Mel, split_cleanup, unstuffed_size};
+use super::bits::{MagSgn, Mel, Vlc, split_cleanup, unstuffed_size, vlc_unstuffed_size};
 use super::packets::Block;
 #[cfg(target_arch = "x86_64")]
 use super::samples::Avx2;
 use super::samples::{Kernel, Portable, Quads, Rows, Word};
-use super::vlc::{LOOKUPS, Quad};
+use super::vlc::{LOOKUPS, PREFIXES, Quad};
 use super::wavelet::Coefficient;
 use crate::scratch::with_buffer;
 use crate::{Error, Result};
@@ -22,76 +22,26 @@ fn corrupt(what: &'static str) -> Error {
     Error::corrupt(what)
 }
 
-/// A U-VLC prefix read from the low bits of `bits`: its length, its
-/// suffix's length and its value (T.814's prefix codes "1", "01", "001",
-/// "000").
-fn prefix(bits: u32) -> (u32, u32, u32) {
-    if bits & 1 == 1 {
-        (1, 0, 1)
-    } else if bits & 2 == 2 {
-        (2, 0, 2)
-    } else if bits & 4 == 4 {
-        (3, 1, 3)
-    } else {
-        (3, 5, 5)
-    }
-}
-
-/// The `u` of the quads of a pair whose `u_off` are `offsets`, from VLC;
-/// `mel`: the initial line-pair's MEL event when both are set (`None`
-/// elsewhere).
+/// The `u` of a pair of quads from VLC: `which` their residuals are (the
+/// first index of [`PREFIXES`]).
 #[inline(always)]
-fn residuals(vlc: &mut Backward, offsets: (bool, bool), mel: Option<bool>) -> (u32, u32) {
-    let (mut u0, mut u1) = (0, 0);
-    // What each `u` is compared with before its extension is read.
-    let (mut bias0, mut bias1) = (0, 0);
-    match offsets {
-        (false, false) => return (0, 0),
-        (true, false) | (false, true) => {
-            let (length, suffix, value) = prefix(vlc.peek());
-            vlc.advance(length);
-            let u = value + vlc.take(suffix);
-            if offsets.0 {
-                u0 = u;
-            } else {
-                u1 = u;
-            }
-        }
-        (true, true) => {
-            let (l0, s0, v0) = prefix(vlc.peek());
-            vlc.advance(l0);
-            match mel {
-                Some(true) => {
-                    let (l1, s1, v1) = prefix(vlc.peek());
-                    vlc.advance(l1);
-                    u0 = v0 + 2 + vlc.take(s0);
-                    u1 = v1 + 2 + vlc.take(s1);
-                    (bias0, bias1) = (2, 2);
-                }
-                Some(false) if l0 == 3 => {
-                    // The first quad's `u` is 3 or more: the second's is 1
-                    // or 2, one bit.
-                    u1 = vlc.take(1) + 1;
-                    u0 = v0 + vlc.take(s0);
-                    bias1 = 1;
-                }
-                _ => {
-                    let (l1, s1, v1) = prefix(vlc.peek());
-                    vlc.advance(l1);
-                    u0 = v0 + vlc.take(s0);
-                    u1 = v1 + vlc.take(s1);
-                }
-            }
-        }
-    }
+fn residuals(vlc: &mut Vlc, which: usize) -> (u32, u32) {
+    let prefixes = PREFIXES[which][(vlc.peek() & 63) as usize];
+    vlc.advance(u32::from(prefixes.length));
+    let [s0, s1] = prefixes.suffixes.map(u32::from);
+    let suffixes = vlc.peek();
+    vlc.advance(s0 + s1);
+    let mut u0 = u32::from(prefixes.values[0]) + (suffixes & ((1 << s0) - 1));
+    let mut u1 = u32::from(prefixes.values[1]) + (suffixes >> s0 & ((1 << s1) - 1));
     // Extensions, for `u` past 32.
-    if u0 - bias0 > 32 {
+    if u0 > 32 {
         u0 += vlc.take(4) << 2;
     }
-    if u1 - bias1 > 32 {
+    if u1 > 32 {
         u1 += vlc.take(4) << 2;
     }
-    (u0, u1)
+    let plus = u32::from(prefixes.plus);
+    (u0 + plus, u1 + plus)
 }
 
 /// The VLC context of a quad of the initial line-pair from the quad on its
@@ -101,13 +51,24 @@ pub(super) fn initial_context(left: u8) -> u8 {
     (left & 1 | left >> 1 & 1) | (left >> 2 & 1) << 1 | (left >> 3 & 1) << 2
 }
 
-/// The VLC context of a quad of a later line-pair from its neighbours: the
-/// quad on its left and those above-left, above and above-right.
+/// The VLC context of a quad of a later line-pair from its neighbours:
+/// the quad on its left and those above-left, above and above-right.
 #[inline(always)]
 pub(super) fn later_context(left: u8, nw: u8, n: u8, ne: u8) -> u8 {
-    (nw >> 3 & 1 | n >> 1 & 1)
-        | (left >> 2 & 1 | left >> 3 & 1) << 1
-        | (n >> 3 & 1 | ne >> 1 & 1) << 2
+    context_above(nw, n, ne) | context_left(left)
+}
+
+/// What the quads above-left, above and above-right give a later
+/// line-pair's context.
+#[inline(always)]
+fn context_above(nw: u8, n: u8, ne: u8) -> u8 {
+    (nw >> 3 & 1 | n >> 1 & 1) | (n >> 3 & 1 | ne >> 1 & 1) << 2
+}
+
+/// What the quad on the left gives a later line-pair's context.
+#[inline(always)]
+fn context_left(left: u8) -> u8 {
+    (left >> 2 & 1 | left >> 3 & 1) << 1
 }
 
 /// The widest code-block (COD's exponent is at most 10).
@@ -135,11 +96,13 @@ pub(super) fn decode<T: Coefficient>(
         return Err(Error::Internal("HTJ2K: a code-block past its band".into()));
     }
     let (magsgn, tail) = split_cleanup(block.cleanup)?;
-    with_buffer(unstuffed_size(magsgn.len()), |scratch| {
+    let split = unstuffed_size(magsgn.len());
+    with_buffer(split + vlc_unstuffed_size(tail.len()), |scratch| {
+        let (magsgn_scratch, vlc_scratch) = scratch.split_at_mut(split);
         let mut streams = Streams {
             mel: Mel::new(tail),
-            vlc: Backward::vlc(tail),
-            magsgn: MagSgn::new(magsgn, scratch),
+            vlc: Vlc::new(tail, vlc_scratch),
+            magsgn: MagSgn::new(magsgn, magsgn_scratch),
         };
         cleanup::<T>(block, width, height, &mut streams, out, stride)
     })
@@ -190,7 +153,7 @@ fn cleanup<T: Coefficient>(
 /// A code-block's three streams of its cleanup pass.
 struct Streams<'a> {
     mel: Mel<'a>,
-    vlc: Backward<'a>,
+    vlc: Vlc<'a>,
     magsgn: MagSgn<'a>,
 }
 
@@ -225,11 +188,11 @@ fn lines<T: Coefficient, W: Word, K: Kernel<T, W>>(
     } = *area;
     let tables = &*LOOKUPS;
     let quads = width.div_ceil(2);
-    // Per quad of the line-pair above, its significance (`rho`), one past
-    // either end left 0, rewritten as the line-pair is decoded. Per
-    // column `x`, at `x + 1`, the magnitude pattern of the line above's
-    // sample there (the lower line of the pair above), one before and one
-    // past the end left 0.
+    // Per quad of the line-pair above, at `q + 1`, its significance
+    // (`rho`), one before and one past the end left 0, rewritten as the
+    // line-pair is decoded. Per column `x`, at `x + 1`, the magnitude
+    // pattern of the line above's sample there (the lower line of the pair
+    // above), one before and one past the end left 0.
     let mut above = [0u8; MAX_WIDTH / 2 + 2];
     let mut above_v = [W::default(); MAX_WIDTH + 4];
     // The line-pair's quads, as VLC gives them to MagSgn (one past the
@@ -240,38 +203,42 @@ fn lines<T: Coefficient, W: Word, K: Kernel<T, W>>(
         start: [0; MAX_WIDTH / 2 + 1],
         pos: 0,
         bound,
+        unmatched: false,
+        too_big: false,
     };
     // Set bits at and below the cleanup pass's plane's half, for the
     // reconstruction at the middle of what is not coded.
     let middle = if plane == 0 { 0 } else { 1u64 << (plane - 1) };
     for pair_row in 0..height.div_ceil(2) {
         let y = pair_row * 2;
-        let later = pair_row > 0;
-        let table = &tables[usize::from(later)];
-        // `rho` of the quad above-left, which this line-pair's quads have
-        // already overwritten, and of the quad on the left.
-        let mut nw = 0u8;
-        let mut left = 0u8;
-        let mut q = 0;
-        while q < quads {
-            // Each quad by its own (not through an array of the pair,
-            // which would be read back whole across its byte stores).
-            let first = codeword(streams, table, later, &mut above, q, &mut nw, &mut left)?;
-            let second = if q + 1 < quads {
-                codeword(streams, table, later, &mut above, q + 1, &mut nw, &mut left)?
-            } else {
-                Quad::default()
-            };
-            let (u0, u1) = if first.u_off || second.u_off {
-                let both = first.u_off && second.u_off;
-                let event = (!later && both).then(|| streams.mel.event());
-                residuals(&mut streams.vlc, (first.u_off, second.u_off), event)
-            } else {
-                (0, 0)
-            };
-            placed.place(q, first, u0, later, &above_v)?;
-            placed.place(q + 1, second, u1, later, &above_v)?;
-            q += 2;
+        if pair_row == 0 {
+            vlc_line::<false, W>(
+                streams,
+                &tables[0],
+                quads,
+                &mut above,
+                &above_v,
+                &mut placed,
+            );
+        } else {
+            vlc_line::<true, W>(
+                streams,
+                &tables[1],
+                quads,
+                &mut above,
+                &above_v,
+                &mut placed,
+            );
+        }
+        if placed.unmatched {
+            return Err(corrupt(
+                "an HTJ2K code-block with a VLC codeword of no table",
+            ));
+        }
+        if placed.too_big {
+            return Err(corrupt(
+                "an HTJ2K code-block whose magnitudes pass its bit-planes",
+            ));
         }
         let quads_of_line = Quads {
             flags: &placed.flags[..quads],
@@ -290,42 +257,80 @@ fn lines<T: Coefficient, W: Word, K: Kernel<T, W>>(
     Ok(())
 }
 
-/// The codeword of quad `at` of a line-pair from VLC (and MEL where its
-/// context is 0), its `rho` kept for the quads after it.
+/// VLC and MEL along a line-pair (a later one where `LATER`), a pair of
+/// quads at a time: their codewords, their `u`, and from those each
+/// quad's `U` and first MagSgn bit into `placed`. Damage is noted there,
+/// for the line-pair's end.
 #[inline(always)]
-fn codeword(
+fn vlc_line<const LATER: bool, W: Word>(
     streams: &mut Streams,
     table: &[Quad; 1024],
-    later: bool,
-    above: &mut [u8],
-    at: usize,
-    nw: &mut u8,
+    quads: usize,
+    above: &mut [u8; MAX_WIDTH / 2 + 2],
+    above_v: &[W],
+    placed: &mut Placed,
+) {
+    // What the line-pair above gives each quad's context, before this
+    // line-pair's `rho` replace it.
+    let mut from_above = [0u8; MAX_WIDTH / 2 + 1];
+    if LATER {
+        for (q, context) in from_above[..quads].iter_mut().enumerate() {
+            *context = context_above(above[q], above[q + 1], above[q + 2]);
+        }
+    }
+    let mut left = 0u8;
+    let mut q = 0;
+    while q < quads {
+        // At least 56 bits: a pair's codewords and residuals take 38 at
+        // most.
+        streams.vlc.refill();
+        let first = codeword::<LATER>(streams, table, from_above[q], &mut left, placed);
+        let second = if q + 1 < quads {
+            codeword::<LATER>(streams, table, from_above[q + 1], &mut left, placed)
+        } else {
+            Quad::default()
+        };
+        above[q + 1] = first.rho() as u8;
+        above[q + 2] = second.rho() as u8;
+        let mut which = first.u_off() | second.u_off() << 1;
+        if !LATER && which == 3 {
+            which += 1 + usize::from(streams.mel.event());
+        }
+        let (u0, u1) = residuals(&mut streams.vlc, which);
+        placed.place::<LATER, W>(q, first, u0, above_v);
+        placed.place::<LATER, W>(q + 1, second, u1, above_v);
+        q += 2;
+    }
+}
+
+/// A quad's codeword from VLC (and MEL where its context is 0), from what
+/// the line-pair above gives its context and the `rho` of the quad on its
+/// `left` (then its own).
+#[inline(always)]
+fn codeword<const LATER: bool>(
+    streams: &mut Streams,
+    table: &[Quad; 1024],
+    from_above: u8,
     left: &mut u8,
-) -> Result<Quad> {
-    let n = above[at];
-    let context = if later {
-        later_context(*left, *nw, n, above[at + 1])
+    placed: &mut Placed,
+) -> Quad {
+    let context = if LATER {
+        from_above | context_left(*left)
     } else {
         initial_context(*left)
     };
-    *nw = n;
     let mut entry = Quad::default();
     if context != 0 || streams.mel.event() {
         entry = table[usize::from(context) << 7 | (streams.vlc.peek() & 0x7F) as usize];
-        if entry.length == 0 {
-            return Err(corrupt(
-                "an HTJ2K code-block with a VLC codeword of no table",
-            ));
-        }
-        streams.vlc.advance(u32::from(entry.length));
+        placed.unmatched |= !entry.matched();
+        streams.vlc.advance(entry.length());
     }
-    *left = entry.rho;
-    above[at] = entry.rho;
-    Ok(entry)
+    *left = entry.rho() as u8;
+    entry
 }
 
 /// A line-pair's quads as the VLC step leaves them for MagSgn's (see
-/// [`Quads`]), and MagSgn's next bit.
+/// [`Quads`]), MagSgn's next bit, and what was found wrong.
 struct Placed {
     flags: [u32; MAX_WIDTH / 2 + 1],
     big_u: [u32; MAX_WIDTH / 2 + 1],
@@ -333,43 +338,37 @@ struct Placed {
     pos: u32,
     /// The largest `U` a quad may have.
     bound: u32,
+    /// A codeword matched no table entry.
+    unmatched: bool,
+    /// A quad's `U` passed `bound`.
+    too_big: bool,
 }
 
 impl Placed {
-    /// Quad `q`, its codeword `entry` and its residual `u`: its `U` from
-    /// `u` and the exponents of the samples above it (`above_v`), and
-    /// where its bits start.
+    /// Quad `q` of a line-pair (a later one where `LATER`), its codeword
+    /// `entry` and its residual `u`: its `U` from `u` and the exponents of
+    /// the samples above it (`above_v`), and where its bits start.
     #[inline(always)]
-    fn place<W: Word>(
-        &mut self,
-        q: usize,
-        entry: Quad,
-        u: u32,
-        later: bool,
-        above_v: &[W],
-    ) -> Result<()> {
-        let rho = u32::from(entry.rho);
-        let x = 2 * q;
-        let kappa = if later && rho & rho.wrapping_sub(1) != 0 {
+    fn place<const LATER: bool, W: Word>(&mut self, q: usize, entry: Quad, u: u32, above_v: &[W]) {
+        let rho = entry.rho();
+        let kappa = if LATER {
             // Columns x - 1 to x + 2 of the line above.
+            let x = 2 * q;
             let neighbours = above_v[x] | above_v[x + 1] | above_v[x + 2] | above_v[x + 3];
-            W::exponent(neighbours).max(2) - 1
+            let gamma = rho & rho.wrapping_sub(1) != 0;
+            if gamma {
+                W::exponent(neighbours).max(2) - 1
+            } else {
+                1
+            }
         } else {
             1
         };
         let big_u = u + kappa;
-        if big_u > self.bound && rho != 0 {
-            return Err(corrupt(
-                "an HTJ2K code-block whose magnitudes pass its bit-planes",
-            ));
-        }
-        let e_k = u32::from(entry.e_k) & rho;
-        self.flags[q] = rho | e_k << 4 | (u32::from(entry.e_1) & rho) << 8;
+        self.too_big |= (big_u > self.bound) & (rho != 0);
+        self.flags[q] = entry.flags();
         self.big_u[q] = big_u;
         self.start[q] = self.pos;
-        self.pos = self
-            .pos
-            .wrapping_add(big_u * rho.count_ones() - e_k.count_ones());
-        Ok(())
+        self.pos = self.pos.wrapping_add(entry.bits(big_u));
     }
 }

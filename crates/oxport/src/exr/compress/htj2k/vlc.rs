@@ -6,18 +6,63 @@
 
 use std::sync::LazyLock;
 
-/// One quad's VLC codeword, decoded.
+/// One quad's VLC codeword, decoded, in one word: from bit 0, 4 and 8
+/// its significance pattern `rho` (bit 0 top left, 1 bottom left, 2 top
+/// right, 3 bottom right) and its EMB patterns `e_k` and `e_1` (only where
+/// `rho` is set), the flags MagSgn's step takes; `u_off` at bit 12; the
+/// codeword's length from bit 13; the counts of `rho`'s and `e_k`'s set
+/// bits from 16 and 20. Zero: no codeword (or none matched).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Quad {
-    /// Bits of the codeword (0: no codeword matched).
-    pub(super) length: u8,
-    /// Which of the quad's samples are significant (bit 0 top left, 1
-    /// bottom left, 2 top right, 3 bottom right).
-    pub(super) rho: u8,
-    /// Whether an unsigned residual `u` follows.
-    pub(super) u_off: bool,
-    pub(super) e_k: u8,
-    pub(super) e_1: u8,
+pub(super) struct Quad(u32);
+
+impl Quad {
+    fn new(length: u8, rho: u8, u_off: bool, e_k: u8, e_1: u8) -> Self {
+        let (e_k, e_1) = (e_k & rho, e_1 & rho);
+        Quad(
+            u32::from(rho)
+                | u32::from(e_k) << 4
+                | u32::from(e_1) << 8
+                | u32::from(u_off) << 12
+                | u32::from(length) << 13
+                | rho.count_ones() << 16
+                | e_k.count_ones() << 20,
+        )
+    }
+
+    /// Whether a codeword matched.
+    #[inline(always)]
+    pub(super) fn matched(self) -> bool {
+        self.0 != 0
+    }
+
+    /// `rho`, `e_k` and `e_1`, from bit 0, 4 and 8.
+    #[inline(always)]
+    pub(super) fn flags(self) -> u32 {
+        self.0 & 0xFFF
+    }
+
+    #[inline(always)]
+    pub(super) fn rho(self) -> u32 {
+        self.0 & 0xF
+    }
+
+    #[inline(always)]
+    pub(super) fn u_off(self) -> usize {
+        (self.0 >> 12 & 1) as usize
+    }
+
+    /// The codeword's bits.
+    #[inline(always)]
+    pub(super) fn length(self) -> u32 {
+        self.0 >> 13 & 7
+    }
+
+    /// The MagSgn bits of the quad's samples where `U` is `big_u`: `U` per
+    /// significant sample, one less where `e_k` is set.
+    #[inline(always)]
+    pub(super) fn bits(self, big_u: u32) -> u32 {
+        big_u * (self.0 >> 16 & 7) - (self.0 >> 20 & 7)
+    }
 }
 
 /// Lookups by `context << 7 | next 7 bits`: for the initial line-pair and
@@ -89,16 +134,93 @@ fn lookup(codes: &[[u8; 7]]) -> [Quad; 1024] {
             .iter()
             .find(|c| c[0] == context && usize::from(c[5]) == bits & ((1 << c[6]) - 1))
         {
-            *entry = Quad {
-                length: code[6],
-                rho: code[1],
-                u_off: code[2] == 1,
-                e_k: code[3],
-                e_1: code[4],
-            };
+            *entry = Quad::new(code[6], code[1], code[2] == 1, code[3], code[4]);
         }
     }
     table
+}
+
+/// How the `u` prefixes of a pair of quads decode (T.814 7.3.6): what
+/// they take of VLC, and per quad its suffix's length and its value before
+/// the suffix. The pair's `u` are `value + suffix` (each suffix read in
+/// turn after both prefixes), then 4 more bits of extension, shifted by 2,
+/// where that passes 32, then `plus`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Prefixes {
+    pub(super) length: u8,
+    pub(super) suffixes: [u8; 2],
+    pub(super) values: [u8; 2],
+    pub(super) plus: u8,
+}
+
+/// [`Prefixes`] by which quads of the pair have a residual and the next 6
+/// bits of VLC. The first index: the pair's `u_off` flags, the first
+/// quad's in bit 0 (0: neither, 3: both); or, for both in the initial
+/// line-pair, 4 where its MEL event was 0 (a first prefix past 2 leaves
+/// the second `u` one bit, 1 or 2) and 5 where it was 1 (both `u` are 2
+/// more than their codes).
+pub(super) static PREFIXES: [[Prefixes; 64]; 6] = prefix_tables();
+
+/// A U-VLC prefix read from the low bits of `bits`: its length, its
+/// suffix's length and its value (T.814's prefix codes "1", "01", "001",
+/// "000").
+const fn prefix(bits: usize) -> (u8, u8, u8) {
+    if bits & 1 == 1 {
+        (1, 0, 1)
+    } else if bits & 2 == 2 {
+        (2, 0, 2)
+    } else if bits & 4 == 4 {
+        (3, 1, 3)
+    } else {
+        (3, 5, 5)
+    }
+}
+
+const fn prefix_tables() -> [[Prefixes; 64]; 6] {
+    let none = Prefixes {
+        length: 0,
+        suffixes: [0; 2],
+        values: [0; 2],
+        plus: 0,
+    };
+    let mut tables = [[none; 64]; 6];
+    let mut bits = 0;
+    while bits < 64 {
+        let (l0, s0, v0) = prefix(bits);
+        let (l1, s1, v1) = prefix(bits >> l0);
+        tables[1][bits] = Prefixes {
+            length: l0,
+            suffixes: [s0, 0],
+            values: [v0, 0],
+            plus: 0,
+        };
+        tables[2][bits] = Prefixes {
+            length: l0,
+            suffixes: [0, s0],
+            values: [0, v0],
+            plus: 0,
+        };
+        let both = Prefixes {
+            length: l0 + l1,
+            suffixes: [s0, s1],
+            values: [v0, v1],
+            plus: 0,
+        };
+        tables[3][bits] = both;
+        tables[4][bits] = if l0 == 3 {
+            Prefixes {
+                length: 4,
+                suffixes: [s0, 0],
+                values: [v0, 1 + (bits >> 3 & 1) as u8],
+                plus: 0,
+            }
+        } else {
+            both
+        };
+        tables[5][bits] = Prefixes { plus: 2, ..both };
+        bits += 1;
+    }
+    tables
 }
 
 /// Codewords as (context, rho, u_off, e_k, e_1, codeword, length), the
