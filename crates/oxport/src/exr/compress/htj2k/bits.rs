@@ -416,6 +416,7 @@ pub(super) const fn vlc_unstuffed_size(n: usize) -> usize {
 /// VLC read from its bits with the stuffed ones taken out beforehand, in
 /// the order it is read (zeros past its end): a refill is one load and no
 /// branch, and between refills every read is a shift.
+#[derive(Clone, Copy)]
 pub(super) struct Vlc<'a> {
     /// The stream's bits, first read first, then [`VLC_PAD`] zero bytes.
     packed: &'a [u8],

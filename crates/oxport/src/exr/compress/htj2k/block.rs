@@ -83,6 +83,7 @@ pub(super) fn decode<T: Coefficient>(
     height: usize,
     out: &mut [T],
     stride: usize,
+    workspace: &mut Workspace,
 ) -> Result<()> {
     if block.passes > 1 {
         return Err(Error::Unsupported(
@@ -104,7 +105,7 @@ pub(super) fn decode<T: Coefficient>(
             vlc: Vlc::new(tail, vlc_scratch),
             magsgn: MagSgn::new(magsgn, magsgn_scratch),
         };
-        cleanup::<T>(block, width, height, &mut streams, out, stride)
+        cleanup::<T>(block, width, height, &mut streams, out, stride, workspace)
     })
 }
 
@@ -116,6 +117,7 @@ fn cleanup<T: Coefficient>(
     streams: &mut Streams,
     out: &mut [T],
     stride: usize,
+    workspace: &mut Workspace,
 ) -> Result<()> {
     // The plane of the cleanup pass's least significant bit.
     let plane = u32::from(block.planes)
@@ -142,11 +144,11 @@ fn cleanup<T: Coefficient>(
         if let Some(kernel) = Avx2::detect()
             && let Some(out) = T::narrow(out)
         {
-            return lines::<i32, u32, _>(&kernel, streams, &area, out);
+            return lines::<i32, u32, _>(&kernel, streams, &area, out, workspace);
         }
-        lines::<T, u32, _>(&Portable, streams, &area, out)
+        lines::<T, u32, _>(&Portable, streams, &area, out, workspace)
     } else {
-        lines::<T, u64, _>(&Portable, streams, &area, out)
+        lines::<T, u64, _>(&Portable, streams, &area, out, workspace)
     }
 }
 
@@ -178,6 +180,7 @@ fn lines<T: Coefficient, W: Word, K: Kernel<T, W>>(
     streams: &mut Streams,
     area: &Area,
     out: &mut [T],
+    workspace: &mut Workspace,
 ) -> Result<()> {
     let Area {
         width,
@@ -188,24 +191,17 @@ fn lines<T: Coefficient, W: Word, K: Kernel<T, W>>(
     } = *area;
     let tables = &*LOOKUPS;
     let quads = width.div_ceil(2);
-    // Per quad of the line-pair above, at `q + 1`, its significance
-    // (`rho`), one before and one past the end left 0, rewritten as the
-    // line-pair is decoded. Per column `x`, at `x + 1`, the magnitude
-    // pattern of the line above's sample there (the lower line of the pair
-    // above), one before and one past the end left 0.
-    let mut above = [0u8; MAX_WIDTH / 2 + 2];
-    let mut above_v = [W::default(); MAX_WIDTH + 4];
-    // The line-pair's quads, as VLC gives them to MagSgn (one past the
-    // last, for a pair of quads that ends past the block).
-    let mut placed = Placed {
-        flags: [0; MAX_WIDTH / 2 + 1],
-        big_u: [0; MAX_WIDTH / 2 + 1],
-        start: [0; MAX_WIDTH / 2 + 1],
-        pos: 0,
-        bound,
-        unmatched: false,
-        too_big: false,
-    };
+    let Workspace {
+        above,
+        from_above,
+        placed,
+        ..
+    } = workspace;
+    let above_v = W::above(&mut workspace.narrow_v, &mut workspace.wide_v);
+    above[..quads + 2].fill(0);
+    above_v[..width + 4].fill(W::default());
+    placed.pos = 0;
+    placed.bound = bound;
     // Set bits at and below the cleanup pass's plane's half, for the
     // reconstruction at the middle of what is not coded.
     let middle = if plane == 0 { 0 } else { 1u64 << (plane - 1) };
@@ -213,21 +209,11 @@ fn lines<T: Coefficient, W: Word, K: Kernel<T, W>>(
         let y = pair_row * 2;
         if pair_row == 0 {
             vlc_line::<false, W>(
-                streams,
-                &tables[0],
-                quads,
-                &mut above,
-                &above_v,
-                &mut placed,
+                streams, &tables[0], quads, above, from_above, above_v, placed,
             );
         } else {
             vlc_line::<true, W>(
-                streams,
-                &tables[1],
-                quads,
-                &mut above,
-                &above_v,
-                &mut placed,
+                streams, &tables[1], quads, above, from_above, above_v, placed,
             );
         }
         if placed.unmatched {
@@ -252,7 +238,7 @@ fn lines<T: Coefficient, W: Word, K: Kernel<T, W>>(
             plane,
             middle,
         };
-        kernel.line(&quads_of_line, 0, &rows, &streams.magsgn, &mut above_v, out);
+        kernel.line(&quads_of_line, 0, &rows, &streams.magsgn, above_v, out);
     }
     Ok(())
 }
@@ -267,40 +253,57 @@ fn vlc_line<const LATER: bool, W: Word>(
     table: &[Quad; 1024],
     quads: usize,
     above: &mut [u8; MAX_WIDTH / 2 + 2],
+    from_above: &mut [u8; MAX_WIDTH / 2 + 1],
     above_v: &[W],
     placed: &mut Placed,
 ) {
     // What the line-pair above gives each quad's context, before this
     // line-pair's `rho` replace it.
-    let mut from_above = [0u8; MAX_WIDTH / 2 + 1];
     if LATER {
         for (q, context) in from_above[..quads].iter_mut().enumerate() {
             *context = context_above(above[q], above[q + 1], above[q + 2]);
         }
     }
+    // The streams' and the line's state in locals, which stay in
+    // registers (MEL's event, not inlined, sees only MEL).
+    let mut vlc = streams.vlc;
+    let mel = &mut streams.mel;
+    let mut pos = placed.pos;
+    let (mut unmatched, mut too_big) = (false, false);
     let mut left = 0u8;
     let mut q = 0;
     while q < quads {
         // At least 56 bits: a pair's codewords and residuals take 38 at
         // most.
-        streams.vlc.refill();
-        let first = codeword::<LATER>(streams, table, from_above[q], &mut left, placed);
+        vlc.refill();
+        let first = codeword::<LATER>(&mut vlc, mel, table, from_above[q], &mut left);
         let second = if q + 1 < quads {
-            codeword::<LATER>(streams, table, from_above[q + 1], &mut left, placed)
+            codeword::<LATER>(&mut vlc, mel, table, from_above[q + 1], &mut left)
         } else {
             Quad::default()
         };
+        unmatched |= first.unmatched() | second.unmatched();
         above[q + 1] = first.rho() as u8;
         above[q + 2] = second.rho() as u8;
         let mut which = first.u_off() | second.u_off() << 1;
         if !LATER && which == 3 {
-            which += 1 + usize::from(streams.mel.event());
+            which += 1 + usize::from(mel.event());
         }
-        let (u0, u1) = residuals(&mut streams.vlc, which);
-        placed.place::<LATER, W>(q, first, u0, above_v);
-        placed.place::<LATER, W>(q + 1, second, u1, above_v);
+        let (u0, u1) = residuals(&mut vlc, which);
+        for (at, quad, u) in [(q, first, u0), (q + 1, second, u1)] {
+            let big_u = u + kappa::<LATER, W>(at, quad, above_v);
+            too_big |= (big_u > placed.bound) & (quad.rho() != 0);
+            placed.flags[at] = quad.flags();
+            placed.big_u[at] = big_u;
+            placed.start[at] = pos;
+            pos = pos.wrapping_add(quad.bits(big_u));
+        }
         q += 2;
     }
+    streams.vlc = vlc;
+    placed.pos = pos;
+    placed.unmatched |= unmatched;
+    placed.too_big |= too_big;
 }
 
 /// A quad's codeword from VLC (and MEL where its context is 0), from what
@@ -308,25 +311,79 @@ fn vlc_line<const LATER: bool, W: Word>(
 /// `left` (then its own).
 #[inline(always)]
 fn codeword<const LATER: bool>(
-    streams: &mut Streams,
+    vlc: &mut Vlc,
+    mel: &mut Mel,
     table: &[Quad; 1024],
     from_above: u8,
     left: &mut u8,
-    placed: &mut Placed,
 ) -> Quad {
     let context = if LATER {
         from_above | context_left(*left)
     } else {
         initial_context(*left)
     };
-    let mut entry = Quad::default();
-    if context != 0 || streams.mel.event() {
-        entry = table[usize::from(context) << 7 | (streams.vlc.peek() & 0x7F) as usize];
-        placed.unmatched |= !entry.matched();
-        streams.vlc.advance(entry.length());
-    }
+    let entry = if context != 0 || mel.event() {
+        let entry = table[usize::from(context) << 7 | (vlc.peek() & 0x7F) as usize];
+        vlc.advance(entry.length());
+        entry
+    } else {
+        Quad::default()
+    };
     *left = entry.rho() as u8;
     entry
+}
+
+/// `kappa` of quad `q` of a line-pair (a later one where `LATER`): 1, or
+/// where more than one of its samples is significant, one less than the
+/// largest exponent of the samples above it (at least 1), from `above_v`.
+#[inline(always)]
+fn kappa<const LATER: bool, W: Word>(q: usize, quad: Quad, above_v: &[W]) -> u32 {
+    if !LATER {
+        return 1;
+    }
+    let rho = quad.rho();
+    // Columns x - 1 to x + 2 of the line above.
+    let x = 2 * q;
+    let neighbours = above_v[x] | above_v[x + 1] | above_v[x + 2] | above_v[x + 3];
+    let gamma = (rho & rho.wrapping_sub(1) != 0) as u32;
+    1 + ((W::exponent(neighbours).max(2) - 2) & gamma.wrapping_neg())
+}
+
+/// What decoding a code-block takes beside its bytes, kept across the
+/// code-blocks of a band so that each clears no more of it than its width.
+pub(super) struct Workspace {
+    /// Per quad of the line-pair above, at `q + 1`, its significance
+    /// (`rho`), one before and one past the end 0; rewritten as each
+    /// line-pair is decoded.
+    above: [u8; MAX_WIDTH / 2 + 2],
+    /// What the line-pair above gives each quad's context.
+    from_above: [u8; MAX_WIDTH / 2 + 1],
+    /// Per column `x`, at `x + 1`, the magnitude pattern `v` of the line
+    /// above's sample there (the lower line of the pair above), one before
+    /// and one past the end 0: of 32 bits and of 64.
+    narrow_v: [u32; MAX_WIDTH + 4],
+    wide_v: [u64; MAX_WIDTH + 4],
+    placed: Placed,
+}
+
+impl Workspace {
+    pub(super) fn new() -> Box<Self> {
+        Box::new(Workspace {
+            above: [0; MAX_WIDTH / 2 + 2],
+            from_above: [0; MAX_WIDTH / 2 + 1],
+            narrow_v: [0; MAX_WIDTH + 4],
+            wide_v: [0; MAX_WIDTH + 4],
+            placed: Placed {
+                flags: [0; MAX_WIDTH / 2 + 1],
+                big_u: [0; MAX_WIDTH / 2 + 1],
+                start: [0; MAX_WIDTH / 2 + 1],
+                pos: 0,
+                bound: 0,
+                unmatched: false,
+                too_big: false,
+            },
+        })
+    }
 }
 
 /// A line-pair's quads as the VLC step leaves them for MagSgn's (see
@@ -342,33 +399,4 @@ struct Placed {
     unmatched: bool,
     /// A quad's `U` passed `bound`.
     too_big: bool,
-}
-
-impl Placed {
-    /// Quad `q` of a line-pair (a later one where `LATER`), its codeword
-    /// `entry` and its residual `u`: its `U` from `u` and the exponents of
-    /// the samples above it (`above_v`), and where its bits start.
-    #[inline(always)]
-    fn place<const LATER: bool, W: Word>(&mut self, q: usize, entry: Quad, u: u32, above_v: &[W]) {
-        let rho = entry.rho();
-        let kappa = if LATER {
-            // Columns x - 1 to x + 2 of the line above.
-            let x = 2 * q;
-            let neighbours = above_v[x] | above_v[x + 1] | above_v[x + 2] | above_v[x + 3];
-            let gamma = rho & rho.wrapping_sub(1) != 0;
-            if gamma {
-                W::exponent(neighbours).max(2) - 1
-            } else {
-                1
-            }
-        } else {
-            1
-        };
-        let big_u = u + kappa;
-        self.too_big |= (big_u > self.bound) & (rho != 0);
-        self.flags[q] = entry.flags();
-        self.big_u[q] = big_u;
-        self.start[q] = self.pos;
-        self.pos = self.pos.wrapping_add(entry.bits(big_u));
-    }
 }

@@ -123,6 +123,7 @@ fn tile_component<T: Coefficient>(resolutions: &[Resolution], coded: &[Bands]) -
                 // Each code-block writes every sample of its area; those of
                 // a code-block the codestream leaves out are zeros.
                 let mut plane = Plane::reused(band.rect);
+                let mut workspace = block::Workspace::new();
                 let stride = (band.rect.x1 - band.rect.x0) as usize;
                 for (index, block) in blocks.iter().enumerate() {
                     let (i, j) = (index as u32 % band.blocks.0, index as u32 / band.blocks.0);
@@ -132,7 +133,7 @@ fn tile_component<T: Coefficient>(resolutions: &[Resolution], coded: &[Bands]) -
                     let (w, h) = ((area.x1 - area.x0) as usize, (area.y1 - area.y0) as usize);
                     let out = &mut plane.samples[at..];
                     match block {
-                        Some(block) => block::decode(block, w, h, out, stride)?,
+                        Some(block) => block::decode(block, w, h, out, stride, &mut workspace)?,
                         None => {
                             for row in (0..h).map(|y| y * stride) {
                                 out[row..row + w].fill(T::default());

@@ -33,6 +33,8 @@ pub(super) trait Word: Copy + Default + std::ops::BitOr<Output = Self> {
     ) -> (Self, i64);
     /// The bit-plane count of `v` (the exponent `E`, 0 for 0).
     fn exponent(v: Self) -> u32;
+    /// Of a workspace's rows of `v`, the one of this type.
+    fn above<'a>(narrow: &'a mut [u32], wide: &'a mut [u64]) -> &'a mut [Self];
 }
 
 impl Word for u32 {
@@ -66,6 +68,10 @@ impl Word for u32 {
     #[inline(always)]
     fn exponent(v: u32) -> u32 {
         u32::BITS - v.leading_zeros()
+    }
+
+    fn above<'a>(narrow: &'a mut [u32], _: &'a mut [u64]) -> &'a mut [u32] {
+        narrow
     }
 }
 
@@ -102,6 +108,10 @@ impl Word for u64 {
     #[inline(always)]
     fn exponent(v: u64) -> u32 {
         u64::BITS - v.leading_zeros()
+    }
+
+    fn above<'a>(_: &'a mut [u32], wide: &'a mut [u64]) -> &'a mut [u64] {
+        wide
     }
 }
 

@@ -11,7 +11,9 @@ use std::sync::LazyLock;
 /// right, 3 bottom right) and its EMB patterns `e_k` and `e_1` (only where
 /// `rho` is set), the flags MagSgn's step takes; `u_off` at bit 12; the
 /// codeword's length from bit 13; the counts of `rho`'s and `e_k`'s set
-/// bits from 16 and 20. Zero: no codeword (or none matched).
+/// bits from 16 and 20; bit 31 where the next bits match no codeword.
+/// Zero: a quad without a codeword (insignificant, its context 0 and its
+/// MEL event 0).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Quad(u32);
 
@@ -29,10 +31,13 @@ impl Quad {
         )
     }
 
-    /// Whether a codeword matched.
+    /// What a lookup gives where the bits match no codeword.
+    const UNMATCHED: Quad = Quad(1 << 31);
+
+    /// Whether the bits matched no codeword.
     #[inline(always)]
-    pub(super) fn matched(self) -> bool {
-        self.0 != 0
+    pub(super) fn unmatched(self) -> bool {
+        self.0 >> 31 != 0
     }
 
     /// `rho`, `e_k` and `e_1`, from bit 0, 4 and 8.
@@ -127,7 +132,7 @@ fn codewords(codes: &[[u8; 7]]) -> [Codeword; 2048] {
 }
 
 fn lookup(codes: &[[u8; 7]]) -> [Quad; 1024] {
-    let mut table = [Quad::default(); 1024];
+    let mut table = [Quad::UNMATCHED; 1024];
     for (index, entry) in table.iter_mut().enumerate() {
         let (context, bits) = ((index >> 7) as u8, index & 0x7F);
         if let Some(code) = codes
