@@ -17,3 +17,10 @@ pub(crate) fn portable() -> bool {
     static PORTABLE: OnceLock<bool> = OnceLock::new();
     *PORTABLE.get_or_init(|| std::env::var_os("OXPORT_PORTABLE").is_some_and(|v| v == "1"))
 }
+
+/// Whether AVX2 kernels run: the processor has AVX2 and the portable
+/// fallbacks are not forced.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn avx2() -> bool {
+    !portable() && std::arch::is_x86_feature_detected!("avx2")
+}

@@ -148,10 +148,10 @@ fn tile_component<T: Coefficient>(resolutions: &[Resolution], coded: &[Bands]) -
         let bands_of = [planes.next(), planes.next(), planes.next(), planes.next()];
         joined = Some(match (joined, bands_of) {
             (None, [Some(ll), None, None, None]) => ll,
-            (Some(low), [Some(hl), Some(lh), Some(hh), None])
+            (Some(mut low), [Some(mut hl), Some(mut lh), Some(mut hh), None])
                 if [low.rect, hl.rect, lh.rect, hh.rect] == bands(resolution.rect) =>
             {
-                let joined = synthesize([&low, &hl, &lh, &hh], resolution.rect);
+                let joined = synthesize([&mut low, &mut hl, &mut lh, &mut hh], resolution.rect);
                 for band in [low, hl, lh, hh] {
                     band.recycle();
                 }

@@ -245,10 +245,9 @@ pub(super) struct Avx2(());
 
 #[cfg(target_arch = "x86_64")]
 impl Avx2 {
-    /// The kernel, where the processor has AVX2 (and the portable path is
-    /// not forced: [`crate::cpu::portable`]).
+    /// The kernel, where AVX2 kernels run ([`crate::cpu::avx2`]).
     pub(super) fn detect() -> Option<Avx2> {
-        (!crate::cpu::portable() && std::arch::is_x86_feature_detected!("avx2")).then_some(Avx2(()))
+        crate::cpu::avx2().then_some(Avx2(()))
     }
 }
 

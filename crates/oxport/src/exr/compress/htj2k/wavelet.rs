@@ -199,53 +199,44 @@ fn lift_rows<T: Coefficient>(
     }
 }
 
-/// Scratch rows reused across a level's rows.
-struct Halves<T> {
-    low: Vec<T>,
-    high: Vec<T>,
+/// Splits the line `line`, starting at index `start`, into its low and
+/// high halves `low` and `high` (F.4.8, `1D_FILTD_5-3R`).
+fn split<T: Coefficient>(line: &[T], low: &mut [T], high: &mut [T], start: u32) {
+    if line.len() == 1 {
+        if start & 1 == 0 {
+            low[0] = line[0];
+        } else {
+            high[0] = line[0].add(line[0]);
+        }
+        return;
+    }
+    let (low_d, high_d) = offsets(start);
+    deinterleave(line, low, high, start);
+    lift(high, low, high_d, predict);
+    lift(low, high, low_d, update);
 }
 
-impl<T: Coefficient> Halves<T> {
-    /// Joins the row's low half `low` and high half `high` into `out`, a
-    /// line starting at index `start` (F.3.8, `1D_FILTR_5-3R`).
-    fn join(&mut self, low: &[T], high: &[T], out: &mut [T], start: u32) {
-        if out.len() == 1 {
-            out[0] = if start & 1 == 0 {
-                low[0]
-            } else {
-                high[0].shr(1)
-            };
-            return;
-        }
-        let (low_d, high_d) = offsets(start);
-        self.low.clear();
-        self.low.extend_from_slice(low);
-        self.high.clear();
-        self.high.extend_from_slice(high);
-        lift(&mut self.low, &self.high, low_d, undo_update);
-        lift(&mut self.high, &self.low, high_d, undo_predict);
-        interleave(&self.low, &self.high, out, start);
+/// Joins the row's low half `low` and high half `high` into `out`, a line
+/// starting at index `start` (F.3.8, `1D_FILTR_5-3R`), lifting the halves
+/// in place.
+#[inline(always)]
+fn join<T: Coefficient>(low: &mut [T], high: &mut [T], out: &mut [T], start: u32) {
+    if out.len() == 1 {
+        out[0] = if start & 1 == 0 {
+            low[0]
+        } else {
+            high[0].shr(1)
+        };
+        return;
     }
-
-    /// Splits the line `line`, starting at index `start`, into its low and
-    /// high halves `low` and `high` (F.4.8, `1D_FILTD_5-3R`).
-    fn split(&mut self, line: &[T], low: &mut [T], high: &mut [T], start: u32) {
-        if line.len() == 1 {
-            if start & 1 == 0 {
-                low[0] = line[0];
-            } else {
-                high[0] = line[0].add(line[0]);
-            }
-            return;
-        }
-        let (low_d, high_d) = offsets(start);
-        deinterleave(line, low, high, start);
-        lift(high, low, high_d, predict);
-        lift(low, high, low_d, update);
-    }
+    let (low_d, high_d) = offsets(start);
+    lift(low, high, low_d, undo_update);
+    lift(high, low, high_d, undo_predict);
+    interleave(low, high, out, start);
 }
 
 /// `out` from its low (even-indexed) and high (odd-indexed) samples.
+#[inline(always)]
 fn interleave<T: Coefficient>(low: &[T], high: &[T], out: &mut [T], start: u32) {
     let (first, second) = if start & 1 == 0 {
         (low, high)
@@ -302,16 +293,59 @@ fn lift_row<T: Coefficient>(
             &after[(r - y - 1) * w..(r - y) * w]
         }
     };
-    let (a, b) = (neighbour(above), neighbour(below));
-    for ((x, &a), &b) in row.iter_mut().zip(a).zip(b) {
+    step_row(row, neighbour(above), neighbour(below), step);
+}
+
+/// `step` on every sample of `row` against the samples at its place in `a`
+/// and `b`. Sixteen at a time through local copies: the rows are parts of
+/// one plane, and the compiler, unable to tell that they do not overlap,
+/// would otherwise check at run time and mostly fall back to one sample
+/// at a time.
+#[inline(always)]
+fn step_row<T: Coefficient>(row: &mut [T], a: &[T], b: &[T], step: impl Fn(T, T, T) -> T) {
+    const LANES: usize = 16;
+    let (a, b) = (&a[..row.len()], &b[..row.len()]);
+    let done = row.len() - row.len() % LANES;
+    let rows = row[..done].chunks_exact_mut(LANES);
+    for ((x, a), b) in rows.zip(a.chunks_exact(LANES)).zip(b.chunks_exact(LANES)) {
+        let a: [T; LANES] = a.try_into().expect("16");
+        let b: [T; LANES] = b.try_into().expect("16");
+        let mut lanes: [T; LANES] = (&*x).try_into().expect("16");
+        for i in 0..LANES {
+            lanes[i] = step(lanes[i], a[i], b[i]);
+        }
+        x.copy_from_slice(&lanes);
+    }
+    for ((x, &a), &b) in row[done..].iter_mut().zip(&a[done..]).zip(&b[done..]) {
         *x = step(*x, a, b);
     }
 }
 
 /// One level of synthesis (F.3.2, `2D_SR`): the bands `[ll, hl, lh, hh]`
 /// of `rect` (as [`bands`] gives their areas) joined along the rows, into
-/// their places, and then along the columns.
-pub(super) fn synthesize<T: Coefficient>(bands_of: [&Plane<T>; 4], rect: Rect) -> Plane<T> {
+/// their places, and then along the columns. The bands are lifted in
+/// place (they are left as scratch). Compiled for AVX2 where the
+/// processor has it ([`crate::cpu::avx2`]), for wider lanes.
+pub(super) fn synthesize<T: Coefficient>(bands_of: [&mut Plane<T>; 4], rect: Rect) -> Plane<T> {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        // SAFETY: the processor has AVX2 (checked just above).
+        return unsafe { synthesize_avx2(bands_of, rect) };
+    }
+    synthesize_lanes(bands_of, rect)
+}
+
+/// [`synthesize_lanes`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn synthesize_avx2<T: Coefficient>(bands_of: [&mut Plane<T>; 4], rect: Rect) -> Plane<T> {
+    synthesize_lanes(bands_of, rect)
+}
+
+/// [`synthesize`], inlined into its callers and compiled for what each is
+/// compiled for.
+#[inline(always)]
+fn synthesize_lanes<T: Coefficient>(bands_of: [&mut Plane<T>; 4], rect: Rect) -> Plane<T> {
     let (w, h) = (width(rect), height(rect));
     // Every sample is written, row by row, before the columns are lifted.
     let Plane { mut samples, .. } = Plane::reused(rect);
@@ -319,10 +353,6 @@ pub(super) fn synthesize<T: Coefficient>(bands_of: [&Plane<T>; 4], rect: Rect) -
         return Plane { rect, samples };
     }
     let [ll, hl, lh, hh] = bands_of;
-    let mut halves = Halves {
-        low: Vec::with_capacity(w / 2 + 1),
-        high: Vec::with_capacity(w / 2 + 1),
-    };
     // Rows of the low vertical band (LL and HL) at the rows of even index.
     let first_low = (rect.y0 % 2) as usize;
     let low_row = |y: usize| y % 2 == first_low;
@@ -331,12 +361,16 @@ pub(super) fn synthesize<T: Coefficient>(bands_of: [&Plane<T>; 4], rect: Rect) -
     // side, not yet predicted), then the high row above that predicted
     // (against the low rows on either side, both updated by then).
     for y in 0..h {
-        let (low, high) = if low_row(y) { (ll, hl) } else { (lh, hh) };
+        let (low, high) = if low_row(y) {
+            (&mut *ll, &mut *hl)
+        } else {
+            (&mut *lh, &mut *hh)
+        };
         let band_row = y / 2;
         let (lw, hw) = (width(low.rect), width(high.rect));
-        let low = &low.samples[band_row * lw..(band_row + 1) * lw];
-        let high = &high.samples[band_row * hw..(band_row + 1) * hw];
-        halves.join(low, high, &mut samples[y * w..(y + 1) * w], rect.x0);
+        let low = &mut low.samples[band_row * lw..(band_row + 1) * lw];
+        let high = &mut high.samples[band_row * hw..(band_row + 1) * hw];
+        join(low, high, &mut samples[y * w..(y + 1) * w], rect.x0);
         if y >= 1 && low_row(y - 1) {
             lift_row(&mut samples, w, h, y - 1, undo_update);
         }
@@ -397,17 +431,13 @@ pub(super) fn analyze<T: Coefficient>(plane: &Plane<T>) -> [Plane<T>; 4] {
         lift_rows(&mut high, &low, w, high_d, predict);
         lift_rows(&mut low, &high, w, low_d, update);
     }
-    let mut halves = Halves {
-        low: Vec::new(),
-        high: Vec::new(),
-    };
     let [ll, hl, lh, hh] = &mut out;
     for (rows, (l, h)) in [(&low, (ll, hl)), (&high, (lh, hh))] {
         let (lw, hw) = (width(l.rect), width(h.rect));
         for (y, line) in rows.chunks_exact(w).enumerate() {
             let low = &mut l.samples[y * lw..(y + 1) * lw];
             let high = &mut h.samples[y * hw..(y + 1) * hw];
-            halves.split(line, low, high, rect.x0);
+            split(line, low, high, rect.x0);
         }
     }
     out
@@ -484,12 +514,8 @@ mod tests {
                 } else {
                     (len / 2, len.div_ceil(2))
                 };
-                let mut halves = Halves {
-                    low: Vec::new(),
-                    high: Vec::new(),
-                };
                 let (mut low, mut high) = (vec![0; lows], vec![0; highs]);
-                halves.split(&original, &mut low, &mut high, start);
+                split(&original, &mut low, &mut high, start);
                 let mut interleaved = vec![0; len];
                 interleave(&low, &high, &mut interleaved, start);
                 assert_eq!(
@@ -498,7 +524,7 @@ mod tests {
                     "{len} from {start}"
                 );
                 let mut line = vec![0; len];
-                halves.join(&low, &high, &mut line, start);
+                join(&mut low, &mut high, &mut line, start);
                 assert_eq!(line, original, "{len} from {start}");
             }
         }
@@ -521,7 +547,7 @@ mod tests {
                 y1: y0 + h,
             };
             let plane = random(rect, u64::from(w * h + x0), 34);
-            let split = analyze(&plane);
+            let mut split = analyze(&plane);
             for (band, area) in split.iter().zip(bands(rect)) {
                 assert_eq!(band.rect, area);
             }
@@ -546,7 +572,8 @@ mod tests {
                 let at = (y / 2 - band.rect.y0) as usize * bw + (x / 2 - band.rect.x0) as usize;
                 assert_eq!(band.samples[at], v, "{rect:?} at {x}, {y}");
             }
-            let joined = synthesize([&split[0], &split[1], &split[2], &split[3]], rect);
+            let [a, b, c, d] = &mut split;
+            let joined = synthesize([a, b, c, d], rect);
             assert_eq!(joined, plane, "{rect:?}");
         }
     }
