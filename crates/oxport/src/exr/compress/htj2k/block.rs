@@ -26,11 +26,14 @@ fn corrupt(what: &'static str) -> Error {
 /// first index of [`PREFIXES`]).
 #[inline(always)]
 fn residuals(vlc: &mut Vlc, which: usize) -> (u32, u32) {
-    let prefixes = PREFIXES[which][(vlc.peek() & 63) as usize];
-    vlc.advance(u32::from(prefixes.length));
+    let bits = vlc.peek();
+    let prefixes = PREFIXES[which][(bits & 63) as usize];
     let [s0, s1] = prefixes.suffixes.map(u32::from);
-    let suffixes = vlc.peek();
-    vlc.advance(s0 + s1);
+    // The suffixes follow the prefixes in the bits already at hand: one
+    // advance for all of them.
+    let length = u32::from(prefixes.length);
+    let suffixes = bits >> length;
+    vlc.advance(length + s0 + s1);
     let mut u0 = u32::from(prefixes.values[0]) + (suffixes & ((1 << s0) - 1));
     let mut u1 = u32::from(prefixes.values[1]) + (suffixes >> s0 & ((1 << s1) - 1));
     // Extensions, for `u` past 32.
@@ -144,7 +147,9 @@ fn cleanup<T: Coefficient>(
         if let Some(kernel) = Avx2::detect()
             && let Some(out) = T::narrow(out)
         {
-            return lines::<i32, u32, _>(&kernel, streams, &area, out, workspace);
+            // SAFETY: an `Avx2` is made only where the processor has the
+            // instructions `lines_avx2` is compiled for.
+            return unsafe { lines_avx2(&kernel, streams, &area, out, workspace) };
         }
         lines::<T, u32, _>(&Portable, streams, &area, out, workspace)
     } else {
@@ -168,6 +173,20 @@ struct Area {
     plane: u32,
     /// The largest `U` a quad may have.
     bound: u32,
+}
+
+/// [`lines`] with the AVX2 kernel, compiled for the instructions that come
+/// with AVX2 (BMI2's shifts, which VLC's reads wait on, LZCNT, POPCNT).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn lines_avx2(
+    kernel: &Avx2,
+    streams: &mut Streams,
+    area: &Area,
+    out: &mut [i32],
+    workspace: &mut Workspace,
+) -> Result<()> {
+    lines::<i32, u32, _>(kernel, streams, area, out, workspace)
 }
 
 /// The cleanup pass, a line-pair at a time: along it, a pair of quads at
@@ -350,7 +369,8 @@ fn kappa<const LATER: bool, W: Word>(q: usize, quad: Quad, above_v: &[W]) -> u32
 }
 
 /// What decoding a code-block takes beside its bytes, kept across the
-/// code-blocks of a band so that each clears no more of it than its width.
+/// code-blocks of a tile-component so that each clears no more of it than
+/// its width.
 pub(super) struct Workspace {
     /// Per quad of the line-pair above, at `q + 1`, its significance
     /// (`rho`), one before and one past the end 0; rewritten as each

@@ -114,6 +114,7 @@ pub(super) fn components(codestream: &Codestream) -> Result<Vec<Decoded>> {
 /// bands joined, lowest resolution first.
 fn tile_component<T: Coefficient>(resolutions: &[Resolution], coded: &[Bands]) -> Result<Plane<T>> {
     let mut joined: Option<Plane<T>> = None;
+    let mut workspace = block::Workspace::new();
     for (resolution, coded_bands) in resolutions.iter().zip(coded) {
         let planes = resolution
             .bands
@@ -123,7 +124,6 @@ fn tile_component<T: Coefficient>(resolutions: &[Resolution], coded: &[Bands]) -
                 // Each code-block writes every sample of its area; those of
                 // a code-block the codestream leaves out are zeros.
                 let mut plane = Plane::reused(band.rect);
-                let mut workspace = block::Workspace::new();
                 let stride = (band.rect.x1 - band.rect.x0) as usize;
                 for (index, block) in blocks.iter().enumerate() {
                     let (i, j) = (index as u32 % band.blocks.0, index as u32 / band.blocks.0);

@@ -61,6 +61,9 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
         let bytes = &mut out[row.at..row.at + row.len];
         let pixel_type = layout.channels[row.channel].pixel_type;
         match &planes[c] {
+            decode::Decoded::Narrow(plane) if pixel_type == PixelType::Half => {
+                write_half_row(plane, line, samples, bytes)?
+            }
             decode::Decoded::Narrow(plane) => write_row(plane, line, samples, pixel_type, bytes)?,
             decode::Decoded::Wide(plane) => write_row(plane, line, samples, pixel_type, bytes)?,
         }
@@ -71,6 +74,49 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
     Ok(())
 }
 
+/// Line `line` of `plane`, of a half channel, as its little-endian
+/// samples: in 32-bit arithmetic, compiled for AVX2 where the processor
+/// has it.
+fn write_half_row(
+    plane: &Plane<i32>,
+    line: usize,
+    samples: color::Samples,
+    bytes: &mut [u8],
+) -> Result<()> {
+    let values = plane_line(plane, line)?;
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        // SAFETY: the processor has AVX2 (checked just above).
+        unsafe { half_row_avx2(values, samples, bytes) };
+        return Ok(());
+    }
+    half_row(values, samples, bytes);
+    Ok(())
+}
+
+/// [`half_row`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn half_row_avx2(values: &[i32], samples: color::Samples, bytes: &mut [u8]) {
+    half_row(values, samples, bytes);
+}
+
+#[inline(always)]
+fn half_row(values: &[i32], samples: color::Samples, bytes: &mut [u8]) {
+    for (to, &v) in bytes.chunks_exact_mut(2).zip(values) {
+        to.copy_from_slice(&samples.sample16(v).to_le_bytes());
+    }
+}
+
+/// Line `line` of `plane`.
+fn plane_line<T: Coefficient>(plane: &Plane<T>, line: usize) -> Result<&[T]> {
+    let width = (plane.rect.x1 - plane.rect.x0) as usize;
+    plane
+        .samples
+        .get(line * width..(line + 1) * width)
+        .ok_or_else(|| Error::corrupt("an HTJ2K component with fewer lines than its channel"))
+}
+
 /// Line `line` of `plane` as the channel's little-endian samples.
 fn write_row<T: Coefficient>(
     plane: &Plane<T>,
@@ -79,11 +125,7 @@ fn write_row<T: Coefficient>(
     pixel_type: PixelType,
     bytes: &mut [u8],
 ) -> Result<()> {
-    let width = (plane.rect.x1 - plane.rect.x0) as usize;
-    let values = plane
-        .samples
-        .get(line * width..(line + 1) * width)
-        .ok_or_else(|| Error::corrupt("an HTJ2K component with fewer lines than its channel"))?;
+    let values = plane_line(plane, line)?;
     match pixel_type {
         PixelType::Half => {
             for (to, &v) in bytes.chunks_exact_mut(2).zip(values) {

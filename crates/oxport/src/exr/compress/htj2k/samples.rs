@@ -245,9 +245,17 @@ pub(super) struct Avx2(());
 
 #[cfg(target_arch = "x86_64")]
 impl Avx2 {
-    /// The kernel, where AVX2 kernels run ([`crate::cpu::avx2`]).
+    /// The kernel, where AVX2 kernels run ([`crate::cpu::avx2`]) and the
+    /// processor has the instructions that come with AVX2 (BMI1 and 2,
+    /// LZCNT, POPCNT), which the cleanup pass around it is compiled for.
     pub(super) fn detect() -> Option<Avx2> {
-        crate::cpu::avx2().then_some(Avx2(()))
+        let with = || {
+            std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("lzcnt")
+                && std::arch::is_x86_feature_detected!("popcnt")
+        };
+        (crate::cpu::avx2() && with()).then_some(Avx2(()))
     }
 }
 
