@@ -13,6 +13,10 @@ use std::sync::OnceLock;
 
 /// Whether the portable fallbacks run whatever the processor has
 /// (`OXPORT_PORTABLE=1`).
+#[cfg_attr(
+    not(target_arch = "x86_64"),
+    expect(dead_code, reason = "the SIMD kernels chosen at run time are x86_64's")
+)]
 pub(crate) fn portable() -> bool {
     static PORTABLE: OnceLock<bool> = OnceLock::new();
     *PORTABLE.get_or_init(|| std::env::var_os("OXPORT_PORTABLE").is_some_and(|v| v == "1"))

@@ -219,6 +219,7 @@ impl<'a> MagSgn<'a> {
     }
 
     /// The stream's bytes and its pad.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(super) fn packed(&self) -> &'a [u8] {
         self.packed

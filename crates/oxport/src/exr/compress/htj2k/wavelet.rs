@@ -31,7 +31,9 @@ pub(super) trait Coefficient:
     /// The low bits of `value` (all of them for `i64`).
     fn from_i64(value: i64) -> Self;
     fn to_i64(self) -> i64;
-    /// The samples as `i32`s, where that is what they are.
+    /// The samples as `i32`s, where that is what they are (for the AVX2
+    /// kernels, which take them).
+    #[cfg(target_arch = "x86_64")]
     fn narrow(samples: &mut [Self]) -> Option<&mut [i32]>;
 }
 
@@ -62,6 +64,7 @@ macro_rules! coefficient {
             fn to_i64(self) -> i64 {
                 self as i64
             }
+            #[cfg(target_arch = "x86_64")]
             #[inline(always)]
             fn narrow(samples: &mut [Self]) -> Option<&mut [i32]> {
                 $narrow(samples)
