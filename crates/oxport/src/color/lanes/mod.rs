@@ -176,10 +176,7 @@ pub(super) fn convert_blocks(blocks: &mut [Block], steps: &[Step]) {
 /// forced: [`crate::cpu::portable`]), else for the target's baseline.
 fn convert_wide(blocks: &mut [Block], steps: &[Step]) {
     #[cfg(target_arch = "x86_64")]
-    if !crate::cpu::portable()
-        && std::arch::is_x86_feature_detected!("avx2")
-        && std::arch::is_x86_feature_detected!("fma")
-    {
+    if crate::cpu::avx2() && std::arch::is_x86_feature_detected!("fma") {
         // SAFETY: the processor has AVX2 and FMA (checked just above).
         unsafe { convert_avx2_fma(blocks, steps) };
         return;

@@ -219,31 +219,26 @@ fn lines<T: Coefficient, W: Word, K: Kernel<T, W>>(
     let above_v = W::above(&mut workspace.narrow_v, &mut workspace.wide_v);
     above[..quads + 2].fill(0);
     above_v[..width + 4].fill(W::default());
-    placed.pos = 0;
-    placed.bound = bound;
+    // MagSgn's next bit.
+    let mut pos = 0;
     // Set bits at and below the cleanup pass's plane's half, for the
     // reconstruction at the middle of what is not coded.
     let middle = if plane == 0 { 0 } else { 1u64 << (plane - 1) };
     for pair_row in 0..height.div_ceil(2) {
         let y = pair_row * 2;
+        let line = Line {
+            quads,
+            bound,
+            above_v,
+        };
         if pair_row == 0 {
             vlc_line::<false, W>(
-                streams, &tables[0], quads, above, from_above, above_v, placed,
-            );
+                streams, &tables[0], &line, above, from_above, placed, &mut pos,
+            )?;
         } else {
             vlc_line::<true, W>(
-                streams, &tables[1], quads, above, from_above, above_v, placed,
-            );
-        }
-        if placed.unmatched {
-            return Err(corrupt(
-                "an HTJ2K code-block with a VLC codeword of no table",
-            ));
-        }
-        if placed.too_big {
-            return Err(corrupt(
-                "an HTJ2K code-block whose magnitudes pass its bit-planes",
-            ));
+                streams, &tables[1], &line, above, from_above, placed, &mut pos,
+            )?;
         }
         let quads_of_line = Quads {
             flags: &placed.flags[..quads],
@@ -262,20 +257,35 @@ fn lines<T: Coefficient, W: Word, K: Kernel<T, W>>(
     Ok(())
 }
 
+/// What the VLC step along a line-pair reads beside its streams.
+struct Line<'a, W> {
+    /// The line-pair's quads.
+    quads: usize,
+    /// The largest `U` a quad may have.
+    bound: u32,
+    /// Per column `x`, at `x + 1`, `v` of the line above.
+    above_v: &'a [W],
+}
+
 /// VLC and MEL along a line-pair (a later one where `LATER`), a pair of
 /// quads at a time: their codewords, their `u`, and from those each
-/// quad's `U` and first MagSgn bit into `placed`. Damage is noted there,
-/// for the line-pair's end.
+/// quad's `U` and first MagSgn bit (from `pos`, which it advances) into
+/// `placed`. Damage is noted along the line-pair and refused at its end.
 #[inline(always)]
 fn vlc_line<const LATER: bool, W: Word>(
     streams: &mut Streams,
     table: &[Quad; 1024],
-    quads: usize,
+    line: &Line<W>,
     above: &mut [u8; MAX_WIDTH / 2 + 2],
     from_above: &mut [u8; MAX_WIDTH / 2 + 1],
-    above_v: &[W],
     placed: &mut Placed,
-) {
+    pos: &mut u32,
+) -> Result<()> {
+    let Line {
+        quads,
+        bound,
+        above_v,
+    } = *line;
     // What the line-pair above gives each quad's context, before this
     // line-pair's `rho` replace it.
     if LATER {
@@ -287,7 +297,7 @@ fn vlc_line<const LATER: bool, W: Word>(
     // registers (MEL's event, not inlined, sees only MEL).
     let mut vlc = streams.vlc;
     let mel = &mut streams.mel;
-    let mut pos = placed.pos;
+    let mut at_bit = *pos;
     let (mut unmatched, mut too_big) = (false, false);
     let mut left = 0u8;
     let mut q = 0;
@@ -311,18 +321,27 @@ fn vlc_line<const LATER: bool, W: Word>(
         let (u0, u1) = residuals(&mut vlc, which);
         for (at, quad, u) in [(q, first, u0), (q + 1, second, u1)] {
             let big_u = u + kappa::<LATER, W>(at, quad, above_v);
-            too_big |= (big_u > placed.bound) & (quad.rho() != 0);
+            too_big |= (big_u > bound) & (quad.rho() != 0);
             placed.flags[at] = quad.flags();
             placed.big_u[at] = big_u;
-            placed.start[at] = pos;
-            pos = pos.wrapping_add(quad.bits(big_u));
+            placed.start[at] = at_bit;
+            at_bit = at_bit.wrapping_add(quad.bits(big_u));
         }
         q += 2;
     }
     streams.vlc = vlc;
-    placed.pos = pos;
-    placed.unmatched |= unmatched;
-    placed.too_big |= too_big;
+    *pos = at_bit;
+    if unmatched {
+        return Err(corrupt(
+            "an HTJ2K code-block with a VLC codeword of no table",
+        ));
+    }
+    if too_big {
+        return Err(corrupt(
+            "an HTJ2K code-block whose magnitudes pass its bit-planes",
+        ));
+    }
+    Ok(())
 }
 
 /// A quad's codeword from VLC (and MEL where its context is 0), from what
@@ -397,26 +416,15 @@ impl Workspace {
                 flags: [0; MAX_WIDTH / 2 + 1],
                 big_u: [0; MAX_WIDTH / 2 + 1],
                 start: [0; MAX_WIDTH / 2 + 1],
-                pos: 0,
-                bound: 0,
-                unmatched: false,
-                too_big: false,
             },
         })
     }
 }
 
 /// A line-pair's quads as the VLC step leaves them for MagSgn's (see
-/// [`Quads`]), MagSgn's next bit, and what was found wrong.
+/// [`Quads`]).
 struct Placed {
     flags: [u32; MAX_WIDTH / 2 + 1],
     big_u: [u32; MAX_WIDTH / 2 + 1],
     start: [u32; MAX_WIDTH / 2 + 1],
-    pos: u32,
-    /// The largest `U` a quad may have.
-    bound: u32,
-    /// A codeword matched no table entry.
-    unmatched: bool,
-    /// A quad's `U` passed `bound`.
-    too_big: bool,
 }

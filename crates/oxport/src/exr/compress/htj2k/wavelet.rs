@@ -195,10 +195,12 @@ fn lift_rows<T: Coefficient>(
     for (k, row) in x.chunks_exact_mut(w).enumerate() {
         let a = (k as isize + d).clamp(0, last) as usize;
         let b = (k as isize + d + 1).clamp(0, last) as usize;
-        let (a, b) = (&other[a * w..(a + 1) * w], &other[b * w..(b + 1) * w]);
-        for ((x, &a), &b) in row.iter_mut().zip(a).zip(b) {
-            *x = step(*x, a, b);
-        }
+        step_row(
+            row,
+            &other[a * w..(a + 1) * w],
+            &other[b * w..(b + 1) * w],
+            step,
+        );
     }
 }
 
