@@ -58,13 +58,16 @@ impl Samples {
 
     /// [`Samples::sample`] of a 16-bit component's decoded integer, in
     /// 32-bit arithmetic (which vectorizes twice as wide): the low 16 bits
-    /// are the same.
+    /// are the same, so the arithmetic wraps (a damaged stream may decode
+    /// to any 32-bit integer).
     #[inline(always)]
     pub(super) fn sample16(self, value: i32) -> i16 {
         let half = 1i32 << 15;
         let negative = (value >> 31) & -i32::from(self.signed && self.complement);
         let offset = if self.signed { 0 } else { half };
-        ((value ^ negative) - (negative & half) + offset) as i16
+        (value ^ negative)
+            .wrapping_sub(negative & half)
+            .wrapping_add(offset) as i16
     }
 
     /// NLT's binary complement where it applies: a negative `value`
