@@ -70,6 +70,18 @@ impl Samples {
             .wrapping_add(offset) as i16
     }
 
+    /// [`Samples::integer`] of a 16-bit component's sample, in 32-bit
+    /// arithmetic (which vectorizes twice as wide): the inverse of
+    /// [`Samples::sample16`].
+    #[inline(always)]
+    pub(super) fn integer16(self, sample: i16) -> i32 {
+        let half = 1i32 << 15;
+        let value = i32::from(sample);
+        let negative = (value >> 31) & -i32::from(self.signed && self.complement);
+        let offset = if self.signed { 0 } else { half };
+        (value ^ negative) - (negative & half) - offset
+    }
+
     /// NLT's binary complement where it applies: a negative `value`
     /// becomes `-value - 2^(depth - 1) - 1`, without a branch (so that a
     /// row of them vectorizes).
@@ -112,6 +124,26 @@ mod tests {
                     samples.sample(i64::from(value)) as i16,
                     "{value} {samples:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn sixteen_bit_integers_are_the_wide_arithmetics() {
+        for (signed, complement) in [(true, true), (true, false), (false, false)] {
+            let samples = Samples {
+                depth: 16,
+                signed,
+                complement,
+            };
+            for sample in i16::MIN..=i16::MAX {
+                let integer = samples.integer16(sample);
+                assert_eq!(
+                    i64::from(integer),
+                    samples.integer(i64::from(sample)),
+                    "{sample} {samples:?}"
+                );
+                assert_eq!(samples.sample16(integer), sample, "{sample} {samples:?}");
             }
         }
     }

@@ -109,48 +109,39 @@ pub(super) fn compress(raw: &[u8], layout: &Layout, out: &mut Vec<u8>) -> Result
         components.push(c);
         rects.push(rect);
     }
-    // Each channel's samples as the integers the codestream codes.
+    // Each channel's samples as the integers the codestream codes: every
+    // line of each plane is written (the planes are the channels' sizes).
     let mut wide: Vec<Option<Plane<i64>>> = vec![None; channels.len()];
     let mut narrow: Vec<Option<Plane<i32>>> = vec![None; channels.len()];
     for ((component, &rect), &channel) in components.iter().zip(&rects).zip(&map) {
         if component.depth <= 16 {
-            narrow[channel] = Some(Plane {
-                rect,
-                samples: Vec::new(),
-            });
+            narrow[channel] = Some(Plane::reused(rect));
         } else {
-            wide[channel] = Some(Plane {
-                rect,
-                samples: Vec::new(),
-            });
+            wide[channel] = Some(Plane::reused(rect));
         }
     }
     let component_of = header::components_of(&map);
+    let mut lines_done = vec![0usize; channels.len()];
     for row in layout.rows() {
-        let component = &components[component_of[row.channel]];
-        let samples = Samples::of(component);
+        let samples = Samples::of(&components[component_of[row.channel]]);
+        let line = lines_done[row.channel];
+        lines_done[row.channel] += 1;
         let bytes = &raw[row.at..row.at + row.len];
-        match channels[row.channel].pixel_type {
-            PixelType::Half => {
-                if let Some(plane) = &mut narrow[row.channel] {
-                    plane.samples.extend(bytes.chunks_exact(2).map(|b| {
-                        samples.integer(i64::from(i16::from_le_bytes([b[0], b[1]]))) as i32
-                    }));
+        match (&mut narrow[row.channel], &mut wide[row.channel]) {
+            (Some(plane), _) => super::read_half_row(bytes, samples, plane.line_mut(line)),
+            (None, Some(plane)) => {
+                let signed = samples.signed;
+                for (to, b) in plane.line_mut(line).iter_mut().zip(bytes.chunks_exact(4)) {
+                    let pattern = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                    let sample = if signed {
+                        i64::from(pattern as i32)
+                    } else {
+                        i64::from(pattern)
+                    };
+                    *to = samples.integer(sample);
                 }
             }
-            PixelType::Float | PixelType::Uint => {
-                if let Some(plane) = &mut wide[row.channel] {
-                    plane.samples.extend(bytes.chunks_exact(4).map(|b| {
-                        let pattern = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                        let sample = if component.signed {
-                            i64::from(pattern as i32)
-                        } else {
-                            i64::from(pattern)
-                        };
-                        samples.integer(sample)
-                    }));
-                }
-            }
+            (None, None) => {}
         }
     }
     if color_transform {
@@ -202,11 +193,12 @@ fn component_packets<T: Coefficient>(
     resolutions: &[Resolution],
     component: &Component,
 ) -> Result<Vec<Vec<u8>>> {
+    let mut encoder = encode_block::Encoder::new();
     // Bands per resolution, highest first as the analysis splits them.
     let mut bands: Vec<Vec<Plane<T>>> = Vec::with_capacity(resolutions.len());
     let mut low = plane;
     for _ in 1..resolutions.len() {
-        let [ll, hl, lh, hh] = analyze(&low);
+        let [ll, hl, lh, hh] = analyze(low);
         bands.push(vec![hl, lh, hh]);
         low = ll;
     }
@@ -214,11 +206,11 @@ fn component_packets<T: Coefficient>(
     bands.reverse();
     let q = &component.quantization;
     let mut packets = Vec::with_capacity(resolutions.len());
-    for (r, (resolution, planes)) in resolutions.iter().zip(&bands).enumerate() {
+    for (r, (resolution, planes)) in resolutions.iter().zip(bands).enumerate() {
         let mut packet = Vec::new();
         if resolution.rect.x0 < resolution.rect.x1 && resolution.rect.y0 < resolution.rect.y1 {
             let mut coded = Vec::with_capacity(planes.len());
-            for (b, (band, plane)) in resolution.bands.iter().zip(planes).enumerate() {
+            for (b, (band, plane)) in resolution.bands.iter().zip(&planes).enumerate() {
                 debug_assert_eq!(band.rect, plane.rect);
                 let planes_of = q
                     .planes(band_index(r, b))
@@ -231,7 +223,7 @@ fn component_packets<T: Coefficient>(
                         let at = (area.y0 - plane.rect.y0) as usize * stride
                             + (area.x0 - plane.rect.x0) as usize;
                         let (w, h) = ((area.x1 - area.x0) as usize, (area.y1 - area.y0) as usize);
-                        blocks.push(encode_block::encode(
+                        blocks.push(encoder.encode(
                             &plane.samples[at..],
                             w,
                             h,
@@ -247,6 +239,9 @@ fn component_packets<T: Coefficient>(
                 });
             }
             packets::write(&coded, &mut packet);
+        }
+        for plane in planes {
+            plane.recycle();
         }
         packets.push(packet);
     }

@@ -45,6 +45,11 @@ impl Mel {
         }
     }
 
+    fn clear(&mut self) {
+        self.bytes.clear();
+        (self.byte, self.free, self.run, self.state) = (0, 8, 0, 0);
+    }
+
     fn bit(&mut self, bit: bool) {
         self.byte = self.byte << 1 | u8::from(bit);
         self.free -= 1;
@@ -78,54 +83,75 @@ impl Mel {
 /// VLC, written from the segment's end backwards, least significant bit
 /// first: after a byte above `0x8F` the next holds 7 bits unless they are
 /// not all ones. It opens with `0xFF` and the four bits where Scup goes.
+/// Bits wait in `pending` until a byte of them is whole.
 struct Vlc {
     /// In the order written (the segment holds them reversed).
     bytes: Vec<u8>,
-    byte: u32,
-    used: u32,
+    pending: u64,
+    count: u32,
     after_8f: bool,
 }
 
 impl Vlc {
     fn new() -> Self {
+        let mut vlc = Vlc::empty();
+        vlc.clear();
+        vlc
+    }
+
+    /// A writer that holds nothing (not even the opening byte).
+    fn empty() -> Self {
         Vlc {
-            bytes: vec![0xFF],
-            byte: 0xF,
-            used: 4,
-            after_8f: true,
+            bytes: Vec::new(),
+            pending: 0,
+            count: 0,
+            after_8f: false,
         }
     }
 
-    fn put(&mut self, mut bits: u32, mut length: u32) {
-        while length > 0 {
-            let mut free = 8 - u32::from(self.after_8f) - self.used;
-            let t = free.min(length);
-            self.byte |= (bits & ((1 << t) - 1)) << self.used;
-            self.used += t;
-            free -= t;
-            length -= t;
-            bits >>= t;
-            if free == 0 {
-                if self.after_8f && self.byte != 0x7F {
-                    // The eighth bit may be used after all.
-                    self.after_8f = false;
-                    continue;
-                }
-                self.bytes.push(self.byte as u8);
-                self.after_8f = self.byte > 0x8F;
-                self.byte = 0;
-                self.used = 0;
-            }
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.bytes.push(0xFF);
+        (self.pending, self.count, self.after_8f) = (0xF, 4, true);
+    }
+
+    /// Appends the `length` (≤ 56) low bits of `bits`, the rest of which
+    /// are 0.
+    #[inline(always)]
+    fn put(&mut self, bits: u64, length: u32) {
+        self.pending |= bits << self.count;
+        self.count += length;
+        while self.count >= 8 {
+            // After a byte above 0x8F, seven ones end a byte of their own
+            // (its eighth bit a stuffed 0).
+            let seven = self.after_8f && self.pending & 0x7F == 0x7F;
+            let used = 8 - u32::from(seven);
+            let byte = (self.pending & (0xFF >> (8 - used))) as u8;
+            self.bytes.push(byte);
+            self.pending >>= used;
+            self.count -= used;
+            self.after_8f = byte > 0x8F;
+        }
+    }
+
+    /// Seven ones after a byte above 0x8F are a byte of their own, written
+    /// as soon as they are there: the bits that wait at the end are those
+    /// of no whole byte.
+    fn end(&mut self) {
+        if self.count == 7 && self.after_8f && self.pending == 0x7F {
+            self.bytes.push(0x7F);
+            (self.pending, self.count, self.after_8f) = (0, 0, false);
         }
     }
 }
 
 /// MagSgn, least significant bit first: after a byte `0xFF` the next
-/// holds 7 bits.
+/// holds 7 bits. Bits wait in `pending`, fewer than 32 between writes.
 struct MagSgn {
     bytes: Vec<u8>,
-    byte: u32,
-    used: u32,
+    pending: u64,
+    count: u32,
+    /// The bits the next byte holds.
     room: u32,
 }
 
@@ -133,40 +159,78 @@ impl MagSgn {
     fn new() -> Self {
         MagSgn {
             bytes: Vec::new(),
-            byte: 0,
-            used: 0,
+            pending: 0,
+            count: 0,
             room: 8,
         }
     }
 
-    fn put(&mut self, mut bits: u64, mut length: u32) {
-        while length > 0 {
-            let t = (self.room - self.used).min(length);
-            self.byte |= ((bits & ((1 << t) - 1)) as u32) << self.used;
-            self.used += t;
-            bits >>= t;
-            length -= t;
-            if self.used == self.room {
-                self.bytes.push(self.byte as u8);
-                self.room = if self.byte == 0xFF { 7 } else { 8 };
-                self.byte = 0;
-                self.used = 0;
-            }
+    fn clear(&mut self) {
+        self.bytes.clear();
+        (self.pending, self.count, self.room) = (0, 0, 8);
+    }
+
+    /// Appends the `length` (≤ 32) low bits of `bits`, the rest of which
+    /// are 0.
+    #[inline(always)]
+    fn put(&mut self, bits: u64, length: u32) {
+        self.pending |= bits << self.count;
+        self.count += length;
+        if self.count >= 32 {
+            self.write();
+        }
+    }
+
+    /// [`MagSgn::put`] of up to 64 bits.
+    #[inline(always)]
+    fn put_wide(&mut self, bits: u64, length: u32) {
+        if length > 32 {
+            self.put(bits & 0xFFFF_FFFF, 32);
+            self.put(bits >> 32, length - 32);
+        } else {
+            self.put(bits, length);
+        }
+    }
+
+    /// Writes at least 4 bytes' worth of `pending`: all four at once when
+    /// none is `0xFF` (and none follows one), else a byte at a time.
+    #[inline(always)]
+    fn write(&mut self) {
+        let word = self.pending as u32;
+        let has_ff = (!word).wrapping_sub(0x0101_0101) & word & 0x8080_8080 != 0;
+        if self.room == 8 && !has_ff {
+            self.bytes.extend_from_slice(&word.to_le_bytes());
+            self.pending >>= 32;
+            self.count -= 32;
+        } else {
+            self.flush();
+        }
+    }
+
+    /// The whole bytes of `pending` written: fewer than 8 bits stay.
+    #[inline(always)]
+    fn flush(&mut self) {
+        while self.count >= self.room {
+            let byte = (self.pending & ((1 << self.room) - 1)) as u8;
+            self.bytes.push(byte);
+            self.pending >>= self.room;
+            self.count -= self.room;
+            self.room = if byte == 0xFF { 7 } else { 8 };
         }
     }
 
     /// The last byte padded with ones (left out when that makes it
     /// `0xFF`, as is a final `0xFF` itself: the decoder pads with them).
-    fn end(mut self) -> Vec<u8> {
-        if self.used > 0 {
-            self.byte |= (0xFF >> (8 - (self.room - self.used))) << self.used;
-            if self.byte != 0xFF {
-                self.bytes.push(self.byte as u8);
+    fn end(&mut self) {
+        self.flush();
+        if self.count > 0 {
+            let byte = self.pending as u32 | (0xFF >> (8 - (self.room - self.count))) << self.count;
+            if byte != 0xFF {
+                self.bytes.push(byte as u8);
             }
         } else if self.room == 7 {
             self.bytes.pop();
         }
-        self.bytes
     }
 }
 
@@ -176,26 +240,29 @@ fn end_mel_vlc(mel: &mut Mel, vlc: &mut Vlc) {
     if mel.run > 0 {
         mel.bit(true);
     }
+    vlc.end();
     let mel_byte = u32::from(mel.byte) << mel.free;
     let mel_mask = (0xFFu32 << mel.free) & 0xFF;
-    let vlc_mask = 0xFFu32 >> (8 - vlc.used);
+    let vlc_byte = vlc.pending as u32;
+    let vlc_mask = 0xFFu32 >> (8 - vlc.count);
     if mel_mask | vlc_mask == 0 {
         return;
     }
-    let fused = mel_byte | vlc.byte;
-    if ((fused ^ mel_byte) & mel_mask | (fused ^ vlc.byte) & vlc_mask) == 0
+    let fused = mel_byte | vlc_byte;
+    if ((fused ^ mel_byte) & mel_mask | (fused ^ vlc_byte) & vlc_mask) == 0
         && fused != 0xFF
         && vlc.bytes.len() > 1
     {
         mel.bytes.push(fused as u8);
     } else {
         mel.bytes.push(mel_byte as u8);
-        vlc.bytes.push(vlc.byte as u8);
+        vlc.bytes.push(vlc_byte as u8);
     }
 }
 
 /// A U-VLC code for `u`: prefix, suffix and extension, each as (bits,
 /// length).
+#[inline(always)]
 fn uvlc(u: u32) -> [(u32, u32); 3] {
     match u {
         0 => [(0, 0); 3],
@@ -207,172 +274,273 @@ fn uvlc(u: u32) -> [(u32, u32); 3] {
     }
 }
 
-/// One quad as the encoder sees it.
-#[derive(Clone, Copy, Default)]
-struct Quad {
-    /// Significant samples (bit 0 top left, 1 bottom left, 2 top right, 3
-    /// bottom right).
-    rho: u8,
-    /// Per sample, the exponent `e` (bits of `2μ − 1`, 0 for `μ` = 0).
-    e: [u32; 4],
-    /// Per sample, `2(μ − 1)` plus its sign.
-    s: [u64; 4],
-}
-
-impl Quad {
-    fn e_max(&self) -> u32 {
-        self.e.iter().copied().max().unwrap_or(0)
-    }
-}
-
-/// Encodes the code-block of `width` × `height` samples at the start of
-/// `samples` (rows `stride` apart) of a band of `planes` bit-planes
-/// (`Kmax`). `None`: every sample is 0, and the code-block is left out.
-pub(super) fn encode<T: Coefficient>(
-    samples: &[T],
-    width: usize,
-    height: usize,
-    stride: usize,
-    planes: u8,
-) -> Result<Option<Coded>> {
-    if width == 0 || height == 0 {
-        return Ok(None);
-    }
-    let quads = width.div_ceil(2);
-    let at = |x: usize, y: usize| -> i64 {
-        if x < width && y < height {
-            samples[y * stride + x].to_i64()
-        } else {
-            0
-        }
-    };
-    let mut largest = 0u64;
-    for y in 0..height {
-        for &v in &samples[y * stride..y * stride + width] {
-            largest = largest.max(v.to_i64().unsigned_abs());
+/// The codes of a pair's two `u`s: both prefixes, both suffixes, both
+/// extensions (at most 24 bits).
+#[inline(always)]
+fn uvlc_pair(first: [(u32, u32); 3], second: [(u32, u32); 3]) -> (u32, u32) {
+    let (mut bits, mut length) = (0, 0);
+    for part in 0..3 {
+        for (b, l) in [first[part], second[part]] {
+            bits |= b << length;
+            length += l;
         }
     }
-    if largest == 0 {
-        return Ok(None);
+    (bits, length)
+}
+
+/// What coding a code-block takes beside its samples, kept across the
+/// code-blocks of a component so that its buffers are allocated once.
+pub(super) struct Encoder {
+    mel: Mel,
+    vlc: Vlc,
+    magsgn: MagSgn,
+    /// Per column of the line-pair being coded, upper row then lower, at
+    /// `x + 1`: `2μ − 1` of the sample (0 where `μ` is), whose bits are
+    /// its exponent `e`, and `2(μ − 1)` plus its sign, the bits MagSgn
+    /// may take of it. Past the code-block's width, zeros.
+    w: [Vec<u64>; 2],
+    s: [Vec<u64>; 2],
+    /// `w` of the lower row of the line-pair above (zeros above the
+    /// first).
+    above_w: Vec<u64>,
+    /// Per quad of the line-pair being coded and of the one above, at
+    /// `q + 1`: its significance `rho` (0 beyond).
+    rho: Vec<u8>,
+    above_rho: Vec<u8>,
+}
+
+impl Encoder {
+    pub(super) fn new() -> Self {
+        Encoder {
+            mel: Mel::new(),
+            vlc: Vlc::new(),
+            magsgn: MagSgn::new(),
+            w: [Vec::new(), Vec::new()],
+            s: [Vec::new(), Vec::new()],
+            above_w: Vec::new(),
+            rho: Vec::new(),
+            above_rho: Vec::new(),
+        }
     }
-    if planes == 0 || planes > 62 || largest >> planes != 0 {
-        return Err(Error::Internal(
-            "HTJ2K: a coefficient past its band's bit-planes".into(),
-        ));
-    }
-    let (mut mel, mut vlc, mut magsgn) = (Mel::new(), Vlc::new(), MagSgn::new());
-    // The line-pair above: per quad its significance, per column the
-    // exponent of its lower sample.
-    let mut above_rho = vec![0u8; quads + 1];
-    let mut above_e = vec![0u32; 2 * quads + 3];
-    let mut here: Vec<Quad> = vec![Quad::default(); quads];
-    for pair_row in 0..height.div_ceil(2) {
-        let y = pair_row * 2;
-        let later = pair_row > 0;
-        for (q, quad) in here.iter_mut().enumerate() {
-            *quad = Quad::default();
-            for n in 0..4 {
-                let v = at(2 * q + (n >> 1), y + (n & 1));
-                let magnitude = v.unsigned_abs();
-                if magnitude != 0 {
-                    quad.rho |= 1 << n;
-                    quad.e[n] = 64 - (2 * magnitude - 1).leading_zeros();
-                    quad.s[n] = 2 * (magnitude - 1) + u64::from(v < 0);
+
+    /// Encodes the code-block of `width` × `height` samples at the start of
+    /// `samples` (rows `stride` apart) of a band of `planes` bit-planes
+    /// (`Kmax`). `None`: every sample is 0, and the code-block is left out.
+    pub(super) fn encode<T: Coefficient>(
+        &mut self,
+        samples: &[T],
+        width: usize,
+        height: usize,
+        stride: usize,
+        planes: u8,
+    ) -> Result<Option<Coded>> {
+        if width == 0 || height == 0 {
+            return Ok(None);
+        }
+        let row = |y: usize| &samples[y * stride..y * stride + width];
+        let largest = (0..height)
+            .flat_map(row)
+            .fold(0u64, |m, v| m | v.to_i64().unsigned_abs());
+        if largest == 0 {
+            return Ok(None);
+        }
+        if planes == 0 || planes > 62 || largest >> planes != 0 {
+            return Err(Error::Internal(
+                "HTJ2K: a coefficient past its band's bit-planes".into(),
+            ));
+        }
+        // Pairs of quads, and a column each side (left of the first, past
+        // the last pair).
+        let quads = width.div_ceil(2);
+        let columns = 4 * quads.div_ceil(2) + 2;
+        self.mel.clear();
+        self.vlc.clear();
+        self.magsgn.clear();
+        let words = self.w.iter_mut().chain(&mut self.s);
+        for v in words.chain([&mut self.above_w]) {
+            v.clear();
+            v.resize(columns, 0);
+        }
+        for v in [&mut self.rho, &mut self.above_rho] {
+            v.clear();
+            v.resize(quads + 3, 0);
+        }
+        for y in (0..height).step_by(2) {
+            for (line, y) in [y, y + 1].into_iter().enumerate() {
+                let (w, s) = (&mut self.w[line][1..], &mut self.s[line][1..]);
+                if y < height {
+                    for ((w, s), v) in w.iter_mut().zip(s.iter_mut()).zip(row(y)) {
+                        (*w, *s) = magnitude_bits(v.to_i64());
+                    }
+                } else {
+                    w[..width].fill(0);
                 }
             }
+            self.line_pair(quads, y > 0)?;
         }
+        let Encoder {
+            mel, vlc, magsgn, ..
+        } = self;
+        end_mel_vlc(mel, vlc);
+        let scup = mel.bytes.len() + vlc.bytes.len();
+        if scup > 4079 {
+            return Err(Error::Internal(
+                "HTJ2K: MEL and VLC past the 4079 bytes a cleanup segment may hold".into(),
+            ));
+        }
+        magsgn.end();
+        let mut bytes = Vec::with_capacity(magsgn.bytes.len() + scup);
+        bytes.extend_from_slice(&magsgn.bytes);
+        bytes.extend_from_slice(&mel.bytes);
+        bytes.extend(vlc.bytes.iter().rev());
+        let n = bytes.len();
+        bytes[n - 1] = (scup >> 4) as u8;
+        bytes[n - 2] = bytes[n - 2] & 0xF0 | (scup & 0xF) as u8;
+        Ok(Some(Coded {
+            missing: planes - 1,
+            bytes,
+        }))
+    }
+
+    /// Codes the line-pair of `quads` quads whose samples are in
+    /// [`Encoder::w`] and [`Encoder::s`], the first of its code-block
+    /// unless `later`; leaves what it gives the next line-pair in
+    /// [`Encoder::above_w`] and [`Encoder::above_rho`].
+    fn line_pair(&mut self, quads: usize, later: bool) -> Result<()> {
+        // The writers' states as locals, which stay in registers.
+        let mut vlc = std::mem::replace(&mut self.vlc, Vlc::empty());
+        let mut magsgn = std::mem::replace(&mut self.magsgn, MagSgn::new());
+        let result = self.quads(quads, later, &mut vlc, &mut magsgn);
+        self.vlc = vlc;
+        self.magsgn = magsgn;
+        result
+    }
+
+    /// [`Encoder::line_pair`] with the VLC and MagSgn writers at hand.
+    #[inline(always)]
+    fn quads(
+        &mut self,
+        quads: usize,
+        later: bool,
+        vlc: &mut Vlc,
+        magsgn: &mut MagSgn,
+    ) -> Result<()> {
+        let Encoder {
+            mel,
+            vlc: _,
+            magsgn: _,
+            w: [w_top, w_bottom],
+            s: [s_top, s_bottom],
+            above_w,
+            rho: rho_here,
+            above_rho,
+        } = self;
         let table = &CODEWORDS[usize::from(later)];
         let mut left = 0u8;
         for pair in (0..quads).step_by(2) {
+            // The pair's VLC bits: both codewords, then the `u` codes.
+            let (mut bits, mut length) = (0u64, 0u32);
             let mut u = [0u32; 2];
             for (i, slot) in u.iter_mut().enumerate() {
                 let q = pair + i;
-                let Some(quad) = here.get(q) else { break };
+                if q == quads {
+                    break;
+                }
+                // Samples in quad order: upper left, lower left, upper
+                // right, lower right.
+                let x = 2 * q + 1;
+                let w = [w_top[x], w_bottom[x], w_top[x + 1], w_bottom[x + 1]];
+                let rho = (0..4).fold(0u8, |r, n| r | u8::from(w[n] != 0) << n);
+                rho_here[q + 1] = rho;
                 let context = if later {
-                    let nw = if q > 0 { above_rho[q - 1] } else { 0 };
-                    later_context(left, nw, above_rho[q], above_rho[q + 1])
+                    later_context(left, above_rho[q], above_rho[q + 1], above_rho[q + 2])
                 } else {
                     initial_context(left)
                 };
-                let kappa = if later && quad.rho.count_ones() >= 2 {
+                left = rho;
+                if rho == 0 {
+                    // No bits in MagSgn, and `u` 0.
+                    if context == 0 {
+                        mel.event(false);
+                    } else {
+                        let codeword = table[usize::from(context) << 8];
+                        bits |= u64::from(codeword.bits) << length;
+                        length += u32::from(codeword.length);
+                    }
+                    continue;
+                }
+                let kappa = if later && rho & rho.wrapping_sub(1) != 0 {
                     // From the exponents above: columns 2q − 1 to 2q + 2.
-                    let above = above_e[2 * q..2 * q + 4].iter().copied().max().unwrap_or(0);
+                    let a = &above_w[x - 1..x + 3];
+                    let above = 64 - (a[0] | a[1] | a[2] | a[3]).leading_zeros();
                     above.saturating_sub(1).max(1)
                 } else {
                     1
                 };
-                let e_max = quad.e_max();
+                let largest = w[0].max(w[1]).max(w[2].max(w[3]));
+                let e_max = 64 - largest.leading_zeros();
                 let big_u = e_max.max(kappa);
                 *slot = big_u - kappa;
-                let emb = if *slot > 0 {
-                    (0..4).fold(0u8, |m, n| m | u8::from(quad.e[n] == e_max) << n) & quad.rho
-                } else {
-                    0
-                };
-                let codeword = table
-                    [usize::from(context) << 8 | usize::from(quad.rho) << 4 | usize::from(emb)];
-                if codeword.length == 0 && !(context == 0 && quad.rho == 0) {
+                // The samples whose exponent is the largest (`w` of as
+                // many bits).
+                let emb = (0..4).fold(0u8, |m, n| m | u8::from(w[n] >> (e_max - 1) != 0) << n)
+                    & (u8::from(*slot > 0)).wrapping_neg();
+                let codeword =
+                    table[usize::from(context) << 8 | usize::from(rho) << 4 | usize::from(emb)];
+                if codeword.length == 0 {
                     return Err(Error::Internal("HTJ2K: a quad without a codeword".into()));
                 }
-                vlc.put(u32::from(codeword.bits), u32::from(codeword.length));
+                bits |= u64::from(codeword.bits) << length;
+                length += u32::from(codeword.length);
                 if context == 0 {
-                    mel.event(quad.rho != 0);
+                    mel.event(true);
                 }
-                for n in 0..4 {
-                    if quad.rho >> n & 1 == 1 {
-                        let m = big_u - u32::from(codeword.e_k >> n & 1);
-                        magsgn.put(quad.s[n] & ((1u64 << m) - 1), m);
+                // Each significant sample's `U − e_k` low bits.
+                let s = [s_top[x], s_bottom[x], s_top[x + 1], s_bottom[x + 1]];
+                let m: [u32; 4] = std::array::from_fn(|n| {
+                    let significant = u32::from(rho >> n & 1).wrapping_neg();
+                    (big_u - u32::from(codeword.e_k >> n & 1)) & significant
+                });
+                let bits: [u64; 4] = std::array::from_fn(|n| s[n] & ((1u64 << m[n]) - 1));
+                if big_u <= 16 {
+                    // Two samples in each write.
+                    magsgn.put(bits[0] | bits[1] << m[0], m[0] + m[1]);
+                    magsgn.put(bits[2] | bits[3] << m[2], m[2] + m[3]);
+                } else {
+                    for n in 0..4 {
+                        magsgn.put_wide(bits[n], m[n]);
                     }
                 }
-                left = quad.rho;
             }
             let [u0, u1] = u;
-            let codes = if !later && u0 > 0 && u1 > 0 {
+            let (code, code_length) = if !later && u0 > 0 && u1 > 0 {
                 mel.event(u0.min(u1) > 2);
                 if u0 > 2 && u1 > 2 {
-                    [uvlc(u0 - 2), uvlc(u1 - 2)]
+                    uvlc_pair(uvlc(u0 - 2), uvlc(u1 - 2))
                 } else if u0 > 2 {
                     // The second quad's `u` is 1 or 2: one bit, between
                     // the first's prefix and suffix.
-                    let [prefix, suffix, extension] = uvlc(u0);
-                    for (bits, length) in [prefix, (u1 - 1, 1), suffix, extension] {
-                        vlc.put(bits, length);
-                    }
-                    continue;
+                    let [(p, pl), (s, sl), (x, xl)] = uvlc(u0);
+                    let code = p | (u1 - 1) << pl | s << (pl + 1) | x << (pl + 1 + sl);
+                    (code, pl + 1 + sl + xl)
                 } else {
-                    [uvlc(u0), uvlc(u1)]
+                    uvlc_pair(uvlc(u0), uvlc(u1))
                 }
             } else {
-                [uvlc(u0), uvlc(u1)]
+                uvlc_pair(uvlc(u0), uvlc(u1))
             };
-            for part in 0..3 {
-                for code in &codes {
-                    vlc.put(code[part].0, code[part].1);
-                }
-            }
+            vlc.put(bits | u64::from(code) << length, length + code_length);
         }
-        // What the next line-pair sees above it.
-        for (q, quad) in here.iter().enumerate() {
-            above_rho[q] = quad.rho;
-            above_e[2 * q + 1] = quad.e[1];
-            above_e[2 * q + 2] = quad.e[3];
-        }
+        std::mem::swap(above_w, w_bottom);
+        std::mem::swap(above_rho, rho_here);
+        Ok(())
     }
-    end_mel_vlc(&mut mel, &mut vlc);
-    let scup = mel.bytes.len() + vlc.bytes.len();
-    if scup > 4079 {
-        return Err(Error::Internal(
-            "HTJ2K: MEL and VLC past the 4079 bytes a cleanup segment may hold".into(),
-        ));
-    }
-    let mut bytes = magsgn.end();
-    bytes.extend_from_slice(&mel.bytes);
-    bytes.extend(vlc.bytes.iter().rev());
-    let n = bytes.len();
-    bytes[n - 1] = (scup >> 4) as u8;
-    bytes[n - 2] = bytes[n - 2] & 0xF0 | (scup & 0xF) as u8;
-    Ok(Some(Coded {
-        missing: planes - 1,
-        bytes,
-    }))
+}
+
+/// A sample's `2μ − 1` (0 where `μ` is) and `2(μ − 1)` plus its sign.
+#[inline(always)]
+fn magnitude_bits(value: i64) -> (u64, u64) {
+    let magnitude = value.unsigned_abs();
+    let w = (magnitude << 1).wrapping_sub(1) & u64::from(magnitude != 0).wrapping_neg();
+    (w, w & !1 | u64::from(value < 0))
 }

@@ -108,6 +108,33 @@ fn half_row(values: &[i32], samples: color::Samples, bytes: &mut [u8]) {
     }
 }
 
+/// The samples of a half channel's row `bytes` as the integers its
+/// component codes: in 32-bit arithmetic, compiled for AVX2 where the
+/// processor has it.
+fn read_half_row(bytes: &[u8], samples: color::Samples, values: &mut [i32]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        // SAFETY: the processor has AVX2 (checked just above).
+        unsafe { half_integers_avx2(bytes, samples, values) };
+        return;
+    }
+    half_integers(bytes, samples, values);
+}
+
+/// [`half_integers`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn half_integers_avx2(bytes: &[u8], samples: color::Samples, values: &mut [i32]) {
+    half_integers(bytes, samples, values);
+}
+
+#[inline(always)]
+fn half_integers(bytes: &[u8], samples: color::Samples, values: &mut [i32]) {
+    for (to, b) in values.iter_mut().zip(bytes.chunks_exact(2)) {
+        *to = samples.integer16(i16::from_le_bytes([b[0], b[1]]));
+    }
+}
+
 /// Line `line` of `plane`.
 fn plane_line<T: Coefficient>(plane: &Plane<T>, line: usize) -> Result<&[T]> {
     let width = (plane.rect.x1 - plane.rect.x0) as usize;

@@ -101,6 +101,12 @@ impl<T: Coefficient> Plane<T> {
         }
     }
 
+    /// Line `line` of the plane, to be written.
+    pub(super) fn line_mut(&mut self, line: usize) -> &mut [T] {
+        let w = width(self.rect);
+        &mut self.samples[line * w..(line + 1) * w]
+    }
+
     /// Gives the plane's samples to this thread's pool, for the next
     /// [`Plane::reused`].
     pub(super) fn recycle(self) {
@@ -179,28 +185,6 @@ fn lift<T: Coefficient>(x: &mut [T], other: &[T], d: isize, step: impl Fn(T, T, 
     }
     for (k, x) in x.iter_mut().enumerate().skip(end) {
         *x = step(*x, at(k as isize + d), at(k as isize + d + 1));
-    }
-}
-
-/// The same over whole rows: row `k` of `x` against rows `k + d` and
-/// `k + d + 1` of `other` (clamped), all `w` wide.
-fn lift_rows<T: Coefficient>(
-    x: &mut [T],
-    other: &[T],
-    w: usize,
-    d: isize,
-    step: impl Fn(T, T, T) -> T + Copy,
-) {
-    let last = (other.len() / w) as isize - 1;
-    for (k, row) in x.chunks_exact_mut(w).enumerate() {
-        let a = (k as isize + d).clamp(0, last) as usize;
-        let b = (k as isize + d + 1).clamp(0, last) as usize;
-        step_row(
-            row,
-            &other[a * w..(a + 1) * w],
-            &other[b * w..(b + 1) * w],
-            step,
-        );
     }
 }
 
@@ -405,46 +389,74 @@ fn synthesize_lanes<T: Coefficient>(bands_of: [&mut Plane<T>; 4], rect: Rect) ->
 
 /// One level of analysis (F.4.2, `2D_SD`), the inverse of [`synthesize`]:
 /// `plane` split along the columns and then the rows into its bands
-/// `[ll, hl, lh, hh]`.
-pub(super) fn analyze<T: Coefficient>(plane: &Plane<T>) -> [Plane<T>; 4] {
-    let rect = plane.rect;
-    let mut out = bands(rect).map(Plane::zeros);
+/// `[ll, hl, lh, hh]`. The columns are lifted in `plane`, in place (it goes
+/// back to this thread's pool). Compiled for AVX2 where the processor has
+/// it ([`crate::cpu::avx2`]), for wider lanes.
+pub(super) fn analyze<T: Coefficient>(plane: Plane<T>) -> [Plane<T>; 4] {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        // SAFETY: the processor has AVX2 (checked just above).
+        return unsafe { analyze_avx2(plane) };
+    }
+    analyze_lanes(plane)
+}
+
+/// [`analyze_lanes`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn analyze_avx2<T: Coefficient>(plane: Plane<T>) -> [Plane<T>; 4] {
+    analyze_lanes(plane)
+}
+
+/// [`analyze`], inlined into its callers and compiled for what each is
+/// compiled for.
+#[inline(always)]
+fn analyze_lanes<T: Coefficient>(plane: Plane<T>) -> [Plane<T>; 4] {
+    let Plane { rect, mut samples } = plane;
+    // Every sample of each band is written, a row of it per row split.
+    let mut out = bands(rect).map(Plane::reused);
     let (w, h) = (width(rect), height(rect));
     if w == 0 || h == 0 {
+        scratch::give(samples);
         return out;
     }
-    // The columns: rows of even and odd index apart, then lifted.
-    let (first, second) = if rect.y0 & 1 == 0 { (0, 1) } else { (1, 0) };
-    let rows = |parity: usize| -> Vec<T> {
-        plane
-            .samples
-            .chunks_exact(w)
-            .enumerate()
-            .filter(|(y, _)| y % 2 == parity)
-            .flat_map(|(_, row)| row.iter().copied())
-            .collect()
-    };
-    let (mut low, mut high) = (rows(first), rows(second));
-    if h == 1 {
-        if rect.y0 % 2 == 1 {
-            for v in &mut high {
-                *v = v.add(*v);
+    let first_low = (rect.y0 % 2) as usize;
+    let low_row = |y: usize| y % 2 == first_low;
+    // One sweep down the rows, while they are in cache: at row `t`, the
+    // high row above it predicted (against the low rows on either side,
+    // not yet updated), then the low row above that updated (against the
+    // high rows on either side, both predicted by then), which leaves it
+    // whole: it is split into its bands.
+    // A single row is its own low half, or twice its high one.
+    if h == 1 && first_low == 1 {
+        for v in &mut samples {
+            *v = v.add(*v);
+        }
+    }
+    for t in 0..h + 2 {
+        if h > 1 {
+            if (1..=h).contains(&t) && !low_row(t - 1) {
+                lift_row(&mut samples, w, h, t - 1, predict);
+            }
+            if (2..h + 2).contains(&t) && low_row(t - 2) {
+                lift_row(&mut samples, w, h, t - 2, update);
             }
         }
-    } else {
-        let (low_d, high_d) = offsets(rect.y0);
-        lift_rows(&mut high, &low, w, high_d, predict);
-        lift_rows(&mut low, &high, w, low_d, update);
-    }
-    let [ll, hl, lh, hh] = &mut out;
-    for (rows, (l, h)) in [(&low, (ll, hl)), (&high, (lh, hh))] {
-        let (lw, hw) = (width(l.rect), width(h.rect));
-        for (y, line) in rows.chunks_exact(w).enumerate() {
-            let low = &mut l.samples[y * lw..(y + 1) * lw];
-            let high = &mut h.samples[y * hw..(y + 1) * hw];
-            split(line, low, high, rect.x0);
+        if (2..h + 2).contains(&t) {
+            let y = t - 2;
+            let [ll, hl, lh, hh] = &mut out;
+            let (low, high) = if low_row(y) { (ll, hl) } else { (lh, hh) };
+            let (lw, hw) = (width(low.rect), width(high.rect));
+            let band_row = y / 2;
+            split(
+                &samples[y * w..(y + 1) * w],
+                &mut low.samples[band_row * lw..(band_row + 1) * lw],
+                &mut high.samples[band_row * hw..(band_row + 1) * hw],
+                rect.x0,
+            );
         }
     }
+    scratch::give(samples);
     out
 }
 
@@ -552,7 +564,7 @@ mod tests {
                 y1: y0 + h,
             };
             let plane = random(rect, u64::from(w * h + x0), 34);
-            let mut split = analyze(&plane);
+            let mut split = analyze(plane.clone());
             for (band, area) in split.iter().zip(bands(rect)) {
                 assert_eq!(band.rect, area);
             }
