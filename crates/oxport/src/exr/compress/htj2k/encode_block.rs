@@ -10,7 +10,9 @@
 //! are OpenEXR's.
 
 use super::block::{initial_context, later_context};
-use super::vlc::CODEWORDS;
+#[cfg(target_arch = "x86_64")]
+use super::samples::Avx2;
+use super::vlc::{CODEWORDS, Codeword};
 use super::wavelet::Coefficient;
 use crate::{Error, Result};
 
@@ -326,7 +328,43 @@ impl Encoder {
     /// Encodes the code-block of `width` × `height` samples at the start of
     /// `samples` (rows `stride` apart) of a band of `planes` bit-planes
     /// (`Kmax`). `None`: every sample is 0, and the code-block is left out.
+    /// Compiled for AVX2 with BMI and LZCNT where the processor has them
+    /// (as the decoder's cleanup pass is: [`Avx2::detect`]).
     pub(super) fn encode<T: Coefficient>(
+        &mut self,
+        samples: &[T],
+        width: usize,
+        height: usize,
+        stride: usize,
+        planes: u8,
+    ) -> Result<Option<Coded>> {
+        #[cfg(target_arch = "x86_64")]
+        if Avx2::detect().is_some() {
+            // SAFETY: the processor has the instructions (checked just
+            // above).
+            return unsafe { self.encode_avx2(samples, width, height, stride, planes) };
+        }
+        self.encode_lanes(samples, width, height, stride, planes)
+    }
+
+    /// [`Encoder::encode_lanes`] compiled for AVX2, BMI and LZCNT.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn encode_avx2<T: Coefficient>(
+        &mut self,
+        samples: &[T],
+        width: usize,
+        height: usize,
+        stride: usize,
+        planes: u8,
+    ) -> Result<Option<Coded>> {
+        self.encode_lanes(samples, width, height, stride, planes)
+    }
+
+    /// [`Encoder::encode`], inlined into its callers and compiled for what
+    /// each is compiled for.
+    #[inline(always)]
+    fn encode_lanes<T: Coefficient>(
         &mut self,
         samples: &[T],
         width: usize,
@@ -406,6 +444,7 @@ impl Encoder {
     /// [`Encoder::w`] and [`Encoder::s`], the first of its code-block
     /// unless `later`; leaves what it gives the next line-pair in
     /// [`Encoder::above_w`] and [`Encoder::above_rho`].
+    #[inline(always)]
     fn line_pair(&mut self, quads: usize, later: bool) -> Result<()> {
         // The writers' states as locals, which stay in registers.
         let mut vlc = std::mem::replace(&mut self.vlc, Vlc::empty());
@@ -437,82 +476,53 @@ impl Encoder {
         } = self;
         let table = &CODEWORDS[usize::from(later)];
         let mut left = 0u8;
-        for pair in (0..quads).step_by(2) {
-            // The pair's VLC bits: both codewords, then the `u` codes.
-            let (mut bits, mut length) = (0u64, 0u32);
-            let mut u = [0u32; 2];
-            for (i, slot) in u.iter_mut().enumerate() {
-                let q = pair + i;
-                if q == quads {
-                    break;
-                }
-                // Samples in quad order: upper left, lower left, upper
-                // right, lower right.
-                let x = 2 * q + 1;
-                let w = [w_top[x], w_bottom[x], w_top[x + 1], w_bottom[x + 1]];
-                let rho = (0..4).fold(0u8, |r, n| r | u8::from(w[n] != 0) << n);
-                rho_here[q + 1] = rho;
+        // Per pair of quads: four columns of each row (one before them and
+        // one past them above), and the quads above.
+        let pairs = quads.div_ceil(2);
+        fn columns(v: &[u64], pairs: usize) -> std::slice::ChunksExact<'_, u64> {
+            v[1..1 + 4 * pairs].chunks_exact(4)
+        }
+        let rows = columns(w_top, pairs).zip(columns(w_bottom, pairs));
+        let bits_of = columns(s_top, pairs).zip(columns(s_bottom, pairs));
+        let above = above_w
+            .windows(6)
+            .step_by(4)
+            .zip(above_rho.windows(4).step_by(2));
+        let here = rho_here[1..].chunks_exact_mut(2);
+        for (pair, (((w, s), (above_w, above_rho)), rho_pair)) in
+            rows.zip(bits_of).zip(above).zip(here).enumerate()
+        {
+            let (vlc_bits, vlc_length, u0) = {
+                let quad = [w.0[0], w.1[0], w.0[1], w.1[1]];
+                let bits = [s.0[0], s.1[0], s.0[1], s.1[1]];
                 let context = if later {
-                    later_context(left, above_rho[q], above_rho[q + 1], above_rho[q + 2])
+                    later_context(left, above_rho[0], above_rho[1], above_rho[2])
                 } else {
                     initial_context(left)
                 };
-                left = rho;
-                if rho == 0 {
-                    // No bits in MagSgn, and `u` 0.
-                    if context == 0 {
-                        mel.event(false);
-                    } else {
-                        let codeword = table[usize::from(context) << 8];
-                        bits |= u64::from(codeword.bits) << length;
-                        length += u32::from(codeword.length);
-                    }
-                    continue;
-                }
-                let kappa = if later && rho & rho.wrapping_sub(1) != 0 {
-                    // From the exponents above: columns 2q − 1 to 2q + 2.
-                    let a = &above_w[x - 1..x + 3];
-                    let above = 64 - (a[0] | a[1] | a[2] | a[3]).leading_zeros();
-                    above.saturating_sub(1).max(1)
+                let above = above_w[0] | above_w[1] | above_w[2] | above_w[3];
+                let coded = code_quad(quad, bits, context, later, above, table, mel, magsgn)?;
+                rho_pair[0] = coded.rho;
+                left = coded.rho;
+                (u64::from(coded.bits), coded.length, coded.u)
+            };
+            let (mut vlc_bits, mut vlc_length, mut u1) = (vlc_bits, vlc_length, 0);
+            if 2 * pair + 1 < quads {
+                let quad = [w.0[2], w.1[2], w.0[3], w.1[3]];
+                let bits = [s.0[2], s.1[2], s.0[3], s.1[3]];
+                let context = if later {
+                    later_context(left, above_rho[1], above_rho[2], above_rho[3])
                 } else {
-                    1
+                    initial_context(left)
                 };
-                let largest = w[0].max(w[1]).max(w[2].max(w[3]));
-                let e_max = 64 - largest.leading_zeros();
-                let big_u = e_max.max(kappa);
-                *slot = big_u - kappa;
-                // The samples whose exponent is the largest (`w` of as
-                // many bits).
-                let emb = (0..4).fold(0u8, |m, n| m | u8::from(w[n] >> (e_max - 1) != 0) << n)
-                    & (u8::from(*slot > 0)).wrapping_neg();
-                let codeword =
-                    table[usize::from(context) << 8 | usize::from(rho) << 4 | usize::from(emb)];
-                if codeword.length == 0 {
-                    return Err(Error::Internal("HTJ2K: a quad without a codeword".into()));
-                }
-                bits |= u64::from(codeword.bits) << length;
-                length += u32::from(codeword.length);
-                if context == 0 {
-                    mel.event(true);
-                }
-                // Each significant sample's `U − e_k` low bits.
-                let s = [s_top[x], s_bottom[x], s_top[x + 1], s_bottom[x + 1]];
-                let m: [u32; 4] = std::array::from_fn(|n| {
-                    let significant = u32::from(rho >> n & 1).wrapping_neg();
-                    (big_u - u32::from(codeword.e_k >> n & 1)) & significant
-                });
-                let bits: [u64; 4] = std::array::from_fn(|n| s[n] & ((1u64 << m[n]) - 1));
-                if big_u <= 16 {
-                    // Two samples in each write.
-                    magsgn.put(bits[0] | bits[1] << m[0], m[0] + m[1]);
-                    magsgn.put(bits[2] | bits[3] << m[2], m[2] + m[3]);
-                } else {
-                    for n in 0..4 {
-                        magsgn.put_wide(bits[n], m[n]);
-                    }
-                }
+                let above = above_w[2] | above_w[3] | above_w[4] | above_w[5];
+                let coded = code_quad(quad, bits, context, later, above, table, mel, magsgn)?;
+                rho_pair[1] = coded.rho;
+                left = coded.rho;
+                vlc_bits |= u64::from(coded.bits) << vlc_length;
+                vlc_length += coded.length;
+                u1 = coded.u;
             }
-            let [u0, u1] = u;
             let (code, code_length) = if !later && u0 > 0 && u1 > 0 {
                 mel.event(u0.min(u1) > 2);
                 if u0 > 2 && u1 > 2 {
@@ -529,12 +539,111 @@ impl Encoder {
             } else {
                 uvlc_pair(uvlc(u0), uvlc(u1))
             };
-            vlc.put(bits | u64::from(code) << length, length + code_length);
+            vlc.put(
+                vlc_bits | u64::from(code) << vlc_length,
+                vlc_length + code_length,
+            );
         }
         std::mem::swap(above_w, w_bottom);
         std::mem::swap(above_rho, rho_here);
         Ok(())
     }
+}
+
+/// What coding a quad gives the VLC and the next quads.
+struct CodedQuad {
+    rho: u8,
+    /// Its codeword (none for an insignificant quad of context 0).
+    bits: u8,
+    length: u32,
+    /// Its `u` (0 for an insignificant quad).
+    u: u32,
+}
+
+/// Codes the quad whose samples (upper left, lower left, upper right,
+/// lower right) have the `2μ − 1` `w` and the MagSgn bits `s`, in
+/// `context`: its MEL event, if any, and its MagSgn bits are written, its
+/// codeword returned. `above`: the `w` of the four samples above it and
+/// beside, or'ed (their largest exponent), for a `later` line-pair's
+/// `kappa`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn code_quad(
+    w: [u64; 4],
+    s: [u64; 4],
+    context: u8,
+    later: bool,
+    above: u64,
+    table: &[Codeword; 2048],
+    mel: &mut Mel,
+    magsgn: &mut MagSgn,
+) -> Result<CodedQuad> {
+    let rho = u8::from(w[0] != 0)
+        | u8::from(w[1] != 0) << 1
+        | u8::from(w[2] != 0) << 2
+        | u8::from(w[3] != 0) << 3;
+    if rho == 0 {
+        // No bits in MagSgn, and `u` 0.
+        if context == 0 {
+            mel.event(false);
+        }
+        let codeword = table[usize::from(context) << 8];
+        return Ok(CodedQuad {
+            rho,
+            bits: codeword.bits,
+            length: u32::from(codeword.length),
+            u: 0,
+        });
+    }
+    let kappa = if later && rho & rho.wrapping_sub(1) != 0 {
+        (63 - above.leading_zeros().min(63)).max(1)
+    } else {
+        1
+    };
+    let e_max = 64 - (w[0] | w[1] | w[2] | w[3]).leading_zeros();
+    let big_u = e_max.max(kappa);
+    let u = big_u - kappa;
+    // The samples whose exponent is the largest (`w` of as many bits).
+    let top = e_max - 1;
+    let emb = (u8::from(w[0] >> top != 0)
+        | u8::from(w[1] >> top != 0) << 1
+        | u8::from(w[2] >> top != 0) << 2
+        | u8::from(w[3] >> top != 0) << 3)
+        & u8::from(u > 0).wrapping_neg();
+    let codeword = table[usize::from(context) << 8 | usize::from(rho) << 4 | usize::from(emb)];
+    if codeword.length == 0 {
+        return Err(Error::Internal("HTJ2K: a quad without a codeword".into()));
+    }
+    if context == 0 {
+        mel.event(true);
+    }
+    // Each significant sample's `U − e_k` low bits.
+    let m: [u32; 4] = std::array::from_fn(|n| {
+        let significant = u32::from(rho >> n & 1).wrapping_neg();
+        (big_u - u32::from(codeword.e_k >> n & 1)) & significant
+    });
+    let bits: [u64; 4] = std::array::from_fn(|n| s[n] & ((1u64 << m[n]) - 1));
+    if big_u <= 8 {
+        let (at1, at2) = (m[0], m[0] + m[1]);
+        let at3 = at2 + m[2];
+        magsgn.put(
+            bits[0] | bits[1] << at1 | bits[2] << at2 | bits[3] << at3,
+            at3 + m[3],
+        );
+    } else if big_u <= 16 {
+        magsgn.put(bits[0] | bits[1] << m[0], m[0] + m[1]);
+        magsgn.put(bits[2] | bits[3] << m[2], m[2] + m[3]);
+    } else {
+        for n in 0..4 {
+            magsgn.put_wide(bits[n], m[n]);
+        }
+    }
+    Ok(CodedQuad {
+        rho,
+        bits: codeword.bits,
+        length: u32::from(codeword.length),
+        u,
+    })
 }
 
 /// A sample's `2μ − 1` (0 where `μ` is) and `2(μ − 1)` plus its sign.

@@ -190,6 +190,7 @@ fn lift<T: Coefficient>(x: &mut [T], other: &[T], d: isize, step: impl Fn(T, T, 
 
 /// Splits the line `line`, starting at index `start`, into its low and
 /// high halves `low` and `high` (F.4.8, `1D_FILTD_5-3R`).
+#[inline(always)]
 fn split<T: Coefficient>(line: &[T], low: &mut [T], high: &mut [T], start: u32) {
     if line.len() == 1 {
         if start & 1 == 0 {
@@ -242,6 +243,7 @@ fn interleave<T: Coefficient>(low: &[T], high: &[T], out: &mut [T], start: u32) 
 }
 
 /// The inverse of [`interleave`].
+#[inline(always)]
 fn deinterleave<T: Coefficient>(line: &[T], low: &mut [T], high: &mut [T], start: u32) {
     let (first, second) = if start & 1 == 0 {
         (low, high)
