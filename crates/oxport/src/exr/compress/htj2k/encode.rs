@@ -223,13 +223,13 @@ fn component_packets<T: Coefficient>(
                         let at = (area.y0 - plane.rect.y0) as usize * stride
                             + (area.x0 - plane.rect.x0) as usize;
                         let (w, h) = ((area.x1 - area.x0) as usize, (area.y1 - area.y0) as usize);
-                        blocks.push(encoder.encode(
-                            &plane.samples[at..],
-                            w,
-                            h,
+                        blocks.push(encoder.encode(encode_block::Block {
+                            samples: &plane.samples[at..],
+                            width: w,
+                            height: h,
                             stride,
-                            planes_of,
-                        )?);
+                            planes: planes_of,
+                        })?);
                     }
                 }
                 coded.push(BandBlocks {

@@ -290,6 +290,17 @@ fn uvlc_pair(first: [(u32, u32); 3], second: [(u32, u32); 3]) -> (u32, u32) {
     (bits, length)
 }
 
+/// A code-block to code: `width` × `height` samples at the start of
+/// `samples`, rows `stride` apart, of a band of `planes` bit-planes
+/// (`Kmax`).
+pub(super) struct Block<'a, T> {
+    pub(super) samples: &'a [T],
+    pub(super) width: usize,
+    pub(super) height: usize,
+    pub(super) stride: usize,
+    pub(super) planes: u8,
+}
+
 /// What coding a code-block takes beside its samples, kept across the
 /// code-blocks of a component so that its buffers are allocated once.
 pub(super) struct Encoder {
@@ -325,53 +336,37 @@ impl Encoder {
         }
     }
 
-    /// Encodes the code-block of `width` × `height` samples at the start of
-    /// `samples` (rows `stride` apart) of a band of `planes` bit-planes
-    /// (`Kmax`). `None`: every sample is 0, and the code-block is left out.
-    /// Compiled for AVX2 with BMI and LZCNT where the processor has them
-    /// (as the decoder's cleanup pass is: [`Avx2::detect`]).
-    pub(super) fn encode<T: Coefficient>(
-        &mut self,
-        samples: &[T],
-        width: usize,
-        height: usize,
-        stride: usize,
-        planes: u8,
-    ) -> Result<Option<Coded>> {
+    /// Encodes `block`. `None`: every sample is 0, and the code-block is
+    /// left out. Compiled for AVX2 with BMI and LZCNT where the processor
+    /// has them (as the decoder's cleanup pass is: [`Avx2::detect`]).
+    pub(super) fn encode<T: Coefficient>(&mut self, block: Block<'_, T>) -> Result<Option<Coded>> {
         #[cfg(target_arch = "x86_64")]
         if Avx2::detect().is_some() {
             // SAFETY: the processor has the instructions (checked just
             // above).
-            return unsafe { self.encode_avx2(samples, width, height, stride, planes) };
+            return unsafe { self.encode_avx2(block) };
         }
-        self.encode_lanes(samples, width, height, stride, planes)
+        self.encode_lanes(block)
     }
 
     /// [`Encoder::encode_lanes`] compiled for AVX2, BMI and LZCNT.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    fn encode_avx2<T: Coefficient>(
-        &mut self,
-        samples: &[T],
-        width: usize,
-        height: usize,
-        stride: usize,
-        planes: u8,
-    ) -> Result<Option<Coded>> {
-        self.encode_lanes(samples, width, height, stride, planes)
+    fn encode_avx2<T: Coefficient>(&mut self, block: Block<'_, T>) -> Result<Option<Coded>> {
+        self.encode_lanes(block)
     }
 
     /// [`Encoder::encode`], inlined into its callers and compiled for what
     /// each is compiled for.
     #[inline(always)]
-    fn encode_lanes<T: Coefficient>(
-        &mut self,
-        samples: &[T],
-        width: usize,
-        height: usize,
-        stride: usize,
-        planes: u8,
-    ) -> Result<Option<Coded>> {
+    fn encode_lanes<T: Coefficient>(&mut self, block: Block<'_, T>) -> Result<Option<Coded>> {
+        let Block {
+            samples,
+            width,
+            height,
+            stride,
+            planes,
+        } = block;
         if width == 0 || height == 0 {
             return Ok(None);
         }
