@@ -271,41 +271,48 @@ impl<'a> MagSgn<'a> {
 
 /// Writes MagSgn's bits of `data` into `out` without its stuffed bits
 /// (after a byte `0xFF`, the next holds 7), then ones; gives the bytes
-/// written (at most [`unstuffed_size`]).
+/// written (at most [`unstuffed_size`]). The bytes between stuffed ones
+/// go over whole, eight at a time, shifted by the bits the stuffed bytes
+/// before them took out.
 fn unstuff(data: &[u8], out: &mut [u8]) -> usize {
-    // Up to and with the first 0xFF, every byte holds 8 bits.
-    let plain = data
-        .iter()
-        .position(|&b| b == 0xFF)
-        .map_or(data.len(), |i| i + 1);
-    out[..plain].copy_from_slice(&data[..plain]);
-    let mut at = plain;
-    let mut stuffed = plain > 0 && data[plain - 1] == 0xFF;
+    let mut at = 0;
+    // Bits not yet written, fewer than 8.
     let (mut bits, mut count) = (0u64, 0u32);
-    let mut rest = &data[plain..];
-    while let Some((&byte, after)) = rest.split_first() {
-        // Four bytes, none of them 0xFF nor after one: 32 bits at once.
-        if let Some(word) = rest.get(..4)
-            && !stuffed
-        {
-            let word = u32::from_le_bytes(word.try_into().expect("4"));
-            if !any_zero_byte(!word) {
-                bits |= u64::from(word) << count;
-                count += 32;
-                rest = &rest[4..];
-                out[at..at + 4].copy_from_slice(&(bits as u32).to_le_bytes());
-                (bits, count, at) = (bits >> 32, count - 32, at + 4);
-                continue;
+    let mut rest = data;
+    while !rest.is_empty() {
+        // Up to and with the next 0xFF, every byte holds 8 bits.
+        let run = memchr::memchr(0xFF, rest).map_or(rest.len(), |i| i + 1);
+        let (plain, after) = rest.split_at(run);
+        if count == 0 {
+            out[at..at + run].copy_from_slice(plain);
+            at += run;
+        } else {
+            let mut words = plain.chunks_exact(8);
+            for word in &mut words {
+                let word = u64::from_le_bytes(word.try_into().expect("8"));
+                out[at..at + 8].copy_from_slice(&(bits | word << count).to_le_bytes());
+                bits = word >> (64 - count);
+                at += 8;
+            }
+            for &byte in words.remainder() {
+                out[at] = (bits | u64::from(byte) << count) as u8;
+                bits = u64::from(byte) >> (8 - count);
+                at += 1;
             }
         }
-        let (value, width) = if stuffed { (byte & 0x7F, 7) } else { (byte, 8) };
-        stuffed = byte == 0xFF;
-        bits |= u64::from(value) << count;
-        count += width;
         rest = after;
-        if count >= 32 {
-            out[at..at + 4].copy_from_slice(&(bits as u32).to_le_bytes());
-            (bits, count, at) = (bits >> 32, count - 32, at + 4);
+        // The byte after a 0xFF holds 7 bits (and, damaged, may be 0xFF
+        // itself).
+        let mut stuffed = plain.last() == Some(&0xFF);
+        while stuffed && let Some((&byte, after)) = rest.split_first() {
+            bits |= u64::from(byte & 0x7F) << count;
+            count += 7;
+            if count >= 8 {
+                out[at] = bits as u8;
+                (bits, count, at) = (bits >> 8, count - 8, at + 1);
+            }
+            stuffed = byte == 0xFF;
+            rest = after;
         }
     }
     // The bits left, then the pad's ones.
@@ -653,10 +660,16 @@ mod tests {
             seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
             seed >> 8
         };
-        for case in 0..200 {
-            let len = case % 37 + case / 10;
+        // Short streams dense with stuffing, then long ones with runs of
+        // plain bytes between stuffed ones.
+        for case in 0..300 {
+            let (len, one_in) = if case < 200 {
+                (case % 37 + case / 10, 4u32)
+            } else {
+                (case * 3 % 401, 24 + case as u32 % 40)
+            };
             let data: Vec<u8> = (0..len)
-                .map(|_| match next() % 4 {
+                .map(|_| match next() % one_in {
                     0 => 0xFF,
                     1 => 0x7F,
                     _ => next() as u8,
