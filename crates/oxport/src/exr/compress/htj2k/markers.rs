@@ -105,7 +105,7 @@ pub(super) struct Component {
 }
 
 /// An axis-aligned rectangle of the reference grid: `x0..x1`, `y0..y1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Rect {
     pub(super) x0: u32,
     pub(super) y0: u32,

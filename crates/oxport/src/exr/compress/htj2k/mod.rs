@@ -35,7 +35,7 @@ mod wavelet;
 use super::super::attribute::PixelType;
 use super::super::chunk::Layout;
 use crate::{Error, Result};
-use wavelet::{Coefficient, Plane};
+use wavelet::Coefficient;
 
 /// Encodes the chunk `raw` of `layout` into `out` as OpenEXR's encoder
 /// does. `false`: the chunk is to be stored instead (a subsampled channel
@@ -49,49 +49,42 @@ pub(crate) fn decompress(packed: &[u8], layout: &Layout, out: &mut [u8]) -> Resu
     let chunk = header::read(packed, layout.channels.len())?;
     let codestream = markers::read(chunk.codestream)?;
     check(&codestream, &chunk.channels, layout)?;
-    let planes = decode::components(&codestream)?;
+    let mut components = decode::components(&codestream)?;
     let component_of = header::components_of(&chunk.channels);
     let mut rows_done = vec![0usize; layout.channels.len()];
     for row in layout.rows() {
         let c = component_of[row.channel];
-        let component = &codestream.components[c];
-        let samples = color::Samples::of(component);
+        let samples = color::Samples::of(&codestream.components[c]);
         let line = rows_done[row.channel];
         rows_done[row.channel] += 1;
         let bytes = &mut out[row.at..row.at + row.len];
         let pixel_type = layout.channels[row.channel].pixel_type;
-        match &planes[c] {
-            decode::Decoded::Narrow(plane) if pixel_type == PixelType::Half => {
-                write_half_row(plane, line, samples, bytes)?
+        let values = components.line(c, line)?.ok_or_else(|| {
+            Error::corrupt("an HTJ2K component with fewer lines than its channel")
+        })?;
+        match values {
+            decode::Line::Narrow(values) if pixel_type == PixelType::Half => {
+                write_half_row(values, samples, bytes)
             }
-            decode::Decoded::Narrow(plane) => write_row(plane, line, samples, pixel_type, bytes)?,
-            decode::Decoded::Wide(plane) => write_row(plane, line, samples, pixel_type, bytes)?,
+            decode::Line::Narrow(values) => write_row(values, samples, pixel_type, bytes),
+            decode::Line::Wide(values) => write_row(values, samples, pixel_type, bytes),
         }
     }
-    for plane in planes {
-        plane.recycle();
-    }
+    components.recycle();
     Ok(())
 }
 
-/// Line `line` of `plane`, of a half channel, as its little-endian
+/// A line of a half channel's component, `values`, as its little-endian
 /// samples: in 32-bit arithmetic, compiled for AVX2 where the processor
 /// has it.
-fn write_half_row(
-    plane: &Plane<i32>,
-    line: usize,
-    samples: color::Samples,
-    bytes: &mut [u8],
-) -> Result<()> {
-    let values = plane_line(plane, line)?;
+fn write_half_row(values: &[i32], samples: color::Samples, bytes: &mut [u8]) {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::avx2() {
         // SAFETY: the processor has AVX2 (checked just above).
         unsafe { half_row_avx2(values, samples, bytes) };
-        return Ok(());
+        return;
     }
     half_row(values, samples, bytes);
-    Ok(())
 }
 
 /// [`half_row`] compiled for AVX2.
@@ -135,24 +128,14 @@ fn half_integers(bytes: &[u8], samples: color::Samples, values: &mut [i32]) {
     }
 }
 
-/// Line `line` of `plane`.
-fn plane_line<T: Coefficient>(plane: &Plane<T>, line: usize) -> Result<&[T]> {
-    let width = (plane.rect.x1 - plane.rect.x0) as usize;
-    plane
-        .samples
-        .get(line * width..(line + 1) * width)
-        .ok_or_else(|| Error::corrupt("an HTJ2K component with fewer lines than its channel"))
-}
-
-/// Line `line` of `plane` as the channel's little-endian samples.
+/// A line of a component, `values`, as the channel's little-endian
+/// samples.
 fn write_row<T: Coefficient>(
-    plane: &Plane<T>,
-    line: usize,
+    values: &[T],
     samples: color::Samples,
     pixel_type: PixelType,
     bytes: &mut [u8],
-) -> Result<()> {
-    let values = plane_line(plane, line)?;
+) {
     match pixel_type {
         PixelType::Half => {
             for (to, &v) in bytes.chunks_exact_mut(2).zip(values) {
@@ -165,7 +148,6 @@ fn write_row<T: Coefficient>(
             }
         }
     }
-    Ok(())
 }
 
 /// The bits and sign of the component a channel of `pixel_type` is (half

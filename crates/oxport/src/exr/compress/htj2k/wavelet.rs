@@ -262,26 +262,29 @@ fn deinterleave<T: Coefficient>(line: &[T], low: &mut [T], high: &mut [T], start
     }
 }
 
-/// `step` on row `y` of `samples` (`w` wide, `h` ≥ 2 rows) against the
+/// `step` on row `y` of a plane `h` ≥ 2 rows high, `w` wide, against the
 /// rows above and below it (the row on the other side where one is
-/// missing).
+/// missing): row `r` at `slot(r)` of `samples` (the rows lifted together
+/// take distinct slots).
 #[inline(always)]
 fn lift_row<T: Coefficient>(
     samples: &mut [T],
     w: usize,
     h: usize,
     y: usize,
+    slot: impl Fn(usize) -> usize,
     step: impl Fn(T, T, T) -> T + Copy,
 ) {
-    let above = if y == 0 { 1 } else { y - 1 };
-    let below = if y + 1 == h { y - 1 } else { y + 1 };
-    let (before, rest) = samples.split_at_mut(y * w);
+    let above = slot(if y == 0 { 1 } else { y - 1 });
+    let below = slot(if y + 1 == h { y - 1 } else { y + 1 });
+    let at = slot(y);
+    let (before, rest) = samples.split_at_mut(at * w);
     let (row, after) = rest.split_at_mut(w);
     let neighbour = |r: usize| -> &[T] {
-        if r < y {
+        if r < at {
             &before[r * w..(r + 1) * w]
         } else {
-            &after[(r - y - 1) * w..(r - y) * w]
+            &after[(r - at - 1) * w..(r - at) * w]
         }
     };
     step_row(row, neighbour(above), neighbour(below), step);
@@ -312,81 +315,200 @@ fn step_row<T: Coefficient>(row: &mut [T], a: &[T], b: &[T], step: impl Fn(T, T,
     }
 }
 
-/// One level of synthesis (F.3.2, `2D_SR`): the bands `[ll, hl, lh, hh]`
-/// of `rect` (as [`bands`] gives their areas) joined along the rows, into
-/// their places, and then along the columns. The bands are lifted in
-/// place (they are left as scratch). Compiled for AVX2 where the
+/// Rows a [`Synthesis`] keeps in a ring: a row is done once the sweep is
+/// three rows past it.
+const RING: usize = 4;
+
+/// One level of synthesis (F.3.2, `2D_SR`), a row at a time: the bands
+/// `[ll, hl, lh, hh]` of `rect` (as [`bands`] gives their areas) joined
+/// along each row into its place, and the columns lifted in one sweep
+/// down the rows, while they are in cache. Each row is joined, then the
+/// low row above it updated (against the high rows on either side, not
+/// yet predicted), then the high row above that predicted (against the
+/// low rows on either side, both updated by then). Row `y` is done, and
+/// read by no later step, once the sweep has joined row `y + 3`.
+///
+/// Kept whole, the rows make the level's plane ([`Synthesis::into_plane`]).
+/// Kept in a ring of [`RING`], the last level's rows go to the chunk's
+/// samples as they are done ([`Synthesis::row`]), and the level's plane,
+/// as large as the chunk, never goes through memory. The bands are lifted
+/// in place (they are left as scratch). Compiled for AVX2 where the
 /// processor has it ([`crate::cpu::avx2`]), for wider lanes.
-pub(super) fn synthesize<T: Coefficient>(bands_of: [&mut Plane<T>; 4], rect: Rect) -> Plane<T> {
-    #[cfg(target_arch = "x86_64")]
-    if crate::cpu::avx2() {
-        // SAFETY: the processor has AVX2 (checked just above).
-        return unsafe { synthesize_avx2(bands_of, rect) };
-    }
-    synthesize_lanes(bands_of, rect)
+pub(super) struct Synthesis<T: Coefficient> {
+    /// The bands, until the last row is joined.
+    bands: Option<[Plane<T>; 4]>,
+    rect: Rect,
+    /// Row `y` at `y` (whole) or at `y % RING` (a ring).
+    rows: Vec<T>,
+    ring: bool,
+    /// Rows joined so far.
+    swept: usize,
 }
 
-/// [`synthesize_lanes`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn synthesize_avx2<T: Coefficient>(bands_of: [&mut Plane<T>; 4], rect: Rect) -> Plane<T> {
-    synthesize_lanes(bands_of, rect)
-}
-
-/// [`synthesize`], inlined into its callers and compiled for what each is
-/// compiled for.
-#[inline(always)]
-fn synthesize_lanes<T: Coefficient>(bands_of: [&mut Plane<T>; 4], rect: Rect) -> Plane<T> {
-    let (w, h) = (width(rect), height(rect));
-    // Every sample is written, row by row, before the columns are lifted.
-    let Plane { mut samples, .. } = Plane::reused(rect);
-    if w == 0 || h == 0 {
-        return Plane { rect, samples };
-    }
-    let [ll, hl, lh, hh] = bands_of;
-    // Rows of the low vertical band (LL and HL) at the rows of even index.
-    let first_low = (rect.y0 % 2) as usize;
-    let low_row = |y: usize| y % 2 == first_low;
-    // One sweep down the rows, while they are in cache: each row joined,
-    // then the low row above it updated (against the high rows on either
-    // side, not yet predicted), then the high row above that predicted
-    // (against the low rows on either side, both updated by then).
-    for y in 0..h {
-        let (low, high) = if low_row(y) {
-            (&mut *ll, &mut *hl)
-        } else {
-            (&mut *lh, &mut *hh)
+impl<T: Coefficient> Synthesis<T> {
+    /// The synthesis of `rect` from its four bands, its rows kept whole or
+    /// in a `ring`.
+    pub(super) fn new(bands_of: [Plane<T>; 4], rect: Rect, ring: bool) -> Self {
+        let h = height(rect);
+        let ring = ring && h > RING;
+        // Every row is joined before it is read.
+        let rows = scratch::take(width(rect) * if ring { RING } else { h });
+        let mut synthesis = Synthesis {
+            bands: Some(bands_of),
+            rect,
+            rows,
+            ring,
+            swept: 0,
         };
+        if width(rect) == 0 || h == 0 {
+            synthesis.finish();
+        }
+        synthesis
+    }
+
+    /// A plane already whole (a component's lowest resolution, or one
+    /// joined from tiles).
+    pub(super) fn whole(plane: Plane<T>) -> Self {
+        Synthesis {
+            bands: None,
+            rect: plane.rect,
+            swept: height(plane.rect),
+            rows: plane.samples,
+            ring: false,
+        }
+    }
+
+    pub(super) fn rect(&self) -> Rect {
+        self.rect
+    }
+
+    /// Row `y`, done (then it is this synthesis's until the next call);
+    /// `None` past the last row, or before the ring's first.
+    pub(super) fn row(&mut self, y: usize) -> Option<&mut [T]> {
+        let (w, h) = (width(self.rect), height(self.rect));
+        while self.swept < h.min(y + RING) {
+            self.sweep();
+        }
+        if y >= h || (self.ring && y + RING < self.swept) {
+            return None;
+        }
+        let at = if self.ring { y % RING } else { y };
+        self.rows.get_mut(at * w..(at + 1) * w)
+    }
+
+    /// The level's plane (of a synthesis kept whole).
+    pub(super) fn into_plane(mut self) -> Plane<T> {
+        debug_assert!(!self.ring);
+        while self.bands.is_some() {
+            self.sweep();
+        }
+        Plane {
+            rect: self.rect,
+            samples: std::mem::take(&mut self.rows),
+        }
+    }
+
+    /// Gives the rows, and the bands if they are still held, to this
+    /// thread's pool.
+    pub(super) fn recycle(mut self) {
+        self.finish();
+        scratch::give(std::mem::take(&mut self.rows));
+    }
+
+    /// The bands to this thread's pool, once the last row is joined.
+    fn finish(&mut self) {
+        for band in self.bands.take().into_iter().flatten() {
+            band.recycle();
+        }
+        self.swept = height(self.rect);
+    }
+
+    /// The next row joined, and the column lifts it allows.
+    fn sweep(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::avx2() {
+            // SAFETY: the processor has AVX2 (checked just above).
+            unsafe { self.sweep_avx2() };
+            return;
+        }
+        self.sweep_lanes();
+    }
+
+    /// [`Synthesis::sweep_lanes`] compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn sweep_avx2(&mut self) {
+        self.sweep_lanes();
+    }
+
+    /// [`Synthesis::sweep`], inlined into its callers and compiled for
+    /// what each is compiled for.
+    #[inline(always)]
+    fn sweep_lanes(&mut self) {
+        let (w, h, y) = (width(self.rect), height(self.rect), self.swept);
+        let Some([ll, hl, lh, hh]) = &mut self.bands else {
+            return;
+        };
+        let ring = self.ring;
+        let slot = move |r: usize| if ring { r % RING } else { r };
+        let samples = &mut self.rows;
+        // Rows of the low vertical band (LL and HL) at the rows of even
+        // index.
+        let first_low = (self.rect.y0 % 2) as usize;
+        let low_row = |y: usize| y % 2 == first_low;
+        let (low, high) = if low_row(y) { (ll, hl) } else { (lh, hh) };
         let band_row = y / 2;
         let (lw, hw) = (width(low.rect), width(high.rect));
         let low = &mut low.samples[band_row * lw..(band_row + 1) * lw];
         let high = &mut high.samples[band_row * hw..(band_row + 1) * hw];
-        join(low, high, &mut samples[y * w..(y + 1) * w], rect.x0);
+        let at = slot(y);
+        join(low, high, &mut samples[at * w..(at + 1) * w], self.rect.x0);
         if y >= 1 && low_row(y - 1) {
-            lift_row(&mut samples, w, h, y - 1, undo_update);
+            lift_row(samples, w, h, y - 1, slot, undo_update);
         }
         if y >= 2 && !low_row(y - 2) {
-            lift_row(&mut samples, w, h, y - 2, undo_predict);
+            lift_row(samples, w, h, y - 2, slot, undo_predict);
         }
-    }
-    if h == 1 {
-        if first_low == 1 {
-            for v in &mut samples {
-                *v = v.shr(1);
+        self.swept = y + 1;
+        if y + 1 < h {
+            return;
+        }
+        if h == 1 {
+            if first_low == 1 {
+                for v in samples.iter_mut() {
+                    *v = v.shr(1);
+                }
+            }
+        } else {
+            // The last rows, whose neighbours below are mirrored.
+            if low_row(h - 1) {
+                lift_row(samples, w, h, h - 1, slot, undo_update);
+            }
+            for y in [h - 2, h - 1] {
+                if !low_row(y) {
+                    lift_row(samples, w, h, y, slot, undo_predict);
+                }
             }
         }
-    } else {
-        // The last rows, whose neighbours below are mirrored.
-        if low_row(h - 1) {
-            lift_row(&mut samples, w, h, h - 1, undo_update);
-        }
-        for y in [h - 2, h - 1] {
-            if !low_row(y) {
-                lift_row(&mut samples, w, h, y, undo_predict);
-            }
-        }
+        self.finish();
     }
-    Plane { rect, samples }
+}
+
+impl<T: Coefficient> Default for Synthesis<T> {
+    /// An empty plane, whole.
+    fn default() -> Self {
+        Synthesis::whole(Plane {
+            rect: Rect::default(),
+            samples: Vec::new(),
+        })
+    }
+}
+
+/// One level of synthesis, whole: the plane of `rect` from its bands
+/// (see [`Synthesis`]).
+#[cfg(test)]
+fn synthesize<T: Coefficient>(bands_of: [Plane<T>; 4], rect: Rect) -> Plane<T> {
+    Synthesis::new(bands_of, rect, false).into_plane()
 }
 
 /// One level of analysis (F.4.2, `2D_SD`), the inverse of [`synthesize`]:
@@ -438,10 +560,10 @@ fn analyze_lanes<T: Coefficient>(plane: Plane<T>) -> [Plane<T>; 4] {
     for t in 0..h + 2 {
         if h > 1 {
             if (1..=h).contains(&t) && !low_row(t - 1) {
-                lift_row(&mut samples, w, h, t - 1, predict);
+                lift_row(&mut samples, w, h, t - 1, |r| r, predict);
             }
             if (2..h + 2).contains(&t) && low_row(t - 2) {
-                lift_row(&mut samples, w, h, t - 2, update);
+                lift_row(&mut samples, w, h, t - 2, |r| r, update);
             }
         }
         if (2..h + 2).contains(&t) {
@@ -566,7 +688,7 @@ mod tests {
                 y1: y0 + h,
             };
             let plane = random(rect, u64::from(w * h + x0), 34);
-            let mut split = analyze(plane.clone());
+            let split = analyze(plane.clone());
             for (band, area) in split.iter().zip(bands(rect)) {
                 assert_eq!(band.rect, area);
             }
@@ -591,9 +713,43 @@ mod tests {
                 let at = (y / 2 - band.rect.y0) as usize * bw + (x / 2 - band.rect.x0) as usize;
                 assert_eq!(band.samples[at], v, "{rect:?} at {x}, {y}");
             }
-            let [a, b, c, d] = &mut split;
-            let joined = synthesize([a, b, c, d], rect);
+            let joined = synthesize(split, rect);
             assert_eq!(joined, plane, "{rect:?}");
+        }
+    }
+
+    /// Rows made in a ring, each taken as it is done (and then changed, as
+    /// the color transform changes them), are the rows of the plane made
+    /// whole; a row the ring has passed is refused.
+    #[test]
+    fn rows_from_a_ring_are_the_planes() {
+        for (x0, y0, w, h) in [
+            (0, 0, 53, 37),
+            (0, 1, 17, 5),
+            (1, 0, 9, 6),
+            (0, 0, 4, 4),
+            (2, 3, 3, 1),
+            (0, 0, 1, 9),
+        ] {
+            let rect = Rect {
+                x0,
+                y0,
+                x1: x0 + w,
+                y1: y0 + h,
+            };
+            let plane = random(rect, u64::from(w * 7 + h), 30);
+            let mut ring = Synthesis::new(analyze(plane.clone()), rect, true);
+            let width = w as usize;
+            for (y, expected) in plane.samples.chunks_exact(width).enumerate() {
+                let row = ring.row(y).expect("a row");
+                assert_eq!(row, expected, "{rect:?} row {y}");
+                row.fill(-1);
+            }
+            assert_eq!(ring.row(h as usize), None);
+            if h as usize > RING {
+                assert_eq!(ring.row(0), None, "{rect:?}: a row the ring has passed");
+            }
+            ring.recycle();
         }
     }
 
