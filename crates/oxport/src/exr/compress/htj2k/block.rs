@@ -210,14 +210,9 @@ fn lines<T: Coefficient, W: Word, K: Kernel<T, W>>(
     } = *area;
     let tables = &*LOOKUPS;
     let quads = width.div_ceil(2);
-    let Workspace {
-        above,
-        from_above,
-        placed,
-        ..
-    } = workspace;
+    let Workspace { above, placed, .. } = workspace;
     let above_v = W::above(&mut workspace.narrow_v, &mut workspace.wide_v);
-    above[..quads + 2].fill(0);
+    above.rho[..quads + 2].fill(0);
     above_v[..width + 4].fill(W::default());
     // MagSgn's next bit.
     let mut pos = 0;
@@ -232,13 +227,9 @@ fn lines<T: Coefficient, W: Word, K: Kernel<T, W>>(
             above_v,
         };
         if pair_row == 0 {
-            vlc_line::<false, W>(
-                streams, &tables[0], &line, above, from_above, placed, &mut pos,
-            )?;
+            vlc_line::<false, W>(streams, &tables[0], &line, above, placed, &mut pos)?;
         } else {
-            vlc_line::<true, W>(
-                streams, &tables[1], &line, above, from_above, placed, &mut pos,
-            )?;
+            vlc_line::<true, W>(streams, &tables[1], &line, above, placed, &mut pos)?;
         }
         let quads_of_line = Quads {
             flags: &placed.flags[..quads],
@@ -276,8 +267,7 @@ fn vlc_line<const LATER: bool, W: Word>(
     streams: &mut Streams,
     table: &[Quad; 1024],
     line: &Line<W>,
-    above: &mut [u8; MAX_WIDTH / 2 + 2],
-    from_above: &mut [u8; MAX_WIDTH / 2 + 1],
+    above: &mut Above,
     placed: &mut Placed,
     pos: &mut u32,
 ) -> Result<()> {
@@ -287,10 +277,24 @@ fn vlc_line<const LATER: bool, W: Word>(
         above_v,
     } = *line;
     // What the line-pair above gives each quad's context, before this
-    // line-pair's `rho` replace it.
+    // line-pair's `rho` replace it, and its `kappa` where more than one of
+    // its samples is significant: one less than the largest exponent of
+    // the samples above it, columns x - 1 to x + 2 (at least 1).
+    let Above {
+        rho,
+        context: from_above,
+        kappa: kappa_above,
+    } = above;
     if LATER {
-        for (q, context) in from_above[..quads].iter_mut().enumerate() {
-            *context = context_above(above[q], above[q + 1], above[q + 2]);
+        for (q, (context, kappa)) in from_above[..quads]
+            .iter_mut()
+            .zip(&mut kappa_above[..quads])
+            .enumerate()
+        {
+            *context = context_above(rho[q], rho[q + 1], rho[q + 2]);
+            let x = 2 * q;
+            let neighbours = above_v[x] | above_v[x + 1] | above_v[x + 2] | above_v[x + 3];
+            *kappa = W::exponent(neighbours).max(2) as u8 - 1;
         }
     }
     // The streams' and the line's state in locals, which stay in
@@ -298,8 +302,11 @@ fn vlc_line<const LATER: bool, W: Word>(
     let mut vlc = streams.vlc;
     let mel = &mut streams.mel;
     let mut at_bit = *pos;
-    let (mut unmatched, mut too_big) = (false, false);
-    let mut left = 0u8;
+    let mut unmatched = false;
+    // The largest `U` along the line-pair (that of an insignificant quad
+    // is 1).
+    let mut largest = 0;
+    let mut left = Quad::default();
     let mut q = 0;
     while q < quads {
         // At least 56 bits: a pair's codewords and residuals take 38 at
@@ -312,16 +319,21 @@ fn vlc_line<const LATER: bool, W: Word>(
             Quad::default()
         };
         unmatched |= first.unmatched() | second.unmatched();
-        above[q + 1] = first.rho() as u8;
-        above[q + 2] = second.rho() as u8;
+        rho[q + 1] = first.rho() as u8;
+        rho[q + 2] = second.rho() as u8;
         let mut which = first.u_off() | second.u_off() << 1;
         if !LATER && which == 3 {
             which += 1 + usize::from(mel.event());
         }
         let (u0, u1) = residuals(&mut vlc, which);
         for (at, quad, u) in [(q, first, u0), (q + 1, second, u1)] {
-            let big_u = u + kappa::<LATER, W>(at, quad, above_v);
-            too_big |= (big_u > bound) & (quad.rho() != 0);
+            let kappa = if LATER {
+                (u32::from(kappa_above[at]) - 1) * quad.gamma() + 1
+            } else {
+                1
+            };
+            let big_u = u + kappa;
+            largest = largest.max(big_u);
             placed.flags[at] = quad.flags();
             placed.big_u[at] = big_u;
             placed.start[at] = at_bit;
@@ -336,7 +348,7 @@ fn vlc_line<const LATER: bool, W: Word>(
             "an HTJ2K code-block with a VLC codeword of no table",
         ));
     }
-    if too_big {
+    if largest > bound {
         return Err(corrupt(
             "an HTJ2K code-block whose magnitudes pass its bit-planes",
         ));
@@ -353,12 +365,12 @@ fn codeword<const LATER: bool>(
     mel: &mut Mel,
     table: &[Quad; 1024],
     from_above: u8,
-    left: &mut u8,
+    left: &mut Quad,
 ) -> Quad {
     let context = if LATER {
-        from_above | context_left(*left)
+        from_above | left.later_context()
     } else {
-        initial_context(*left)
+        left.initial_context()
     };
     let entry = if context != 0 || mel.event() {
         let entry = table[usize::from(context) << 7 | (vlc.peek() & 0x7F) as usize];
@@ -367,36 +379,15 @@ fn codeword<const LATER: bool>(
     } else {
         Quad::default()
     };
-    *left = entry.rho() as u8;
+    *left = entry;
     entry
-}
-
-/// `kappa` of quad `q` of a line-pair (a later one where `LATER`): 1, or
-/// where more than one of its samples is significant, one less than the
-/// largest exponent of the samples above it (at least 1), from `above_v`.
-#[inline(always)]
-fn kappa<const LATER: bool, W: Word>(q: usize, quad: Quad, above_v: &[W]) -> u32 {
-    if !LATER {
-        return 1;
-    }
-    let rho = quad.rho();
-    // Columns x - 1 to x + 2 of the line above.
-    let x = 2 * q;
-    let neighbours = above_v[x] | above_v[x + 1] | above_v[x + 2] | above_v[x + 3];
-    let gamma = (rho & rho.wrapping_sub(1) != 0) as u32;
-    1 + ((W::exponent(neighbours).max(2) - 2) & gamma.wrapping_neg())
 }
 
 /// What decoding a code-block takes beside its bytes, kept across the
 /// code-blocks of a tile-component so that each clears no more of it than
 /// its width.
 pub(super) struct Workspace {
-    /// Per quad of the line-pair above, at `q + 1`, its significance
-    /// (`rho`), one before and one past the end 0; rewritten as each
-    /// line-pair is decoded.
-    above: [u8; MAX_WIDTH / 2 + 2],
-    /// What the line-pair above gives each quad's context.
-    from_above: [u8; MAX_WIDTH / 2 + 1],
+    above: Above,
     /// Per column `x`, at `x + 1`, the magnitude pattern `v` of the line
     /// above's sample there (the lower line of the pair above), one before
     /// and one past the end 0: of 32 bits and of 64.
@@ -408,8 +399,11 @@ pub(super) struct Workspace {
 impl Workspace {
     pub(super) fn new() -> Box<Self> {
         Box::new(Workspace {
-            above: [0; MAX_WIDTH / 2 + 2],
-            from_above: [0; MAX_WIDTH / 2 + 1],
+            above: Above {
+                rho: [0; MAX_WIDTH / 2 + 2],
+                context: [0; MAX_WIDTH / 2 + 1],
+                kappa: [0; MAX_WIDTH / 2 + 1],
+            },
             narrow_v: [0; MAX_WIDTH + 4],
             wide_v: [0; MAX_WIDTH + 4],
             placed: Placed {
@@ -419,6 +413,18 @@ impl Workspace {
             },
         })
     }
+}
+
+/// What the line-pair above gives the VLC step, per quad.
+struct Above {
+    /// At `q + 1`, the significance (`rho`) of the quad above, one before
+    /// and one past the end 0; rewritten as each line-pair is decoded.
+    rho: [u8; MAX_WIDTH / 2 + 2],
+    /// What the quads above give the quad's context.
+    context: [u8; MAX_WIDTH / 2 + 1],
+    /// The quad's `kappa` where more than one of its samples is
+    /// significant.
+    kappa: [u8; MAX_WIDTH / 2 + 1],
 }
 
 /// A line-pair's quads as the VLC step leaves them for MagSgn's (see

@@ -11,7 +11,11 @@ use std::sync::LazyLock;
 /// right, 3 bottom right) and its EMB patterns `e_k` and `e_1` (only where
 /// `rho` is set), the flags MagSgn's step takes; `u_off` at bit 12; the
 /// codeword's length from bit 13; the counts of `rho`'s and `e_k`'s set
-/// bits from 16 and 20; bit 31 where the next bits match no codeword.
+/// bits from 16 and 20; at bit 24 whether more than one sample is
+/// significant (`gamma`); what the quad gives the context of the quad on
+/// its right, in a later line-pair at bit 24 (bit 25, so that bits 24 and
+/// 25 masked with 2 give it) and in the initial one from bit 27; bit 31
+/// where the next bits match no codeword.
 /// Zero: a quad without a codeword (insignificant, its context 0 and its
 /// MEL event 0).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -20,6 +24,10 @@ pub(super) struct Quad(u32);
 impl Quad {
     fn new(length: u8, rho: u8, u_off: bool, e_k: u8, e_1: u8) -> Self {
         let (e_k, e_1) = (e_k & rho, e_1 & rho);
+        let gamma = rho & rho.wrapping_sub(1) != 0;
+        // T.814 7.3.5: the right and left columns' bits of `rho`.
+        let later = (rho >> 2 | rho >> 3) & 1;
+        let initial = (rho & 1 | rho >> 1 & 1) | (rho >> 2 & 1) << 1 | (rho >> 3 & 1) << 2;
         Quad(
             u32::from(rho)
                 | u32::from(e_k) << 4
@@ -27,8 +35,31 @@ impl Quad {
                 | u32::from(u_off) << 12
                 | u32::from(length) << 13
                 | rho.count_ones() << 16
-                | e_k.count_ones() << 20,
+                | e_k.count_ones() << 20
+                | u32::from(gamma) << 24
+                | u32::from(later) << 25
+                | u32::from(initial) << 27,
         )
+    }
+
+    /// Whether more than one of the quad's samples is significant.
+    #[inline(always)]
+    pub(super) fn gamma(self) -> u32 {
+        self.0 >> 24 & 1
+    }
+
+    /// What the quad gives the context of the quad on its right, in a
+    /// later line-pair (T.814 7.3.5).
+    #[inline(always)]
+    pub(super) fn later_context(self) -> u8 {
+        (self.0 >> 24) as u8 & 2
+    }
+
+    /// What the quad gives the context of the quad on its right, in the
+    /// initial line-pair.
+    #[inline(always)]
+    pub(super) fn initial_context(self) -> u8 {
+        (self.0 >> 27) as u8 & 7
     }
 
     /// What a lookup gives where the bits match no codeword.
