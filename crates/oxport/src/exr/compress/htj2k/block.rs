@@ -278,8 +278,10 @@ fn vlc_line<const LATER: bool, W: Word>(
     } = *line;
     // What the line-pair above gives each quad's context, before this
     // line-pair's `rho` replace it, and its `kappa` where more than one of
-    // its samples is significant: one less than the largest exponent of
-    // the samples above it, columns x - 1 to x + 2 (at least 1).
+    // its samples is significant, less 1: one less than the largest
+    // exponent of the samples above it, columns x - 1 to x + 2 (at least
+    // 1). A quad past the line's end (of an odd number) reads what an
+    // earlier line left there, and its `gamma` of 0 drops it.
     let Above {
         rho,
         context: from_above,
@@ -294,18 +296,15 @@ fn vlc_line<const LATER: bool, W: Word>(
             *context = context_above(rho[q], rho[q + 1], rho[q + 2]);
             let x = 2 * q;
             let neighbours = above_v[x] | above_v[x + 1] | above_v[x + 2] | above_v[x + 3];
-            *kappa = W::exponent(neighbours).max(2) as u8 - 1;
+            *kappa = W::exponent(neighbours).max(2) as u8 - 2;
         }
     }
     // The streams' and the line's state in locals, which stay in
-    // registers (MEL's event, not inlined, sees only MEL).
+    // registers (MEL's event, not inlined, sees only MEL). The serial
+    // loop decodes only what the next codeword waits on: each quad's
+    // lookup entry and `u`, left in `placed.flags` and `placed.big_u`.
     let mut vlc = streams.vlc;
     let mel = &mut streams.mel;
-    let mut at_bit = *pos;
-    let mut unmatched = false;
-    // The largest `U` along the line-pair (that of an insignificant quad
-    // is 1).
-    let mut largest = 0;
     let mut left = Quad::default();
     let mut q = 0;
     while q < quads {
@@ -318,29 +317,41 @@ fn vlc_line<const LATER: bool, W: Word>(
         } else {
             Quad::default()
         };
-        unmatched |= first.unmatched() | second.unmatched();
-        rho[q + 1] = first.rho() as u8;
-        rho[q + 2] = second.rho() as u8;
         let mut which = first.u_off() | second.u_off() << 1;
         if !LATER && which == 3 {
             which += 1 + usize::from(mel.event());
         }
         let (u0, u1) = residuals(&mut vlc, which);
-        for (at, quad, u) in [(q, first, u0), (q + 1, second, u1)] {
-            let kappa = if LATER {
-                (u32::from(kappa_above[at]) - 1) * quad.gamma() + 1
-            } else {
-                1
-            };
-            let big_u = u + kappa;
-            largest = largest.max(big_u);
-            placed.flags[at] = quad.flags();
-            placed.big_u[at] = big_u;
-            placed.start[at] = at_bit;
-            at_bit = at_bit.wrapping_add(quad.bits(big_u));
-        }
+        (placed.flags[q], placed.flags[q + 1]) = (first.0, second.0);
+        (placed.big_u[q], placed.big_u[q + 1]) = (u0, u1);
         q += 2;
     }
+    // Then, over the whole line-pair at once (which vectorizes): each
+    // quad's `U`, its MagSgn bits and `rho` for the line-pair below, the
+    // damage noted; and the MagSgn bits summed into each quad's first.
+    let mut unmatched = 0;
+    // The largest `U` (that of an insignificant quad is 1).
+    let mut largest = 0;
+    for q in 0..quads {
+        let quad = Quad(placed.flags[q]);
+        let kappa = if LATER {
+            1 + u32::from(kappa_above[q]) * quad.gamma()
+        } else {
+            1
+        };
+        let big_u = placed.big_u[q] + kappa;
+        unmatched |= quad.0;
+        largest = largest.max(big_u);
+        rho[q + 1] = quad.rho() as u8;
+        placed.big_u[q] = big_u;
+        placed.start[q] = quad.bits(big_u);
+    }
+    rho[quads + 1] = 0;
+    let mut at_bit = *pos;
+    for start in &mut placed.start[..quads] {
+        (*start, at_bit) = (at_bit, at_bit.wrapping_add(*start));
+    }
+    let unmatched = Quad(unmatched).unmatched();
     streams.vlc = vlc;
     *pos = at_bit;
     if unmatched {
@@ -422,8 +433,8 @@ struct Above {
     rho: [u8; MAX_WIDTH / 2 + 2],
     /// What the quads above give the quad's context.
     context: [u8; MAX_WIDTH / 2 + 1],
-    /// The quad's `kappa` where more than one of its samples is
-    /// significant.
+    /// One less than the quad's `kappa` where more than one of its
+    /// samples is significant.
     kappa: [u8; MAX_WIDTH / 2 + 1],
 }
 

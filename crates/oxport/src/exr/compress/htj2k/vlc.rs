@@ -19,7 +19,7 @@ use std::sync::LazyLock;
 /// Zero: a quad without a codeword (insignificant, its context 0 and its
 /// MEL event 0).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Quad(u32);
+pub(super) struct Quad(pub(super) u32);
 
 impl Quad {
     fn new(length: u8, rho: u8, u_off: bool, e_k: u8, e_1: u8) -> Self {
@@ -69,12 +69,6 @@ impl Quad {
     #[inline(always)]
     pub(super) fn unmatched(self) -> bool {
         self.0 >> 31 != 0
-    }
-
-    /// `rho`, `e_k` and `e_1`, from bit 0, 4 and 8.
-    #[inline(always)]
-    pub(super) fn flags(self) -> u32 {
-        self.0 & 0xFFF
     }
 
     #[inline(always)]
