@@ -396,6 +396,23 @@ impl<T: Coefficient> Synthesis<T> {
         self.rows.get_mut(at * w..(at + 1) * w)
     }
 
+    /// The rows of each band [`Synthesis::row`] reads to make row `y`
+    /// (from each band's first; fewer where a band has fewer).
+    pub(super) fn band_rows(&self, y: usize) -> usize {
+        let joined = height(self.rect).min(y + RING);
+        joined.div_ceil(2)
+    }
+
+    /// The bands, while rows are still to be joined from them.
+    pub(super) fn bands_mut(&mut self) -> Option<&mut [Plane<T>; 4]> {
+        self.bands.as_mut()
+    }
+
+    /// The samples of a plane whole, row after row.
+    pub(super) fn whole_mut(&mut self) -> Option<&mut Vec<T>> {
+        (!self.ring && self.bands.is_none()).then_some(&mut self.rows)
+    }
+
     /// The level's plane (of a synthesis kept whole).
     pub(super) fn into_plane(mut self) -> Plane<T> {
         debug_assert!(!self.ring);
@@ -588,6 +605,16 @@ fn analyze_lanes<T: Coefficient>(plane: Plane<T>) -> [Plane<T>; 4] {
 mod tests {
     use super::*;
 
+    /// The rectangle `w` × `h` from `(x0, y0)`.
+    fn area(x0: u32, y0: u32, w: u32, h: u32) -> Rect {
+        Rect {
+            x0,
+            y0,
+            x1: x0 + w,
+            y1: y0 + h,
+        }
+    }
+
     /// A plane of `rect` with pseudo-random samples of up to `bits` bits, signed.
     fn random(rect: Rect, seed: u64, bits: u32) -> Plane {
         let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -681,12 +708,7 @@ mod tests {
             (1, 1, 1, 1),
             (0, 0, 128, 32),
         ] {
-            let rect = Rect {
-                x0,
-                y0,
-                x1: x0 + w,
-                y1: y0 + h,
-            };
+            let rect = area(x0, y0, w, h);
             let plane = random(rect, u64::from(w * h + x0), 34);
             let split = analyze(plane.clone());
             for (band, area) in split.iter().zip(bands(rect)) {
@@ -731,12 +753,7 @@ mod tests {
             (2, 3, 3, 1),
             (0, 0, 1, 9),
         ] {
-            let rect = Rect {
-                x0,
-                y0,
-                x1: x0 + w,
-                y1: y0 + h,
-            };
+            let rect = area(x0, y0, w, h);
             let plane = random(rect, u64::from(w * 7 + h), 30);
             let mut ring = Synthesis::new(analyze(plane.clone()), rect, true);
             let width = w as usize;
