@@ -514,6 +514,16 @@ impl<'a> Vlc<'a> {
         self.count -= n;
     }
 
+    /// Consumes the bits a lookup entry `entry` gives in its low 3 bits,
+    /// its bits 3 to 5 zeros: the shift takes `entry` whole, as the
+    /// processor's shifts take their count's low 6 bits, and waits on no
+    /// mask.
+    #[inline(always)]
+    pub(super) fn skip(&mut self, entry: u32) {
+        self.bits >>= entry & 63;
+        self.count -= entry & 7;
+    }
+
     /// The next `n` (at most 32, no more than are in hand) bits, consumed.
     #[inline(always)]
     pub(super) fn take(&mut self, n: u32) -> u32 {

@@ -13,7 +13,7 @@ use super::packets::Block;
 #[cfg(target_arch = "x86_64")]
 use super::samples::Avx2;
 use super::samples::{Kernel, Portable, Quads, Rows, Word};
-use super::vlc::{LOOKUPS, PREFIXES, Quad};
+use super::vlc::{LOOKUPS, Lookup, PREFIXES, Quad};
 use super::wavelet::Coefficient;
 use crate::scratch::with_buffer;
 use crate::{Error, Result};
@@ -33,7 +33,7 @@ fn residuals(vlc: &mut Vlc, which: usize) -> (u32, u32) {
     // advance for all of them.
     let length = u32::from(prefixes.length);
     let suffixes = bits >> length;
-    vlc.advance(length + s0 + s1);
+    vlc.advance(u32::from(prefixes.total));
     let mut u0 = u32::from(prefixes.values[0]) + (suffixes & ((1 << s0) - 1));
     let mut u1 = u32::from(prefixes.values[1]) + (suffixes >> s0 & ((1 << s1) - 1));
     // Extensions, for `u` past 32.
@@ -265,7 +265,7 @@ struct Line<'a, W> {
 #[inline(always)]
 fn vlc_line<const LATER: bool, W: Word>(
     streams: &mut Streams,
-    table: &[Quad; 1024],
+    table: &Lookup,
     line: &Line<W>,
     above: &mut Above,
     placed: &mut Placed,
@@ -343,6 +343,7 @@ fn vlc_line<const LATER: bool, W: Word>(
         unmatched |= quad.0;
         largest = largest.max(big_u);
         rho[q + 1] = quad.rho() as u8;
+        placed.flags[q] = quad.flags();
         placed.big_u[q] = big_u;
         placed.start[q] = quad.bits(big_u);
     }
@@ -374,7 +375,7 @@ fn vlc_line<const LATER: bool, W: Word>(
 fn codeword<const LATER: bool>(
     vlc: &mut Vlc,
     mel: &mut Mel,
-    table: &[Quad; 1024],
+    table: &Lookup,
     from_above: u8,
     left: &mut Quad,
 ) -> Quad {
@@ -384,8 +385,8 @@ fn codeword<const LATER: bool>(
         left.initial_context()
     };
     let entry = if context != 0 || mel.event() {
-        let entry = table[usize::from(context) << 7 | (vlc.peek() & 0x7F) as usize];
-        vlc.advance(entry.length());
+        let entry = table[usize::from(context & 7)][(vlc.peek() & 0x7F) as usize];
+        vlc.skip(entry.0);
         entry
     } else {
         Quad::default()

@@ -6,18 +6,18 @@
 
 use std::sync::LazyLock;
 
-/// One quad's VLC codeword, decoded, in one word: from bit 0, 4 and 8
-/// its significance pattern `rho` (bit 0 top left, 1 bottom left, 2 top
-/// right, 3 bottom right) and its EMB patterns `e_k` and `e_1` (only where
-/// `rho` is set), the flags MagSgn's step takes; `u_off` at bit 12; the
-/// codeword's length from bit 13; the counts of `rho`'s and `e_k`'s set
-/// bits from 16 and 20; at bit 24 whether more than one sample is
-/// significant (`gamma`); what the quad gives the context of the quad on
-/// its right, in a later line-pair at bit 24 (bit 25, so that bits 24 and
-/// 25 masked with 2 give it) and in the initial one from bit 27; bit 31
-/// where the next bits match no codeword.
-/// Zero: a quad without a codeword (insignificant, its context 0 and its
-/// MEL event 0).
+/// One quad's VLC codeword, decoded, in one word: the codeword's length
+/// in bits 0 to 2 and zeros in bits 3 to 5 (a shift by the word is a
+/// shift by the length); `u_off` at bit 6; at bit 7 whether more than one
+/// sample is significant (`gamma`); from bit 8, 12 and 16 its significance
+/// pattern `rho` (bit 0 top left, 1 bottom left, 2 top right, 3 bottom
+/// right) and its EMB patterns `e_k` and `e_1` (only where `rho` is set),
+/// the flags MagSgn's step takes; the counts of `rho`'s and `e_k`'s set
+/// bits from 20 and 23; what the quad gives the context of the quad on
+/// its right, in a later line-pair at bit 26 (so that bits 25 and 26
+/// masked with 2 give it) and in the initial one from bit 27; bit 31
+/// where the next bits match no codeword. Zero: a quad without a codeword
+/// (insignificant, its context 0 and its MEL event 0).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Quad(pub(super) u32);
 
@@ -29,15 +29,15 @@ impl Quad {
         let later = (rho >> 2 | rho >> 3) & 1;
         let initial = (rho & 1 | rho >> 1 & 1) | (rho >> 2 & 1) << 1 | (rho >> 3 & 1) << 2;
         Quad(
-            u32::from(rho)
-                | u32::from(e_k) << 4
-                | u32::from(e_1) << 8
-                | u32::from(u_off) << 12
-                | u32::from(length) << 13
-                | rho.count_ones() << 16
-                | e_k.count_ones() << 20
-                | u32::from(gamma) << 24
-                | u32::from(later) << 25
+            u32::from(length)
+                | u32::from(u_off) << 6
+                | u32::from(gamma) << 7
+                | u32::from(rho) << 8
+                | u32::from(e_k) << 12
+                | u32::from(e_1) << 16
+                | rho.count_ones() << 20
+                | e_k.count_ones() << 23
+                | u32::from(later) << 26
                 | u32::from(initial) << 27,
         )
     }
@@ -45,14 +45,14 @@ impl Quad {
     /// Whether more than one of the quad's samples is significant.
     #[inline(always)]
     pub(super) fn gamma(self) -> u32 {
-        self.0 >> 24 & 1
+        self.0 >> 7 & 1
     }
 
     /// What the quad gives the context of the quad on its right, in a
     /// later line-pair (T.814 7.3.5).
     #[inline(always)]
     pub(super) fn later_context(self) -> u8 {
-        (self.0 >> 24) as u8 & 2
+        (self.0 >> 25) as u8 & 2
     }
 
     /// What the quad gives the context of the quad on its right, in the
@@ -73,31 +73,32 @@ impl Quad {
 
     #[inline(always)]
     pub(super) fn rho(self) -> u32 {
-        self.0 & 0xF
+        self.0 >> 8 & 0xF
+    }
+
+    /// `rho`, `e_k` and `e_1`, from bit 0, 4 and 8: the flags MagSgn's
+    /// step takes.
+    #[inline(always)]
+    pub(super) fn flags(self) -> u32 {
+        self.0 >> 8 & 0xFFF
     }
 
     #[inline(always)]
     pub(super) fn u_off(self) -> usize {
-        (self.0 >> 12 & 1) as usize
-    }
-
-    /// The codeword's bits.
-    #[inline(always)]
-    pub(super) fn length(self) -> u32 {
-        self.0 >> 13 & 7
+        (self.0 >> 6 & 1) as usize
     }
 
     /// The MagSgn bits of the quad's samples where `U` is `big_u`: `U` per
     /// significant sample, one less where `e_k` is set.
     #[inline(always)]
     pub(super) fn bits(self, big_u: u32) -> u32 {
-        big_u * (self.0 >> 16 & 7) - (self.0 >> 20 & 7)
+        big_u * (self.0 >> 20 & 7) - (self.0 >> 23 & 7)
     }
 }
 
-/// Lookups by `context << 7 | next 7 bits`: for the initial line-pair and
+/// Lookups by context and the next 7 bits: for the initial line-pair and
 /// for the others.
-pub(super) static LOOKUPS: LazyLock<[[Quad; 1024]; 2]> =
+pub(super) static LOOKUPS: LazyLock<[Lookup; 2]> =
     LazyLock::new(|| [lookup(&INITIAL), lookup(&LATER)]);
 
 /// A quad's codeword as an encoder writes it.
@@ -156,15 +157,18 @@ fn codewords(codes: &[[u8; 7]]) -> [Codeword; 2048] {
     table
 }
 
-fn lookup(codes: &[[u8; 7]]) -> [Quad; 1024] {
-    let mut table = [Quad::UNMATCHED; 1024];
-    for (index, entry) in table.iter_mut().enumerate() {
-        let (context, bits) = ((index >> 7) as u8, index & 0x7F);
-        if let Some(code) = codes
-            .iter()
-            .find(|c| c[0] == context && usize::from(c[5]) == bits & ((1 << c[6]) - 1))
-        {
-            *entry = Quad::new(code[6], code[1], code[2] == 1, code[3], code[4]);
+/// A [`Quad`] by context and the next 7 bits of VLC.
+pub(super) type Lookup = [[Quad; 128]; 8];
+
+fn lookup(codes: &[[u8; 7]]) -> Lookup {
+    let mut table = [[Quad::UNMATCHED; 128]; 8];
+    for (context, row) in table.iter_mut().enumerate() {
+        for (bits, entry) in row.iter_mut().enumerate() {
+            if let Some(code) = codes.iter().find(|c| {
+                usize::from(c[0]) == context && usize::from(c[5]) == bits & ((1 << c[6]) - 1)
+            }) {
+                *entry = Quad::new(code[6], code[1], code[2] == 1, code[3], code[4]);
+            }
         }
     }
     table
@@ -174,13 +178,17 @@ fn lookup(codes: &[[u8; 7]]) -> [Quad; 1024] {
 /// they take of VLC, and per quad its suffix's length and its value before
 /// the suffix. The pair's `u` are `value + suffix` (each suffix read in
 /// turn after both prefixes), then 4 more bits of extension, shifted by 2,
-/// where that passes 32, then `plus`.
+/// where that passes 32, then `plus`. Eight bytes, so that a lookup's
+/// address is a shift of its index.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(align(8))]
 pub(super) struct Prefixes {
     pub(super) length: u8,
     pub(super) suffixes: [u8; 2],
     pub(super) values: [u8; 2],
     pub(super) plus: u8,
+    /// The bits the prefixes and suffixes take together.
+    pub(super) total: u8,
 }
 
 /// [`Prefixes`] by which quads of the pair have a residual and the next 6
@@ -212,6 +220,7 @@ const fn prefix_tables() -> [[Prefixes; 64]; 6] {
         suffixes: [0; 2],
         values: [0; 2],
         plus: 0,
+        total: 0,
     };
     let mut tables = [[none; 64]; 6];
     let mut bits = 0;
@@ -223,18 +232,21 @@ const fn prefix_tables() -> [[Prefixes; 64]; 6] {
             suffixes: [s0, 0],
             values: [v0, 0],
             plus: 0,
+            total: 0,
         };
         tables[2][bits] = Prefixes {
             length: l0,
             suffixes: [0, s0],
             values: [0, v0],
             plus: 0,
+            total: 0,
         };
         let both = Prefixes {
             length: l0 + l1,
             suffixes: [s0, s1],
             values: [v0, v1],
             plus: 0,
+            total: 0,
         };
         tables[3][bits] = both;
         tables[4][bits] = if l0 == 3 {
@@ -243,12 +255,23 @@ const fn prefix_tables() -> [[Prefixes; 64]; 6] {
                 suffixes: [s0, 0],
                 values: [v0, 1 + (bits >> 3 & 1) as u8],
                 plus: 0,
+                total: 0,
             }
         } else {
             both
         };
         tables[5][bits] = Prefixes { plus: 2, ..both };
         bits += 1;
+    }
+    let mut which = 0;
+    while which < 6 {
+        let mut bits = 0;
+        while bits < 64 {
+            let p = &mut tables[which][bits];
+            p.total = p.length + p.suffixes[0] + p.suffixes[1];
+            bits += 1;
+        }
+        which += 1;
     }
     tables
 }
