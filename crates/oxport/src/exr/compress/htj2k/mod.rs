@@ -238,6 +238,42 @@ mod tests {
         }
     }
 
+    /// Chunks of A, B, G and R encoded and decoded back to their bytes:
+    /// of halves (the color transform undone a row at a time, the last
+    /// level's code-blocks decoded a row of them at a time, several rows
+    /// and columns of them) and of floats (the transform undone over whole
+    /// planes, which it widens).
+    #[test]
+    fn chunks_come_back_through_either_way_of_undoing_the_color_transform() {
+        for pixel_type in [PixelType::Half, PixelType::Float] {
+            let channels: Vec<Channel> = ["A", "B", "G", "R"]
+                .into_iter()
+                .map(|n| Channel::new(n, pixel_type))
+                .collect();
+            let sizes: Vec<usize> = channels.iter().map(|c| c.pixel_type.size()).collect();
+            let layout = Layout {
+                sizes: &sizes,
+                channels: &channels,
+                width: 300,
+                lines: 150,
+                sampling: &[],
+                origin: (0, 0),
+            };
+            let mut seed = 1u32;
+            let raw: Vec<u8> = (0..layout.bytes())
+                .map(|_| {
+                    seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                    (seed >> 24) as u8
+                })
+                .collect();
+            let mut packed = Vec::new();
+            assert!(compress(&raw, &layout, &mut packed).unwrap());
+            let mut out = vec![0; layout.bytes()];
+            decompress(&packed, &layout, &mut out).unwrap();
+            assert!(out == raw, "{pixel_type:?}");
+        }
+    }
+
     /// The chunks of `name` decoded, as planes per channel, beside the same
     /// image's planes from ZIP.
     #[test]

@@ -408,9 +408,15 @@ impl<T: Coefficient> Synthesis<T> {
         self.bands.as_mut()
     }
 
-    /// The samples of a plane whole, row after row.
+    /// The samples of a plane kept whole, row after row, every row made.
     pub(super) fn whole_mut(&mut self) -> Option<&mut Vec<T>> {
-        (!self.ring && self.bands.is_none()).then_some(&mut self.rows)
+        if self.ring {
+            return None;
+        }
+        while self.bands.is_some() {
+            self.sweep();
+        }
+        Some(&mut self.rows)
     }
 
     /// The level's plane (of a synthesis kept whole).
