@@ -70,7 +70,7 @@ fn context_above(nw: u8, n: u8, ne: u8) -> u8 {
 
 /// What the quad on the left gives a later line-pair's context.
 #[inline(always)]
-fn context_left(left: u8) -> u8 {
+pub(super) fn context_left(left: u8) -> u8 {
     (left >> 2 & 1 | left >> 3 & 1) << 1
 }
 

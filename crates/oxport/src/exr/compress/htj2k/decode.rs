@@ -153,20 +153,33 @@ fn row<'s, T: Coefficient>(
 /// decoded a row of code-blocks at a time, as the synthesis comes to
 /// them: the bands' rows are then read while they are in cache.
 struct Pending<'a> {
-    /// HL, LH and HH: each band, its code-blocks, and its next row of
-    /// code-blocks and the band rows decoded before it.
-    bands: [(Band, Vec<Option<Block<'a>>>, u32, usize); 3],
+    /// HL, LH and HH.
+    bands: [PendingBand<'a>; 3],
     workspace: Box<block::Workspace>,
+}
+
+/// A band of the last level and its code-blocks, decoded up to a row of
+/// them.
+struct PendingBand<'a> {
+    band: Band,
+    blocks: Vec<Option<Block<'a>>>,
+    /// The next row of code-blocks to decode.
+    next: u32,
 }
 
 impl Pending<'_> {
     /// Decodes at least the first `rows` rows of each band (all it has,
     /// where fewer) into `[ll, hl, lh, hh]`.
     fn decode<T: Coefficient>(&mut self, planes: &mut [Plane<T>; 4], rows: usize) -> Result<()> {
-        for ((band, blocks, next, done), plane) in self.bands.iter_mut().zip(&mut planes[1..]) {
-            while *done < rows && *next < band.blocks.1 {
+        for (pending, plane) in self.bands.iter_mut().zip(&mut planes[1..]) {
+            let PendingBand { band, blocks, next } = pending;
+            // The band's rows its decoded code-blocks cover.
+            let done = |next: u32| match next.checked_sub(1) {
+                Some(last) => (band.block_rect(0, last).y1 - band.rect.y0) as usize,
+                None => 0,
+            };
+            while done(*next) < rows && *next < band.blocks.1 {
                 decode_blocks(band, blocks, *next, plane, &mut self.workspace)?;
-                *done = (band.block_rect(0, *next).y1 - band.rect.y0) as usize;
                 *next += 1;
             }
         }
@@ -346,14 +359,16 @@ fn tile_component<'a, T: Coefficient>(
         });
         if lazy {
             let joined = joined.expect("joined");
-            let mut coded_bands = coded_bands.into_iter();
-            let mut band = |k: usize| -> Result<_> {
-                let blocks = coded_bands
-                    .next()
-                    .ok_or_else(|| Error::Internal("HTJ2K: a resolution of other bands".into()))?;
-                Ok((resolution.bands[k].clone(), blocks, 0, 0))
+            // Three bands, as the match above found.
+            let [hl, lh, hh]: [Vec<_>; 3] = coded_bands
+                .try_into()
+                .map_err(|_| Error::Internal("HTJ2K: a resolution of other bands".into()))?;
+            let pending = |k: usize, blocks| PendingBand {
+                band: resolution.bands[k].clone(),
+                blocks,
+                next: 0,
             };
-            let bands = [band(0)?, band(1)?, band(2)?];
+            let bands = [pending(0, hl), pending(1, lh), pending(2, hh)];
             return Ok((joined, Some(Pending { bands, workspace })));
         }
     }

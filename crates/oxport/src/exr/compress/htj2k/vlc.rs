@@ -4,6 +4,7 @@
 //! `e_k` and `e_1`; and the lookup a decoder uses, indexed by the context
 //! and the next 7 bits of VLC.
 
+use super::block::{context_left, initial_context};
 use std::sync::LazyLock;
 
 /// One quad's VLC codeword, decoded, in one word: the codeword's length
@@ -14,8 +15,8 @@ use std::sync::LazyLock;
 /// right) and its EMB patterns `e_k` and `e_1` (only where `rho` is set),
 /// the flags MagSgn's step takes; the counts of `rho`'s and `e_k`'s set
 /// bits from 20 and 23; what the quad gives the context of the quad on
-/// its right, in a later line-pair at bit 26 (so that bits 25 and 26
-/// masked with 2 give it) and in the initial one from bit 27; bit 31
+/// its right, in a later line-pair in bits 25 and 26 and in the initial
+/// one from bit 27 ([`context_left`], [`initial_context`]); bit 31
 /// where the next bits match no codeword. Zero: a quad without a codeword
 /// (insignificant, its context 0 and its MEL event 0).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,9 +26,6 @@ impl Quad {
     fn new(length: u8, rho: u8, u_off: bool, e_k: u8, e_1: u8) -> Self {
         let (e_k, e_1) = (e_k & rho, e_1 & rho);
         let gamma = rho & rho.wrapping_sub(1) != 0;
-        // T.814 7.3.5: the right and left columns' bits of `rho`.
-        let later = (rho >> 2 | rho >> 3) & 1;
-        let initial = (rho & 1 | rho >> 1 & 1) | (rho >> 2 & 1) << 1 | (rho >> 3 & 1) << 2;
         Quad(
             u32::from(length)
                 | u32::from(u_off) << 6
@@ -37,8 +35,8 @@ impl Quad {
                 | u32::from(e_1) << 16
                 | rho.count_ones() << 20
                 | e_k.count_ones() << 23
-                | u32::from(later) << 26
-                | u32::from(initial) << 27,
+                | u32::from(context_left(rho)) << 25
+                | u32::from(initial_context(rho)) << 27,
         )
     }
 
@@ -52,7 +50,7 @@ impl Quad {
     /// later line-pair (T.814 7.3.5).
     #[inline(always)]
     pub(super) fn later_context(self) -> u8 {
-        (self.0 >> 25) as u8 & 2
+        (self.0 >> 25) as u8 & 3
     }
 
     /// What the quad gives the context of the quad on its right, in the

@@ -413,18 +413,14 @@ impl<T: Coefficient> Synthesis<T> {
         if self.ring {
             return None;
         }
-        while self.bands.is_some() {
-            self.sweep();
-        }
+        self.complete();
         Some(&mut self.rows)
     }
 
     /// The level's plane (of a synthesis kept whole).
     pub(super) fn into_plane(mut self) -> Plane<T> {
         debug_assert!(!self.ring);
-        while self.bands.is_some() {
-            self.sweep();
-        }
+        self.complete();
         Plane {
             rect: self.rect,
             samples: std::mem::take(&mut self.rows),
@@ -436,6 +432,13 @@ impl<T: Coefficient> Synthesis<T> {
     pub(super) fn recycle(mut self) {
         self.finish();
         scratch::give(std::mem::take(&mut self.rows));
+    }
+
+    /// Every row joined.
+    fn complete(&mut self) {
+        while self.bands.is_some() {
+            self.sweep();
+        }
     }
 
     /// The bands to this thread's pool, once the last row is joined.
@@ -534,7 +537,7 @@ fn synthesize<T: Coefficient>(bands_of: [Plane<T>; 4], rect: Rect) -> Plane<T> {
     Synthesis::new(bands_of, rect, false).into_plane()
 }
 
-/// One level of analysis (F.4.2, `2D_SD`), the inverse of [`synthesize`]:
+/// One level of analysis (F.4.2, `2D_SD`), the inverse of [`Synthesis`]:
 /// `plane` split along the columns and then the rows into its bands
 /// `[ll, hl, lh, hh]`. The columns are lifted in `plane`, in place (it goes
 /// back to this thread's pool). Compiled for AVX2 where the processor has
