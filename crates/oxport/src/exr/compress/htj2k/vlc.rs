@@ -14,9 +14,10 @@ use std::sync::LazyLock;
 /// pattern `rho` (bit 0 top left, 1 bottom left, 2 top right, 3 bottom
 /// right) and its EMB patterns `e_k` and `e_1` (only where `rho` is set),
 /// the flags MagSgn's step takes; the counts of `rho`'s and `e_k`'s set
-/// bits from 20 and 23; what the quad gives the context of the quad on
-/// its right, in a later line-pair in bits 25 and 26 and in the initial
-/// one from bit 27 ([`context_left`], [`initial_context`]); bit 31
+/// bits from 20 and 23 (three bits each); what the quad gives the context
+/// of the quad on its right, in a later line-pair at bit 26 (0 or 2, from
+/// bit 25) and in the initial one from bit 27 ([`context_left`],
+/// [`initial_context`]); bit 31
 /// where the next bits match no codeword. Zero: a quad without a codeword
 /// (insignificant, its context 0 and its MEL event 0).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -50,7 +51,7 @@ impl Quad {
     /// later line-pair (T.814 7.3.5).
     #[inline(always)]
     pub(super) fn later_context(self) -> u8 {
-        (self.0 >> 25) as u8 & 3
+        (self.0 >> 25) as u8 & 2
     }
 
     /// What the quad gives the context of the quad on its right, in the
@@ -485,3 +486,33 @@ const LATER: [[u8; 7]; 358] = [
     [7, 0xF, 0x1, 0xB, 0x9, 0x1E, 6], [7, 0xF, 0x1, 0xF, 0xC, 0x0E, 6], [7, 0xF, 0x1, 0xF, 0x8, 0x12, 5], [7, 0xF, 0x1, 0xF, 0x5, 0x2E, 6],
     [7, 0xF, 0x1, 0xF, 0x1, 0x02, 5], [7, 0xF, 0x1, 0xF, 0x4, 0x1C, 5],
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every field of a lookup entry reads back as it went in, whatever
+    /// the others hold (each field at the largest value it takes).
+    #[test]
+    fn a_quads_fields_read_back_apart() {
+        for rho in 0..16u8 {
+            for e_k in [0, rho] {
+                for (length, u_off) in [(7, true), (1, false)] {
+                    let quad = Quad::new(length, rho, u_off, e_k, rho);
+                    assert_eq!(quad.0 & 63, u32::from(length));
+                    assert_eq!(quad.u_off(), usize::from(u_off));
+                    assert_eq!(quad.rho(), u32::from(rho));
+                    assert_eq!(
+                        quad.flags(),
+                        u32::from(rho) | u32::from(e_k) << 4 | u32::from(rho) << 8
+                    );
+                    assert_eq!(quad.gamma(), u32::from(rho.count_ones() > 1));
+                    assert_eq!(quad.later_context(), context_left(rho));
+                    assert_eq!(quad.initial_context(), initial_context(rho));
+                    assert_eq!(quad.bits(9), 9 * rho.count_ones() - e_k.count_ones());
+                    assert!(!quad.unmatched());
+                }
+            }
+        }
+    }
+}
