@@ -20,7 +20,7 @@ PY_FEATURES := $(strip $(ISAL))
 comma := ,
 LIB_FEATURES := $(subst $(eval) ,$(comma),$(strip $(if $(ISAL),oxport/isal) $(if $(ZFP),oxport-lab/zfp)))
 
-.PHONY: test-aarch64 test-lane-checks test-lane-dist test-lane-python test-lane-platforms msrv bpy-venvs cli dist dist-module wheel test-wheel test-cross test-arm64-wheel test-dist test-default-deps bench-codecs bench-color bench-dask bench-remote bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
+.PHONY: test-aarch64 test-lane-checks test-lane-dist test-lane-python test-lane-platforms msrv bpy-venvs test-models cli dist dist-module wheel test-wheel test-cross test-arm64-wheel test-dist test-default-deps bench-codecs bench-color bench-dask bench-remote bench-exr bench-exr-lab bench-seekable blender-addon blender-test demo test test-rust test-python lint build venv bench bench-numfmt bench-obj bench-read exhaustive fuzz-build clean
 
 demo:
 	$(CARGO) run --release -p oxport-cli --features "$(CLI_FEATURES)" -- demo
@@ -154,6 +154,20 @@ build: venv
 # Without Python 3.11 (the only one bpy is built for) the venvs are left
 # out and those checks skip (which `make test` does not expect).
 BPY_PYTHON ?= python3.11
+# OBJ files of another project's test suite (tinyobjloader's edge cases:
+# bad indices, NaNs, mixed face layouts, points, materials in odd places),
+# from its source distribution on PyPI: the importer is compared with
+# Blender's on each.
+TINYOBJLOADER := tinyobjloader==2.0.0rc13
+test-models: target/test-models/.installed
+target/test-models/.installed:
+	rm -rf target/test-models && mkdir -p target/test-models
+	$(PYTHON) -m pip download --quiet --no-deps --no-binary :all: "$(TINYOBJLOADER)" -d target/test-models
+	tar -xzf target/test-models/tinyobjloader-*.tar.gz -C target/test-models
+	mv target/test-models/tinyobjloader-*/models target/test-models/tinyobjloader
+	rm -rf target/test-models/tinyobjloader-*
+	touch $@
+
 bpy-venvs:
 	@if command -v $(BPY_PYTHON) >/dev/null 2>&1; then \
 		$(MAKE) --no-print-directory .venv-bpy45/.installed .venv-bpy50/.installed; \
@@ -188,7 +202,7 @@ dist-module: venv dist
 cli:
 	$(CARGO) build --release -p oxport-cli --features "$(CLI_FEATURES)"
 
-test-python: $(PYTHON_UNDER_TEST) bpy-venvs
+test-python: $(PYTHON_UNDER_TEST) bpy-venvs test-models
 	$(VPY) -m mypy.stubtest oxport._native --allowlist python/stubtest-allowlist.txt
 	$(VPY) -m mypy --strict python/oxport
 	$(VPY) -m pytest python/tests -q

@@ -22,32 +22,63 @@ DUMP = ROOT / "integrations" / "blender" / "tests" / "import_dump.py"
 MATERIALS = ROOT / "integrations" / "blender" / "tests" / "materials_scene.py"
 
 
-def imported(version: str, mode: str, paths: list[Path], out: Path, options: dict | None = None) -> tuple[dict, dict]:
+def run_dump(version: str, mode: str, paths: list[Path], out: Path, options: dict | None = None,
+             each: bool = False) -> dict:
+    """Runs import_dump.py; gives what its OXPORT_IMPORT line says."""
     command = [*blender_python(version), str(DUMP), "--", str(ROOT), mode, str(out), *map(str, paths)]
     if options:
         command += ["--options", json.dumps(options)]
+    if each:
+        command.append("--each")
     result = subprocess.run(command, capture_output=True, text=True, timeout=900)
-    if result.returncode != 0 or "OXPORT_IMPORT " not in result.stdout:
+    lines = [line for line in result.stdout.splitlines() if line.startswith("OXPORT_IMPORT ")]
+    if result.returncode != 0 or not lines:
         pytest.fail(f"Blender failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
+    return dict(json.loads(lines[-1].split(" ", 1)[1]))
+
+
+def load(out: Path) -> tuple[dict, dict]:
+    """What import_dump.py saved at ``out``: the JSON part and the arrays."""
     with open(str(out) + ".arrays", "rb") as f:
         data = {key: np.frombuffer(raw, dtype=np.dtype(code)) for key, (code, raw) in pickle.load(f).items()}
     return json.loads(Path(str(out) + ".json").read_text()), data
 
 
-def assert_same_import(version: str, paths: list[Path], tmp_path: Path, options: dict | None = None) -> None:
-    theirs, their_arrays = imported(version, "blender", paths, tmp_path / "blender", options)
-    ours, our_arrays = imported(version, "oxport", paths, tmp_path / "oxport", options)
-    assert [o["name"] for o in ours["objects"]] == [o["name"] for o in theirs["objects"]]
-    for a, b in zip(ours["objects"], theirs["objects"]):
+def imported(version: str, mode: str, paths: list[Path], out: Path, options: dict | None = None) -> tuple[dict, dict]:
+    run_dump(version, mode, paths, out, options)
+    return load(out)
+
+
+def difference(ours: tuple[dict, dict], theirs: tuple[dict, dict]) -> str | None:
+    """The first thing two imports made differently (None: nothing)."""
+    (our_scene, our_arrays), (their_scene, their_arrays) = ours, theirs
+    names = [o["name"] for o in our_scene["objects"]], [o["name"] for o in their_scene["objects"]]
+    if names[0] != names[1]:
+        return f"objects {names[0]} against Blender's {names[1]}"
+    for a, b in zip(our_scene["objects"], their_scene["objects"]):
+        a, b = dict(a), dict(b)
         matrix_a, matrix_b = a.pop("matrix"), b.pop("matrix")
-        assert np.allclose(matrix_a, matrix_b, atol=1e-6), (a["name"], matrix_a, matrix_b)
-        assert a == b
-    assert sorted(our_arrays) == sorted(their_arrays)
-    for key, theirs_value in their_arrays.items():
-        assert np.array_equal(our_arrays[key], theirs_value), key
-    assert ours["materials"] == theirs["materials"]
-    assert ours["images"] == theirs["images"]
-    assert ours["active"] == theirs["active"]
+        if not np.allclose(matrix_a, matrix_b, atol=1e-6):
+            return f"{a['name']}: matrix {matrix_a} against Blender's {matrix_b}"
+        for key in sorted(set(a) | set(b)):
+            if a.get(key) != b.get(key):
+                return f"{a['name']}: {key} {a.get(key)!r:.300} against Blender's {b.get(key)!r:.300}"
+    if sorted(our_arrays) != sorted(their_arrays):
+        return f"arrays {sorted(set(our_arrays) ^ set(their_arrays))} made by one importer only"
+    for key, value in their_arrays.items():
+        if not np.array_equal(our_arrays[key], value):
+            return f"array {key}: {our_arrays[key][:12]} against Blender's {value[:12]}"
+    for key in ("materials", "images", "active"):
+        if our_scene[key] != their_scene[key]:
+            return f"{key} {our_scene[key]!r:.300} against Blender's {their_scene[key]!r:.300}"
+    return None
+
+
+def assert_same_import(version: str, paths: list[Path], tmp_path: Path, options: dict | None = None) -> None:
+    theirs = imported(version, "blender", paths, tmp_path / "blender", options)
+    ours = imported(version, "oxport", paths, tmp_path / "oxport", options)
+    found = difference(ours, theirs)
+    assert found is None, found
 
 
 def blender_file(tmp_path: Path, script: str, args: list[str], name: str, version: str,
@@ -101,3 +132,86 @@ def test_options_not_supported_yet_are_refused(tmp_path: Path) -> None:
     assert result.returncode != 0
     assert ("oxport OBJ import does not support these options yet: use_split_groups=True "
             "(groups are not split into objects yet)") in result.stdout + result.stderr
+
+
+TINYOBJLOADER = ROOT / "target" / "test-models" / "tinyobjloader"
+
+# tinyobjloader's files that oxport still imports otherwise than Blender
+# (every version alike), and why.
+NO_NORMALS = "normal indices in a file without normals: Blender ignores them, oxport refuses the file"
+BAD_INDEX = "a face with an index out of range or 0: Blender skips the face, oxport refuses the file"
+EMPTY_OBJECT = ("an object without faces (front_wall): Blender gives its name and materials to the next "
+                "object, oxport leaves it out")
+UNUSED_MATERIAL = "a material no face uses: Blender gives the object a slot for it, oxport does not"
+DIFFERENT: dict[str, str] = {
+    "catmark_torus_creases0.obj": NO_NORMALS,
+    "smoothing-group-two-squares.obj": NO_NORMALS,
+    "invalid-relative-texture-index.obj": BAD_INDEX,
+    "invalid-relative-vertex-index.obj": BAD_INDEX,
+    "issue-140-zero-face-idx.obj": BAD_INDEX + " (and keeps the vertices before the bad index, loose)",
+    "cornell_box.obj": EMPTY_OBJECT,
+    "cornell_box_multimaterial.obj": EMPTY_OBJECT,
+    "missing_material_file.obj": EMPTY_OBJECT,
+    "line-prim.obj": UNUSED_MATERIAL,
+    "usemtl-issue-104.obj": UNUSED_MATERIAL,
+    "issue-235-usemtl-then-o.obj": UNUSED_MATERIAL,
+    "issue-244-mtl-searchpaths.obj": UNUSED_MATERIAL,
+    "invalid-face-definition.obj": ("faces of one and two corners: Blender 4.5 and 5.0 skip them and keep their "
+                                    "vertices, loose; oxport reads the second as a loose edge"),
+    "issue-161-inconsistent-f.obj": "faces with UVs and without in one object: Blender makes one object, oxport two",
+    "issue-295-trianguation-failure.obj": ("vertices declared before the object that uses them: Blender keeps "
+                                           "their file order, oxport the order the faces use them in"),
+    "points-prim.obj": ("a file without faces or lines: Blender makes one mesh of every vertex (its `p` lines "
+                        "ignored), oxport none"),
+    "test-nan.obj": ("a number `1.#IND`: Blender reads it up to the `#` and the rest of the line as zeros, oxport "
+                     "refuses the file"),
+}
+# Files Blender itself crashes on (the test checks that it still does).
+CRASHES = {"3.4": {"invalid-face-definition.obj"}}
+
+
+def last_line(error: str) -> str:
+    """An error's message without Blender's traceback and location."""
+    lines = [line.strip() for line in error.splitlines() if line.strip() and not line.startswith("Location:")]
+    return lines[-1] if lines else error
+
+
+def test_files_of_another_project(tmp_path: Path, version: str) -> None:
+    """tinyobjloader's OBJ files (edge cases of its own issues: bad and
+    relative indices, NaNs, faces that mix layouts, points, materials
+    missing or assigned before ``o``), each imported into an empty scene by
+    Blender and by oxport: the same objects and data, or the same failure."""
+    if not TINYOBJLOADER.is_dir():
+        pytest.skip("tinyobjloader's test models are not downloaded (make test-models)")
+    paths = sorted(TINYOBJLOADER.glob("*.obj"))
+    assert len(paths) == 47
+    crashes = CRASHES.get(version, set())
+    for name in crashes:
+        command = [*blender_python(version), str(DUMP), "--", str(ROOT), "blender", str(tmp_path / "crash"),
+                   str(TINYOBJLOADER / name)]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=900)
+        assert result.returncode != 0 and "OXPORT_IMPORT" not in result.stdout, f"Blender {version} imports {name} now"
+    compared = [p for p in paths if p.name not in crashes]
+    theirs = run_dump(version, "blender", compared, tmp_path / "blender", each=True)["errors"]
+    ours = run_dump(version, "oxport", paths, tmp_path / "oxport", each=True)["errors"]
+    found = {}
+    for i, path in enumerate(paths):
+        if path.name in crashes:
+            if ours[i] is not None:
+                found[path.name] = f"oxport failed: {last_line(ours[i])}"
+            continue
+        j = compared.index(path)
+        if theirs[j] is not None:
+            found[path.name] = f"Blender's importer failed: {last_line(theirs[j])}"
+        elif ours[i] is not None:
+            found[path.name] = f"oxport failed: {last_line(ours[i])}"
+        else:
+            differs = difference(load(tmp_path / f"oxport-{i}"), load(tmp_path / f"blender-{j}"))
+            if differs is not None:
+                found[path.name] = differs
+    expected = {name for name in DIFFERENT if name not in crashes}
+    unexpected = {name: why for name, why in found.items() if name not in expected}
+    fixed = sorted(expected - set(found))
+    assert not unexpected and not fixed, (
+        "imported otherwise than Blender:\n" + "\n".join(f"{n}: {w}" for n, w in unexpected.items())
+        + f"\nnow the same (take them out of DIFFERENT): {fixed}")

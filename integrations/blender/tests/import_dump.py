@@ -25,6 +25,9 @@ from blender_process import arguments, run  # noqa: E402
 
 def main() -> None:
     argv, options = arguments()
+    each = "--each" in argv
+    if each:
+        argv.remove("--each")
     root, mode, out, *paths = argv
     sys.path.insert(0, os.path.join(root, "python"))
     sys.path.insert(0, os.path.join(root, "integrations", "blender"))
@@ -32,26 +35,70 @@ def main() -> None:
     import bpy
 
     bpy.ops.wm.read_factory_settings(use_empty=True)
-    start = time.perf_counter()
+    if mode == "oxport":
+        import oxport_obj
+
+        oxport_obj.register()
+    if not each:
+        start = time.perf_counter()
+        import_files(bpy, mode, paths, options)
+        seconds = time.perf_counter() - start
+        objects = dump(bpy, out, seconds)
+        print("OXPORT_IMPORT " + json.dumps({"seconds": seconds, "objects": objects}))
+        return
+    # Each file into a scene of its own: OUT-0, OUT-1, ... and one line
+    # with what each import raised (None where it finished).
+    errors = []
+    for i, path in enumerate(paths):
+        bpy.ops.wm.read_factory_settings(use_empty=True)
+        try:
+            start = time.perf_counter()
+            import_files(bpy, mode, [path], options)
+        except Exception as error:  # noqa: BLE001  (reported, and compared by the test)
+            errors.append(f"{type(error).__name__}: {error}")
+            continue
+        dump(bpy, f"{out}-{i}", time.perf_counter() - start)
+        errors.append(None)
+    print("OXPORT_IMPORT " + json.dumps({"errors": errors}))
+
+
+def curve(obj) -> dict:
+    """A curve object: its name, matrix and splines (NURBS: order,
+    flags, points with weights)."""
+    splines = []
+    for spline in obj.data.splines:
+        splines.append({
+            "type": spline.type, "order": spline.order_u, "resolution": spline.resolution_u,
+            "cyclic": spline.use_cyclic_u, "endpoint": spline.use_endpoint_u, "bezier": spline.use_bezier_u,
+            "points": [list(p.co) for p in spline.points], "weights": [p.weight for p in spline.points],
+        })
+    return {"name": obj.name, "type": "CURVE", "matrix": [list(row) for row in obj.matrix_world],
+            "dimensions": obj.data.dimensions, "splines": splines, "selected": obj.select_get()}
+
+
+def import_files(bpy, mode: str, paths: list, options: dict) -> None:
     if mode == "blender":
         for path in paths:
             bpy.ops.wm.obj_import(filepath=path, **options)
     else:
-        import oxport_obj
-
-        oxport_obj.register()
         files = [{"name": os.path.basename(p)} for p in paths]
         result = bpy.ops.import_scene.oxport_obj(filepath=paths[0], directory=os.path.dirname(paths[0]),
                                                  files=files, **options)
         assert result == {"FINISHED"}, result
-    seconds = time.perf_counter() - start
 
+
+def dump(bpy, out: str, seconds: float) -> int:
+    """Saves what the scene holds (see the module's docstring); gives the
+    number of objects."""
     version = tuple(bpy.app.version[:2])
     arrays, objects = {}, []
     collection = bpy.context.view_layer.active_layer_collection.collection
     for i, obj in enumerate(collection.objects):
         mesh = obj.data
         key = f"{i}/"
+        if obj.type == "CURVE":
+            objects.append(curve(obj))
+            continue
 
         def get(seq, attr, typecode, width, name=None):
             values = array(typecode, bytes(array(typecode).itemsize * len(seq) * width))
@@ -125,7 +172,7 @@ def main() -> None:
     with open(out + ".json", "w") as f:
         json.dump({"objects": objects, "materials": materials, "images": sorted(i.filepath for i in bpy.data.images),
                    "active": active.name if active else None, "seconds": seconds}, f)
-    print("OXPORT_IMPORT " + json.dumps({"seconds": seconds, "objects": len(objects)}))
+    return len(objects)
 
 
 run(main)
