@@ -315,8 +315,10 @@ def read_obj(
 
     Reading is lenient, as other readers are, and what it passes over is in
     :attr:`Scene.warnings`: a face of two corners is read as a loose edge,
-    faces and lines with too few corners and unknown statements are skipped,
-    MTL files that are missing, malformed or outside ``mtl_root`` are not read.
+    faces and lines with too few corners, faces with an index out of range
+    or 0 and unknown statements are skipped, normal indices in a file
+    without normals are ignored, MTL files that are missing, malformed or
+    outside ``mtl_root`` are not read.
 
     Args:
         path: the OBJ file: a path, a URL (``s3://bucket/key.obj``,
@@ -335,8 +337,8 @@ def read_obj(
 
     Raises:
         ParseError: the file does not parse; the message names the file, the
-            line and the reason (an index out of range, a token that is not a
-            number...).
+            line and the reason (a token that is not a number, an index out of
+            range in an ``l`` line, or in a face when ``strict``...).
         UnsupportedError: an object with more than 2^32 face corners.
         ValueError: ``threads`` is 0.
         OSError: the file cannot be read.

@@ -117,6 +117,7 @@ impl BatchJob {
             strict,
             materials: read_materials,
             mtl_root,
+            ..obj::ReadOptions::default()
         };
         Self::new(inputs, output_dir, Conversion::Obj { reading, writing })
     }

@@ -423,6 +423,7 @@ pub(crate) fn read_obj(
         strict,
         materials,
         mtl_root,
+        ..obj::ReadOptions::default()
     };
     let scene = open_reader(
         py,
@@ -461,6 +462,7 @@ pub(crate) fn convert_obj(
         strict,
         materials,
         mtl_root,
+        ..obj::ReadOptions::default()
     };
     let done = py
         .detach(|| obj::convert(&src, &dst, &reading, &options.options, |_, _| {}))

@@ -70,6 +70,7 @@ impl ReadingArgs {
             strict: self.strict,
             materials: !self.no_mtl,
             mtl_root: self.mtl_root.clone(),
+            ..obj::ReadOptions::default()
         }
     }
 }

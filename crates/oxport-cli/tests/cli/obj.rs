@@ -39,11 +39,11 @@ fn info_describes_a_file() {
         "{out}"
     );
     let bad = dir.join("bad.obj");
-    std::fs::write(&bad, "v 0 0 0\nf 1 2 3\n").unwrap();
+    std::fs::write(&bad, "v 0 0 0\nv 1 0 0\nl 1 3\n").unwrap();
     let (ok, _, err) = oxport(&["obj", "info", bad.to_str().unwrap()]);
     assert!(!ok);
     assert!(
-        err.contains("bad.obj:2: position index 2 is out of range"),
+        err.contains("bad.obj:3: position index 3 is out of range"),
         "{err}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

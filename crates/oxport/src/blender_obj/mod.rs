@@ -58,6 +58,7 @@ pub fn import_obj(
     let read = obj::ReadOptions {
         threads,
         materials: false,
+        objects: obj::ObjectRule::Blender,
         ..obj::ReadOptions::default()
     };
     let scene = obj::read(path, &read)?;

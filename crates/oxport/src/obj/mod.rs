@@ -21,7 +21,7 @@ pub use dialect::{CurveLayout, Dialect, TextureNumbers};
 pub use mtl::{write_mtl, write_mtl_to};
 pub use mtl_read::{MaterialLibrary, parse_mtl, read_mtl};
 pub use precision::Precision;
-pub use read::{ReadOptions, Scene, read, read_bytes, read_from, read_source};
+pub use read::{ObjectRule, ReadOptions, Scene, read, read_bytes, read_from, read_source};
 pub use scene::{Conversion, SceneText, convert, mtl_path, write_scene, write_with_mtl};
 pub(crate) use warning::FREE_FORM_SKIPPED;
 pub use warning::ReadWarning;

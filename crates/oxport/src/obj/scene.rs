@@ -255,7 +255,7 @@ mod tests {
         );
 
         // A file that does not parse writes nothing.
-        std::fs::write(&input, "f 1 2 3\n").unwrap();
+        std::fs::write(&input, "v 0 0 x\n").unwrap();
         std::fs::remove_file(&output).unwrap();
         assert!(convert(&input, &output, &reading, &options, |_, _| {}).is_err());
         assert!(!output.exists());

@@ -159,6 +159,10 @@ pub(super) struct Layout {
     pub(super) normals: bool,
 }
 
+/// The raw index a `0` in the file is read as (no index is 0: it stands
+/// for an index absent, and indices start at 1).
+pub(super) const ZERO: i32 = i32::MIN;
+
 pub(super) fn corner_layout(corner: &[i32; 3]) -> Layout {
     Layout {
         uvs: corner[1] != 0,
@@ -166,8 +170,15 @@ pub(super) fn corner_layout(corner: &[i32; 3]) -> Layout {
     }
 }
 
-pub(super) fn layout_of(block: &Block, face: usize) -> Layout {
-    corner_layout(&block.corners[block.faces[face] as usize])
+/// A face's layout (its first corner's), without normals unless `normals`
+/// (false for a file without `vn` lines read leniently: its normal indices
+/// are ignored, as Blender's importer ignores them).
+pub(super) fn layout_of(block: &Block, face: usize, normals: bool) -> Layout {
+    let layout = corner_layout(&block.corners[block.faces[face] as usize]);
+    Layout {
+        normals: layout.normals && normals,
+        ..layout
+    }
 }
 
 /// The kinds of elements, in the order of the `[_; 3]` arrays of counts and

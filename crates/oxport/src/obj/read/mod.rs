@@ -21,8 +21,10 @@
 //!
 //! Reading is lenient by default, as other readers are, and reports what it
 //! passes over in [`Scene::warnings`]: a face of two corners is read as a
-//! loose edge, faces and lines with too few corners and unknown statements
-//! are skipped. [`ReadOptions::strict`] refuses them instead.
+//! loose edge, faces and lines with too few corners, faces with an index
+//! out of range (or 0) and unknown statements are skipped, and normal
+//! indices in a file without normals are ignored (the last two as Blender's
+//! importer reads). [`ReadOptions::strict`] refuses them instead.
 
 mod block;
 mod build;
@@ -43,11 +45,11 @@ use crate::source::Source;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
-use block::Elements;
+use block::{Block, Elements, Kind};
 use build::build;
 use parse::parse_block;
 use plan::plan;
-use resolve::{Foreign, resolve};
+use resolve::{Foreign, SKIPPED_FACE, resolve, skip_faces};
 use split::{block_starts, header, line_count, parse_error};
 
 use super::{ReadWarning, mtl_read, warning};
@@ -60,8 +62,9 @@ pub struct ReadOptions {
     pub threads: Option<usize>,
     /// Refuse what a lenient read passes over with a warning: unknown
     /// statements, faces of fewer than 3 corners, lines of fewer than 2
-    /// points, MTL files that are missing, unreadable, malformed or outside
-    /// [`ReadOptions::mtl_root`].
+    /// points, faces with an index out of range or 0, normal indices in a
+    /// file without normals, MTL files that are missing, unreadable,
+    /// malformed or outside [`ReadOptions::mtl_root`].
     pub strict: bool,
     /// Read the MTL files the `mtllib` statements name ([`read`] only).
     pub materials: bool,
@@ -69,6 +72,25 @@ pub struct ReadOptions {
     /// OBJ file's own folder. A `mtllib` path that leaves it (`../`, an
     /// absolute path, a link out) is not opened. `/` allows any path.
     pub mtl_root: Option<PathBuf>,
+    /// How the statements make objects.
+    #[serde(default)]
+    pub objects: ObjectRule,
+}
+
+/// How an OBJ file's statements make objects and their materials.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObjectRule {
+    /// Each `o` starts an object; an object's materials are those its faces
+    /// use, in the order they first do.
+    #[default]
+    Plain,
+    /// As Blender's importer (`wm.obj_import`) makes objects: an `o` after
+    /// an object that has neither faces nor lines renames that object
+    /// instead, and an object's materials are those its `usemtl` statements
+    /// name, in order, whether faces use them or not (and, where it has none
+    /// by its first face, the one current then, named before its `o`).
+    Blender,
 }
 
 impl Default for ReadOptions {
@@ -78,6 +100,7 @@ impl Default for ReadOptions {
             strict: false,
             materials: true,
             mtl_root: None,
+            objects: ObjectRule::Plain,
         }
     }
 }
@@ -272,8 +295,39 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         }
     }
     let elements = Elements::new(&blocks);
-    let (plans, mut arrays) = plan(&blocks, &elements, &mut scene.mtllibs).map_err(located)?;
-    let foreign = resolve(&pipeline, &blocks, &elements, &plans, &mut arrays).map_err(located)?;
+    // Normal indices in a file without normals are ignored, read leniently.
+    let normals = options.strict || elements.sizes()[Kind::Normal as usize] > 0;
+    if !normals && blocks.iter().any(|b| has_normal_indices(b)) {
+        warning::add(&mut scene.warnings, None, 0, NORMALS_IGNORED, 1);
+    }
+    let (plans, mut arrays) = plan(
+        &blocks,
+        &elements,
+        options.objects,
+        normals,
+        &mut scene.mtllibs,
+    )
+    .map_err(located)?;
+    let mut foreign = resolve(
+        &pipeline,
+        &blocks,
+        &elements,
+        &plans,
+        &mut arrays,
+        options.strict,
+    )
+    .map_err(located)?;
+    if foreign.iter().any(|f| !f.skipped.is_empty()) {
+        let line = skip_faces(&plans, &mut arrays, &mut foreign, &blocks, &elements);
+        let (block, line) = line;
+        warning::add(
+            &mut scene.warnings,
+            None,
+            line_count(&data[..starts[block]]) + line,
+            SKIPPED_FACE,
+            foreign.iter().map(|f| f.skipped.len() as u64).sum(),
+        );
+    }
     // Blocks of positions without faces or lines: their first position, to
     // keep only the positions no other object uses.
     let faceless: Vec<Option<usize>> = plans
@@ -307,8 +361,18 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
             (Some(first), Some(used)) => unused_points(mesh, first, used),
             _ => Some(mesh),
         })
+        // (An object all of whose faces were skipped, with nothing else.)
+        .filter(|mesh| !mesh.positions.is_empty())
         .collect();
     Ok(scene)
+}
+
+/// The warning of normal indices ignored.
+const NORMALS_IGNORED: &str = "normal indices ignored: the file has no normals (vn)";
+
+/// Some face of `block` has normal indices.
+fn has_normal_indices(block: &Block) -> bool {
+    block.corners.iter().any(|c| c[2] != 0)
 }
 
 /// Which positions some object uses from outside its own.

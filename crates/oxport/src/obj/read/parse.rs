@@ -5,7 +5,7 @@ use crate::obj::quoted;
 use crate::{Error, Result};
 
 use super::block::{
-    Block, Event, Relative, Span, corner_layout, counts, end_face, mark, vertex, warn,
+    Block, Event, Relative, Span, ZERO, corner_layout, counts, end_face, mark, vertex, warn,
 };
 use super::fast::common_line;
 use super::split::{Statements, next_token, parse_error, text, trim};
@@ -350,7 +350,15 @@ pub(super) fn index(part: &[u8], line: u64) -> Result<i32> {
         value = value * 10 + i64::from(d - b'0');
     }
     if value == 0 {
-        return Err(parse_error(line, "index 0 (indices start at 1)"));
+        // Refused or the face left out when resolved (a strict or a
+        // lenient read), as other indices out of range are.
+        return Ok(ZERO);
+    }
+    if value > i64::from(i32::MAX) {
+        return Err(parse_error(
+            line,
+            format!("index {value} is beyond what oxport reads (2^31 - 1)"),
+        ));
     }
     i32::try_from(if negative { -value } else { value }).map_err(|_| {
         parse_error(

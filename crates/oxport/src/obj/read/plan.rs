@@ -7,7 +7,8 @@ use std::ops::Range;
 
 use crate::{Error, Result};
 
-use super::Located;
+use super::{Located, ObjectRule};
+
 use super::block::{Block, Elements, Event, Kind, Layout, Span, layout_of};
 
 /// The state a face takes from the statements before it.
@@ -118,10 +119,13 @@ pub(super) struct Arrays {
     pub(super) edges: Vec<[u32; 2]>,
 }
 
-/// Pass 2: the objects and their segments, from the marks alone.
+/// Pass 2: the objects and their segments, from the marks alone, by `rule`;
+/// faces have normals unless `normals` is false ([`layout_of`]).
 pub(super) fn plan(
     blocks: &[Block],
     elements: &Elements,
+    rule: ObjectRule,
+    normals: bool,
     mtllibs: &mut Vec<String>,
 ) -> Located<(Vec<Plan>, Vec<Arrays>)> {
     let offsets = &elements.offsets;
@@ -137,11 +141,19 @@ pub(super) fn plan(
             let mark = block.marks.get(s);
             let face_end = mark.map_or(block.faces.len() - 1, |m| m.faces as usize);
             let line_end = mark.map_or(block.lines.len() - 1, |m| m.lines as usize);
-            add_faces(&mut object, block, b, face..face_end, span, &state).map_err(|e| (b, e))?;
+            let faces = face..face_end;
+            add_faces(&mut object, block, b, faces, span, &state, normals).map_err(|e| (b, e))?;
             add_lines(&mut object, block, b, line..line_end);
             (face, line) = (face_end, line_end);
             let Some(mark) = mark else { continue };
             match &mark.event {
+                // Blender renames an object that has neither faces nor lines.
+                Event::Object(name)
+                    if rule == ObjectRule::Blender
+                        && object.parts.iter().all(|p| p.segments.is_empty()) =>
+                {
+                    object.name = name.clone();
+                }
                 Event::Object(name) => {
                     let here = Kind::ALL
                         .map(|k| offsets[b][k as usize] + mark.counts[k as usize] as usize);
@@ -151,7 +163,14 @@ pub(super) fn plan(
                     object.first = here;
                 }
                 Event::Group(name) => state.group = Some(name.clone()),
-                Event::Material(name) => state.material = Some(name.clone()),
+                Event::Material(name) => {
+                    // Blender gives the object a slot for each material named
+                    // while it is current.
+                    if rule == ObjectRule::Blender {
+                        object.part(None).materials.index(name);
+                    }
+                    state.material = Some(name.clone());
+                }
                 Event::MtlLib(text) => mtllibs.push(text.clone()),
             }
         }
@@ -199,6 +218,7 @@ pub(super) fn add_faces(
     faces: Range<usize>,
     span: &Span,
     state: &State,
+    normals: bool,
 ) -> Result<()> {
     if faces.is_empty() {
         return Ok(());
@@ -210,7 +230,7 @@ pub(super) fn add_faces(
     let mut runs: Vec<Run> = Vec::new();
     if mixed {
         for f in faces.clone() {
-            let layout = layout_of(block, f);
+            let layout = layout_of(block, f, normals);
             let corners = (block.faces[f + 1] - block.faces[f]) as usize;
             match runs.iter_mut().find(|r| r.layout == layout) {
                 Some(run) => {
@@ -228,7 +248,7 @@ pub(super) fn add_faces(
         }
     } else {
         runs.push(Run {
-            layout: layout_of(block, faces.start),
+            layout: layout_of(block, faces.start, normals),
             faces: faces.len(),
             corners: (block.faces[faces.end] - block.faces[faces.start]) as usize,
             any_smooth: smooth(faces.start) || smooth(faces.end - 1),

@@ -1,11 +1,12 @@
 //! Pass 3a, on all cores: each segment's raw indices resolved straight into
-//! its object's index arrays; errors for indices out of range.
+//! its object's index arrays; errors for indices out of range, or (read
+//! leniently, as Blender's importer reads) the faces that have one left out.
 
 use crate::Error;
 use crate::pipeline::Pipeline;
 
 use super::Located;
-use super::block::{Block, Counts, Elements, Kind, Reference, Relative, layout_of};
+use super::block::{Block, Counts, Elements, Kind, Reference, Relative, ZERO, layout_of};
 use super::plan::{Arrays, Plan, Segment};
 use super::split::{parse_error, statements, trim};
 
@@ -17,11 +18,16 @@ pub(super) struct Foreign {
     pub(super) uvs: Vec<Reference>,
     pub(super) normals: Vec<Reference>,
     pub(super) edge_points: Vec<Reference>,
+    /// Faces with an index out of range, read leniently: their index among
+    /// the object's faces, and the first index out of range of each.
+    pub(super) skipped: Vec<(usize, OutOfRange)>,
 }
 
 /// A segment's share of its object's arrays.
 pub(super) struct Task<'a> {
     pub(super) segment: &'a Segment,
+    /// The index of the segment's first face among its object's.
+    pub(super) first_face: usize,
     pub(super) first: [usize; 3],
     pub(super) end: [usize; 3],
     pub(super) face_offsets: &'a mut [u32],
@@ -46,12 +52,15 @@ pub(super) fn take_some<'a, T>(rest: &mut Option<&'a mut [T]>, n: usize) -> Opti
 }
 
 /// Pass 3a: every segment's indices into its object's arrays, on all cores.
+/// Faces with an index out of range are an error if `strict`, else listed
+/// in their segment's [`Foreign::skipped`] (their slots hold zeros).
 pub(super) fn resolve(
     pipeline: &Pipeline,
     blocks: &[Block],
     elements: &Elements,
     plans: &[Plan],
     arrays: &mut [Arrays],
+    strict: bool,
 ) -> Located<Vec<Foreign>> {
     let mut tasks = Vec::new();
     for (plan, arrays) in plans.iter().zip(arrays.iter_mut()) {
@@ -63,10 +72,12 @@ pub(super) fn resolve(
         let mut materials = arrays.material_indices.as_deref_mut();
         let mut groups = arrays.group_indices.as_deref_mut();
         let mut edges = &mut arrays.edges[..];
+        let mut first_face = 0;
         for segment in &plan.segments {
             let (faces, corners) = (segment.face_count, segment.corners);
             tasks.push(Task {
                 segment,
+                first_face,
                 first: plan.first,
                 end: plan.end,
                 face_offsets: take(&mut face_offsets, faces),
@@ -78,12 +89,13 @@ pub(super) fn resolve(
                 groups: take_some(&mut groups, faces),
                 edges: take(&mut edges, segment.edges),
             });
+            first_face += faces;
         }
     }
     let sizes = elements.sizes();
     let filled = pipeline.map(tasks, |task| {
         let b = task.segment.block;
-        fill(task, &blocks[b], elements.offsets[b], sizes).map_err(|error| (b, error))
+        fill(task, &blocks[b], elements.offsets[b], sizes, strict).map_err(|error| (b, error))
     });
     let mut found = Vec::with_capacity(filled.len());
     let mut failed: Vec<(usize, OutOfRange)> = Vec::new();
@@ -112,6 +124,7 @@ pub(super) fn resolve(
 
 /// An index out of range in the `nth` `keyword` statement of a block: the
 /// raw index and its kind. (Lines are found only for the error reported.)
+#[derive(Clone, Copy)]
 pub(super) struct OutOfRange {
     pub(super) keyword: &'static [u8],
     pub(super) nth: usize,
@@ -159,6 +172,9 @@ pub(super) fn describe(
             .iter()
             .find(|c| c.keyword == keyword && c.nth == *nth)
         {
+            if error.raw == ZERO {
+                return parse_error(number, "index 0 (indices start at 1)");
+            }
             let k = error.k;
             return parse_error(
                 number,
@@ -210,7 +226,9 @@ impl Resolver {
         nth: usize,
     ) -> std::result::Result<u32, OutOfRange> {
         let k = kind as usize;
-        let global = if raw > 0 {
+        let global = if raw == ZERO {
+            None
+        } else if raw > 0 {
             let g = raw as usize - 1;
             (g < self.sizes[k]).then_some(g)
         } else {
@@ -251,9 +269,11 @@ pub(super) fn fill(
     block: &Block,
     offset: [usize; 3],
     sizes: [usize; 3],
+    strict: bool,
 ) -> std::result::Result<Foreign, OutOfRange> {
     let Task {
         segment,
+        first_face,
         first,
         end,
         face_offsets,
@@ -275,40 +295,67 @@ pub(super) fn fill(
     let mut relative = relative_from(&block.relative_faces, segment.faces.start);
     let mut slot = 0;
     let faces = segment.faces.clone();
-    let kept = faces.filter(|&f| segment.only.is_none_or(|only| layout_of(block, f) == only));
+    // (Normals are in the layout wherever the file has some: in a strict
+    // read, normal indices of a file without them are out of range.)
+    let with_normals = strict || sizes[Kind::Normal as usize] > 0;
+    let kept = faces.filter(|&f| {
+        segment
+            .only
+            .is_none_or(|only| layout_of(block, f, with_normals) == only)
+    });
     for (i, f) in kept.enumerate() {
         while relative.next_if(|r| (r.item as usize) < f).is_some() {}
         let counts = relative
             .next_if(|r| r.item as usize == f)
             .map(|r| &r.counts);
         let corners = &block.corners[block.faces[f] as usize..block.faces[f + 1] as usize];
-        for c in corners {
-            let at = segment.first_corner + slot;
-            positions[slot] = resolver.local(
-                c[0],
-                Kind::Position,
-                counts,
-                at,
-                &mut foreign.positions,
-                b"f",
-                f,
-            )?;
-            if let Some(uvs) = uvs.as_deref_mut() {
-                uvs[slot] =
-                    resolver.local(c[1], Kind::Uv, counts, at, &mut foreign.uvs, b"f", f)?;
-            }
-            if let Some(normals) = normals.as_deref_mut() {
-                normals[slot] = resolver.local(
-                    c[2],
-                    Kind::Normal,
+        let face_start = slot;
+        let marks = [
+            foreign.positions.len(),
+            foreign.uvs.len(),
+            foreign.normals.len(),
+        ];
+        let mut resolve_corners = || -> std::result::Result<(), OutOfRange> {
+            for c in corners {
+                let at = segment.first_corner + slot;
+                positions[slot] = resolver.local(
+                    c[0],
+                    Kind::Position,
                     counts,
                     at,
-                    &mut foreign.normals,
+                    &mut foreign.positions,
                     b"f",
                     f,
                 )?;
+                if let Some(uvs) = uvs.as_deref_mut() {
+                    uvs[slot] =
+                        resolver.local(c[1], Kind::Uv, counts, at, &mut foreign.uvs, b"f", f)?;
+                }
+                if let Some(normals) = normals.as_deref_mut() {
+                    normals[slot] = resolver.local(
+                        c[2],
+                        Kind::Normal,
+                        counts,
+                        at,
+                        &mut foreign.normals,
+                        b"f",
+                        f,
+                    )?;
+                }
+                slot += 1;
             }
-            slot += 1;
+            Ok(())
+        };
+        if let Err(error) = resolve_corners() {
+            if strict {
+                return Err(error);
+            }
+            // Left out later: none of its elements is copied.
+            foreign.positions.truncate(marks[0]);
+            foreign.uvs.truncate(marks[1]);
+            foreign.normals.truncate(marks[2]);
+            slot = face_start + corners.len();
+            foreign.skipped.push((first_face + i, error));
         }
         face_offsets[i] = (segment.first_corner + slot) as u32;
         if let Some(smooth) = smooth.as_deref_mut() {
@@ -351,4 +398,121 @@ pub(super) fn fill(
         }
     }
     Ok(foreign)
+}
+
+/// The warning of a face left out for an index out of range (or 0).
+pub(super) const SKIPPED_FACE: &str = "a face with an index out of range or 0 skipped";
+
+/// Takes the faces [`resolve`] listed as skipped out of their objects'
+/// arrays (`foreign` holds each object's segments in turn, as `plans`
+/// lists them). Gives the block and line (counted from the block's start)
+/// of the first face skipped.
+pub(super) fn skip_faces(
+    plans: &[Plan],
+    arrays: &mut [Arrays],
+    foreign: &mut [Foreign],
+    blocks: &[Block],
+    elements: &Elements,
+) -> (usize, u64) {
+    let segments = plans.iter().flat_map(|p| &p.segments);
+    let skipping = || {
+        segments
+            .clone()
+            .zip(foreign.iter())
+            .filter(|(_, f)| !f.skipped.is_empty())
+    };
+    let b = skipping().map(|(s, _)| s.block).min().unwrap_or_default();
+    let candidates: Vec<OutOfRange> = skipping()
+        .filter(|(s, _)| s.block == b)
+        .flat_map(|(_, f)| f.skipped.iter().map(|&(_, error)| error))
+        .collect();
+    let line = match describe(
+        &candidates,
+        &blocks[b],
+        elements.offsets[b],
+        elements.sizes(),
+    ) {
+        Error::Parse { line, .. } => line,
+        _ => 0,
+    };
+    let mut at = 0;
+    for (plan, arrays) in plans.iter().zip(arrays.iter_mut()) {
+        let found = &mut foreign[at..at + plan.segments.len()];
+        at += plan.segments.len();
+        let skipped: Vec<usize> = found
+            .iter()
+            .flat_map(|f| f.skipped.iter().map(|s| s.0))
+            .collect();
+        if !skipped.is_empty() {
+            drop_faces(arrays, found, &skipped);
+        }
+    }
+    (b, line)
+}
+
+/// Removes the faces `skipped` (indices among the object's faces, in
+/// order) from an object's arrays, and moves the corners its references to
+/// other objects' elements point to.
+fn drop_faces(arrays: &mut Arrays, found: &mut [Foreign], skipped: &[usize]) {
+    let offsets = &arrays.face_offsets;
+    let faces = offsets.len() - 1;
+    let mut kept_faces = Vec::with_capacity(faces - skipped.len());
+    // Per face skipped, its first corner and how many corners were skipped
+    // before its end: a reference's corner moves back by the count of the
+    // last skipped face before it.
+    let mut removed: Vec<(usize, usize)> = Vec::with_capacity(skipped.len());
+    let mut total = 0;
+    let mut next = skipped.iter().peekable();
+    for f in 0..faces {
+        if next.next_if(|&&s| s == f).is_some() {
+            total += (offsets[f + 1] - offsets[f]) as usize;
+            removed.push((offsets[f] as usize, total));
+        } else {
+            kept_faces.push(f);
+        }
+    }
+    let corners = |values: &[u32]| -> Vec<u32> {
+        let faces = kept_faces.iter();
+        faces
+            .flat_map(|&f| &values[offsets[f] as usize..offsets[f + 1] as usize])
+            .copied()
+            .collect()
+    };
+    let per_face = |values: &[u32]| -> Vec<u32> { kept_faces.iter().map(|&f| values[f]).collect() };
+    let position_indices = corners(&arrays.position_indices);
+    let uv_indices = arrays.uv_indices.as_deref().map(corners);
+    let normal_indices = arrays.normal_indices.as_deref().map(corners);
+    let smooth = arrays.smooth.as_deref().map(per_face);
+    let material_indices = arrays.material_indices.as_deref().map(per_face);
+    let group_indices = arrays.group_indices.as_deref().map(per_face);
+    let mut face_offsets = Vec::with_capacity(kept_faces.len() + 1);
+    face_offsets.push(0);
+    for &f in &kept_faces {
+        let last = face_offsets.last().copied().unwrap_or(0);
+        face_offsets.push(last + offsets[f + 1] - offsets[f]);
+    }
+    let moved = |slot: usize| {
+        let before = removed.partition_point(|&(start, _)| start < slot);
+        slot - before.checked_sub(1).map_or(0, |i| removed[i].1)
+    };
+    for f in found.iter_mut() {
+        for r in f
+            .positions
+            .iter_mut()
+            .chain(&mut f.uvs)
+            .chain(&mut f.normals)
+        {
+            r.slot = moved(r.slot);
+        }
+    }
+    *arrays = Arrays {
+        face_offsets,
+        position_indices,
+        uv_indices,
+        normal_indices,
+        smooth,
+        material_indices,
+        group_indices,
+        edges: std::mem::take(&mut arrays.edges),
+    };
 }

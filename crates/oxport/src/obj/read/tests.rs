@@ -35,23 +35,6 @@ fn objects_own_their_elements() {
 
 #[test]
 fn errors_name_the_line_and_the_reason() {
-    let error = |text: &str| parse(text).unwrap_err().to_string();
-    assert_eq!(
-        error("v 0 0 0\nf 1 2 3\n"),
-        "line 2: position index 2 is out of range (1 declared before this line, 1 in the file)"
-    );
-    assert_eq!(error("v 0 0 x\n"), "line 1: \"x\" is not a number");
-    // The first error in the file, whatever the order statements are resolved in.
-    assert_eq!(
-        error("v 0 0 0\nvt 0 0\nl 1 2\nf 1/1 1/1 1/9\n"),
-        "line 3: position index 2 is out of range (1 declared before this line, 1 in the file)"
-    );
-    assert_eq!(error("f 0 1 2\n"), "line 1: index 0 (indices start at 1)");
-    // A face read as an edge is checked as one.
-    assert_eq!(
-        error("v 0 0 0\nf 1 3\n"),
-        "line 2: position index 3 is out of range (1 declared before this line, 1 in the file)"
-    );
     let strict = ReadOptions {
         strict: true,
         ..ReadOptions::default()
@@ -61,9 +44,38 @@ fn errors_name_the_line_and_the_reason() {
             .unwrap_err()
             .to_string()
     };
+    let error = |text: &str| parse(text).unwrap_err().to_string();
+    assert_eq!(
+        strict_error("v 0 0 0\nf 1 2 3\n"),
+        "line 2: position index 2 is out of range (1 declared before this line, 1 in the file)"
+    );
+    assert_eq!(error("v 0 0 x\n"), "line 1: \"x\" is not a number");
+    // The first error in the file, whatever the order statements are resolved in.
+    assert_eq!(
+        strict_error("v 0 0 0\nvt 0 0\nl 1 2\nf 1/1 1/1 1/9\n"),
+        "line 3: position index 2 is out of range (1 declared before this line, 1 in the file)"
+    );
+    assert_eq!(
+        strict_error("f 0 1 2\n"),
+        "line 1: index 0 (indices start at 1)"
+    );
+    // A line with an index out of range is an error, leniently too.
+    assert_eq!(
+        error("v 0 0 0\nl 1 3\n"),
+        "line 2: position index 3 is out of range (1 declared before this line, 1 in the file)"
+    );
+    // A face read as an edge is checked as one.
+    assert_eq!(
+        error("v 0 0 0\nf 1 3\n"),
+        "line 2: position index 3 is out of range (1 declared before this line, 1 in the file)"
+    );
     assert_eq!(
         strict_error("v 0 0 0\n\nf 1 1\n"),
         "line 3: a face needs 3 corners, not 2"
+    );
+    assert_eq!(
+        strict_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1//1 2//1 3//1\n"),
+        "line 4: normal index 1 is out of range (0 declared before this line, 0 in the file)"
     );
     let unknown = read_bytes(b"v 1 2 3\nfoo bar\n", &strict).unwrap_err();
     assert_eq!(unknown.to_string(), "line 2: unknown statement \"foo\"");
@@ -297,4 +309,114 @@ fn byte_order_marks_and_latin1_names() {
     let latin1 = b"o Terraind\xe6k\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
     let scene = read_bytes(latin1, &ReadOptions::default()).unwrap();
     assert_eq!(scene.meshes[0].name, "Terraind\u{e6}k");
+}
+
+/// Blender's rule: an `o` renames an object without faces or lines, and
+/// the materials are those the `usemtl` statements name while an object is
+/// current (one that is current at an object's first face comes first when
+/// the object has named none).
+#[test]
+fn blender_objects_take_the_materials_their_statements_name() {
+    let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\n\
+                usemtl carried\no kept\nf 1 2 3\nusemtl later\n\
+                o empty\nusemtl blue\no renamed\nusemtl green\nf 2 3 4\n\
+                o after\nf 1 2 4\nusemtl unused\n";
+    let read = |objects: ObjectRule| {
+        let options = ReadOptions {
+            objects,
+            ..ReadOptions::default()
+        };
+        read_bytes(text.as_bytes(), &options).unwrap().meshes
+    };
+    let names = |meshes: &[Mesh]| -> Vec<(String, Vec<String>)> {
+        let materials = |m: &Mesh| m.materials.iter().map(|n| n.to_string()).collect();
+        meshes
+            .iter()
+            .map(|m| (m.name.to_string(), materials(m)))
+            .collect()
+    };
+    let owned = |list: &[(&str, &[&str])]| -> Vec<(String, Vec<String>)> {
+        let strings = |names: &[&str]| names.iter().map(|n| n.to_string()).collect();
+        list.iter()
+            .map(|(n, m)| (n.to_string(), strings(m)))
+            .collect()
+    };
+    let blender = read(ObjectRule::Blender);
+    assert_eq!(
+        names(&blender),
+        owned(&[
+            ("kept", &["carried", "later"]),
+            ("renamed", &["blue", "green"]),
+            ("after", &["green", "unused"]),
+        ])
+    );
+    // Faces index the object's list.
+    assert_eq!(blender[1].material_indices.as_deref(), Some(&[1][..]));
+    assert_eq!(blender[2].material_indices.as_deref(), Some(&[0][..]));
+    for mesh in &blender {
+        mesh.validate().unwrap();
+    }
+    assert_eq!(
+        names(&read(ObjectRule::Plain)),
+        owned(&[
+            ("kept", &["carried"]),
+            ("renamed", &["green"]),
+            ("after", &["green"]),
+        ])
+    );
+}
+
+/// Read leniently, a face with an index out of range (or 0) is left out
+/// with a warning, as Blender's importer leaves it out; the other faces
+/// keep their elements, those of other objects too; normal indices in a
+/// file without normals are ignored.
+#[test]
+fn faces_with_an_index_out_of_range_are_skipped() {
+    let scene = parse(
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\no a\nv 1 1 0\nv 2 1 0\n\
+         f 1/1 2/1 4/1\nf 1/1 2/1 9/1\nf 0/1 1/1 2/1\nf 2/1 3/1 5/1\nf 4/1 5/1 3/7\n\
+         f -1/1 -2/1 -9/1\nf 5/1 4/1 3/1\n",
+    )
+    .unwrap();
+    let [a] = &scene.meshes[..] else {
+        panic!("{:?}", scene.meshes)
+    };
+    assert_eq!(a.name, "a");
+    assert_eq!(&a.face_offsets[..], &[0, 3, 6, 9]);
+    let corner = |c: usize| a.positions[a.position_indices[c] as usize];
+    let used: Vec<[f32; 3]> = (0..9).map(corner).collect();
+    let [p1, p2, p3, p4, p5] = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [2.0, 1.0, 0.0],
+    ];
+    assert_eq!(used, [p1, p2, p4, p2, p3, p5, p5, p4, p3]);
+    assert_eq!(a.uv_indices.as_deref().map(<[u32]>::len), Some(9));
+    a.validate().unwrap();
+    assert_eq!(
+        scene.warnings,
+        [ReadWarning {
+            path: None,
+            line: 9,
+            what: "a face with an index out of range or 0 skipped".into(),
+            count: 4,
+        }]
+    );
+    let scene = parse("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1//1 2//1 3//1\nf 1 2 3\n").unwrap();
+    let mesh = &scene.meshes[0];
+    assert_eq!(&mesh.face_offsets[..], &[0, 3, 6]);
+    assert!(mesh.normals.is_none() && mesh.normal_indices.is_none());
+    assert_eq!(
+        scene.warnings[0].what,
+        "normal indices ignored: the file has no normals (vn)"
+    );
+    // A file of nothing but faces skipped has no objects.
+    assert!(
+        parse("vt 0 0\nf 1/-1 1/-1 1/-2\n")
+            .unwrap()
+            .meshes
+            .is_empty()
+    );
 }
