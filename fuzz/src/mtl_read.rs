@@ -14,7 +14,8 @@ pub fn run(data: &[u8]) {
         let again = oxport::obj::parse_mtl(&out).expect("what is written reads back");
         let maps = |library: &oxport::obj::MaterialLibrary| -> Vec<(String, String)> {
             let maps = library.materials.iter().flat_map(|m| &m.maps);
-            maps.map(|map| (map.key.clone(), map.path.clone())).collect()
+            maps.map(|map| (map.key.clone(), map.path.clone()))
+                .collect()
         };
         assert_eq!(maps(&library), maps(&again));
     }

@@ -1,5 +1,5 @@
 //! Reads arbitrary bytes as OBJ on one thread and on rayon's pool (one thread
-//! per core, started once): never a panic, the same
+//! per core, started once), by each [`ObjectRule`]: never a panic, the same
 //! result whatever the thread count, and every mesh read is valid (its indices
 //! in range), so that it can be written again, and built into consistent
 //! arrays by Blender's importers' rules. Built for fuzzing, the reader
@@ -9,45 +9,62 @@
 //! parsing threads' allocations outlive a run and would make every run scan for
 //! leaks).
 
-use oxport::obj::{ReadOptions, read_bytes};
+use oxport::obj::{ObjectRule, ReadOptions, read_bytes};
 
 fn check(data: &[u8]) {
-    let read = |threads| {
-        read_bytes(
-            data,
-            &ReadOptions {
-                threads,
-                ..ReadOptions::default()
-            },
-        )
+    let split_groups = ObjectRule::Blender {
+        split_objects: false,
+        split_groups: true,
     };
-    let (one, three) = (read(Some(1)), read(None));
-    match (&one, &three) {
-        (Ok(a), Ok(b)) => {
-            assert_eq!(a, b);
-            for mesh in &a.meshes {
-                mesh.validate().expect("a mesh read must be valid");
-                blender_import(mesh);
+    for objects in [ObjectRule::Plain, ObjectRule::BLENDER, split_groups] {
+        let read = |threads| {
+            read_bytes(
+                data,
+                &ReadOptions {
+                    threads,
+                    objects,
+                    ..ReadOptions::default()
+                },
+            )
+        };
+        let (one, three) = (read(Some(1)), read(None));
+        match (&one, &three) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a, b);
+                for mesh in &a.meshes {
+                    mesh.validate().expect("a mesh read must be valid");
+                    blender_import(mesh);
+                }
+                let mut out = Vec::new();
+                oxport::obj::write_to(&mut out, &a.meshes, &oxport::obj::WriteOptions::default())
+                    .expect("what is read can be written");
             }
-            let mut out = Vec::new();
-            oxport::obj::write_to(&mut out, &a.meshes, &oxport::obj::WriteOptions::default())
-                .expect("what is read can be written");
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            _ => panic!("1 thread and the pool disagree: {one:?} / {three:?}"),
         }
-        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
-        _ => panic!("1 thread and the pool disagree: {one:?} / {three:?}"),
     }
 }
 
 /// The mesh Blender's importers would build of it: consistent arrays.
 fn blender_import(mesh: &oxport::Mesh) {
-    use oxport::blender::{Exporter, ImportOptions, encode_custom_normals, imported_mesh};
+    use oxport::blender::{
+        Exporter, ImportOptions, clamped_scale, encode_custom_normals, imported_mesh,
+    };
     let pipeline = oxport::pipeline::Pipeline::new(Some(2)).expect("two threads");
     for importer in [Exporter::Blender34, Exporter::Blender45] {
         let options = ImportOptions {
             importer,
             vertex_groups: true,
+            ..ImportOptions::default()
         };
         let m = imported_mesh(mesh, "fuzz", &options, true, &pipeline);
+        let clamp = ImportOptions {
+            clamp_size: 1.0,
+            ..options
+        };
+        if let Some(scale) = clamped_scale(std::slice::from_ref(&m), &clamp) {
+            assert!(scale >= 0.0 || scale.is_nan(), "a negative scale {scale}");
+        }
         let (vertices, corners) = (m.positions.len(), m.corner_vertices.len());
         assert!(m.corner_vertices.iter().all(|&v| (v as usize) < vertices));
         assert!(

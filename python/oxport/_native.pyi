@@ -486,6 +486,10 @@ def blender_import_obj(
     *,
     blender_version: Optional[tuple[int, int]] = None,
     vertex_groups: bool = False,
+    clamp_size: float = 0.0,
+    global_scale: float = 1.0,
+    split_objects: bool = True,
+    split_groups: bool = False,
     threads: Optional[int] = None,
 ) -> ImportedScene: ...
 

@@ -269,6 +269,9 @@ class ImportedScene:
     #: The file has free-form curves or surfaces (Blender would import them
     #: as curve objects; they are not read).
     free_form: bool = False
+    #: The scale Blender gives every object for ``clamp_size`` (None: their
+    #: own).
+    scale: Optional[float] = None
 
 
 def import_obj(
@@ -276,6 +279,10 @@ def import_obj(
     *,
     blender_version: Optional[tuple[int, int]] = None,
     vertex_groups: bool = False,
+    clamp_size: float = 0.0,
+    global_scale: float = 1.0,
+    split_objects: bool = True,
+    split_groups: bool = False,
     threads: Optional[int] = None,
 ) -> ImportedScene:
     """Reads an OBJ file on ``threads`` threads (None: one per core) into the
@@ -283,16 +290,26 @@ def import_obj(
     (``bpy.app.version[:2]``; None: 3.4) builds: per object the vertices its
     faces and ``l`` lines use, in file order; the faces' corners, UVs and
     normals (normalized as Blender does); which faces are flat (from 4.1, with
-    normals, only faces of near-zero area); the material of each face by
-    first use; loose edges; vertex colors made linear; with
-    ``vertex_groups``, the ``g`` groups' vertices. The object before the
-    first ``o`` is named after the file; the objects come in the order
-    Blender makes them (by name, case aside), those without vertices left
-    out. MTL files are not read.
+    normals, only faces of near-zero area); the materials the object's
+    ``usemtl`` statements name, and each face's; loose edges; vertex colors
+    made linear; with ``vertex_groups``, the ``g`` groups' vertices. The
+    object before the first ``o`` is named after the file, and an ``o``
+    after an object without faces or lines renames it; the objects come in
+    the order Blender makes them (by name, case aside), those without
+    vertices left out. Faces with an index out of range are skipped, as
+    Blender skips them. MTL files are not read. With ``clamp_size``, the
+    scale Blender gives the objects (``ImportedScene.scale``; from 4.5: to
+    fit them together in ``clamp_size`` at ``global_scale``).
+    ``split_objects`` and ``split_groups``: an object per ``o`` (else one
+    for the file) and per ``g`` (``use_split_objects``,
+    ``use_split_groups``); each object starts with the smooth state off.
 
-    Where this differs from Blender's own parser: a vertex an object uses
-    from another object's lines comes after its own vertices (Blender keeps
-    file order), and the smooth state carries over an ``o`` (Blender
-    resets it)."""
+    Where this differs from Blender's own parser: the ``g`` group carries
+    over an ``o`` (Blender resets it; it names vertex groups), the faces of
+    one object that mix layouts (UVs, normals) make an object each, and an
+    object with vertex colors on some of its vertices only has them (black
+    elsewhere; Blender makes none unless one run of colored vertices covers
+    the object's)."""
     return _native.blender_import_obj(
-        path, blender_version=blender_version, vertex_groups=vertex_groups, threads=threads)
+        path, blender_version=blender_version, vertex_groups=vertex_groups, clamp_size=clamp_size,
+        global_scale=global_scale, split_objects=split_objects, split_groups=split_groups, threads=threads)

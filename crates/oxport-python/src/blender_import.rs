@@ -222,17 +222,26 @@ impl CustomNormalsStream {
 /// `blender_version` builds them (the GIL is released): an
 /// `oxport.blender.ImportedScene`.
 #[pyfunction]
-#[pyo3(signature = (path, *, blender_version=None, vertex_groups=false, threads=None))]
+#[pyo3(signature = (path, *, blender_version=None, vertex_groups=false, clamp_size=0.0, global_scale=1.0, split_objects=true, split_groups=false, threads=None))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn blender_import_obj(
     py: Python<'_>,
     path: PathBuf,
     blender_version: Option<(u32, u32)>,
     vertex_groups: bool,
+    clamp_size: f32,
+    global_scale: f32,
+    split_objects: bool,
+    split_groups: bool,
     threads: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
     let options = library::ImportOptions {
         importer: crate::model::exporter(blender_version),
         vertex_groups,
+        clamp_size,
+        global_scale,
+        split_objects,
+        split_groups,
     };
     let scene = py
         .detach(|| oxport::blender_obj::import_obj(&path, &options, threads))
@@ -247,5 +256,6 @@ pub(crate) fn blender_import_obj(
     kwargs.set_item("mtllibs", scene.mtllibs)?;
     kwargs.set_item("warnings", warning_objects(py, scene.warnings)?)?;
     kwargs.set_item("free_form", scene.free_form)?;
+    kwargs.set_item("scale", scene.scale)?;
     crate::facade::build(py, "blender", "ImportedScene", &kwargs)
 }

@@ -43,9 +43,6 @@ class ImportReport:
 
 # Options whose other values are refused for now, with the reason.
 _NOT_YET = {
-    "use_split_objects": (True, "objects are split at `o` lines only"),
-    "use_split_groups": (False, "groups are not split into objects yet"),
-    "clamp_size": (0.0, "clamping the size is not done yet"),
     "collection_separator": ("", "collections from object names are not made yet"),
 }
 
@@ -67,7 +64,11 @@ def import_files(context, paths: list, options: dict) -> ImportReport:
 def _import_file(context, path: str, options: dict, version: tuple, report: ImportReport) -> None:
     start = time.perf_counter()
     scene = oxport.blender.import_obj(path, blender_version=version,
-                                      vertex_groups=options.get("import_vertex_groups", False))
+                                      vertex_groups=options.get("import_vertex_groups", False),
+                                      clamp_size=options.get("clamp_size", 0.0),
+                                      global_scale=options.get("global_scale", 1.0),
+                                      split_objects=options.get("use_split_objects", True),
+                                      split_groups=options.get("use_split_groups", False))
     report.read_seconds += time.perf_counter() - start
     if scene.free_form:
         raise NotSupported(f"{path}: free-form curves are not imported yet")
@@ -98,6 +99,8 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
             obj = bpy.data.objects.new(imported.name, mesh)
             collection.objects.link(obj)
             obj.matrix_basis = matrix
+            if scene.scale is not None:
+                obj.scale = (scene.scale,) * 3
             for name, vertices in imported.vertex_groups:
                 obj.vertex_groups.new(name=name).add(vertices.tolist(), 1.0, "REPLACE")
             created.append(obj)

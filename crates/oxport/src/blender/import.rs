@@ -10,10 +10,13 @@
 //! | flat faces | the faces after `s 0` / `s off` | with normals: none, but faces of area below 1e-12; without: as 3.4 |
 //! | vertex colors | `v x y z r g b` from sRGB to linear (`srgb_to_linearrgb_v3_v3`) | the same |
 //!
-//! What differs from Blender's parser, which reads the file on one thread:
-//! a vertex an object uses from another object's lines comes after its own
-//! (Blender keeps file order), and the smooth state carries over an `o`
-//! (Blender resets it to flat).
+//! The file is read by `ObjectRule::Blender` (objects, materials, vertex
+//! order and smooth state as Blender's parser gives them). What differs
+//! from that parser, which reads the file on one thread: the `g` group
+//! carries over an `o` (Blender resets it), faces of one object that mix
+//! layouts make an object each, and vertex colors on some of an object's
+//! vertices only are kept (Blender keeps none unless one run of colored
+//! vertices covers the object's).
 
 use super::Exporter;
 use super::colors::srgb_to_linear_v3;
@@ -63,12 +66,70 @@ pub struct ImportedMesh {
 }
 
 /// What the import is asked for (`wm.obj_import`'s options that shape meshes).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct ImportOptions {
     /// The importer of this Blender version.
     pub importer: Exporter,
     /// `import_vertex_groups`: the `g` groups as vertex groups.
     pub vertex_groups: bool,
+    /// `clamp_size`: the largest size of the objects together (0: any).
+    pub clamp_size: f32,
+    /// `global_scale`: the objects' scale, where `clamp_size` leaves it.
+    pub global_scale: f32,
+    /// `use_split_objects`: an object per `o` (else one for the file).
+    pub split_objects: bool,
+    /// `use_split_groups`: an object per `g`.
+    pub split_groups: bool,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        ImportOptions {
+            importer: Exporter::default(),
+            vertex_groups: false,
+            clamp_size: 0.0,
+            global_scale: 1.0,
+            split_objects: true,
+            split_groups: false,
+        }
+    }
+}
+
+/// The scale Blender's importer gives every object of a file (`meshes`)
+/// for `clamp_size` (`None`: the objects keep theirs), in f32 as Blender
+/// computes it. From 4.5: where the objects' bounds together, scaled by
+/// `global_scale`, are larger than `clamp_size` in some axis, `clamp_size`
+/// over their largest size. 3.4 measures each object before its mesh has
+/// vertices, and so an empty mesh's bounds (−1 to 1): the largest power of
+/// ten up to 1 at which 2 fits in `clamp_size`, given every object, in
+/// place of `global_scale`.
+pub fn clamped_scale(meshes: &[ImportedMesh], options: &ImportOptions) -> Option<f32> {
+    let clamp = options.clamp_size;
+    if options.importer < Exporter::Blender45 {
+        if clamp == 0.0 {
+            return None;
+        }
+        let mut scale = 1.0f32;
+        // (Ends: the scale reaches 0 after some forty divisions at most.)
+        while clamp < 2.0 * scale {
+            scale /= 10.0;
+        }
+        return Some(scale);
+    }
+    if clamp <= 0.0 {
+        return None;
+    }
+    let mut points = meshes.iter().flat_map(|m| &m.positions).peekable();
+    points.peek()?;
+    let (mut min, mut max) = ([f32::MAX; 3], [f32::MIN; 3]);
+    for p in points {
+        for axis in 0..3 {
+            min[axis] = min[axis].min(p[axis]);
+            max[axis] = max[axis].max(p[axis]);
+        }
+    }
+    let largest = (0..3).map(|a| max[a] - min[a]).fold(f32::MIN, f32::max);
+    (clamp < largest * options.global_scale).then(|| clamp / largest)
 }
 
 /// The objects Blender's importer makes of `meshes` (an OBJ file's objects,
@@ -293,6 +354,7 @@ mod tests {
         let options = ImportOptions {
             importer: Exporter::Blender34,
             vertex_groups: true,
+            ..ImportOptions::default()
         };
         let m = imported_mesh(
             &mesh(),
@@ -320,7 +382,7 @@ mod tests {
     fn from_4_1_faces_with_normals_are_smooth_unless_degenerate() {
         let options = ImportOptions {
             importer: Exporter::Blender45,
-            vertex_groups: false,
+            ..ImportOptions::default()
         };
         let mut flat = mesh();
         flat.smooth = Some(vec![0].into());
@@ -359,6 +421,48 @@ mod tests {
             )
             .smooth_faces,
             [false]
+        );
+    }
+
+    #[test]
+    fn clamp_size_scales_every_object_by_their_bounds_together() {
+        let at = |positions: Vec<[f32; 3]>| ImportedMesh {
+            positions,
+            ..ImportedMesh::default()
+        };
+        let meshes = [
+            at(vec![[0.0, 0.0, 0.0], [123.0, 0.0, 0.0]]),
+            at(vec![[-1.0, 5.0, 0.0], [0.5, 40.0, 0.1]]),
+        ];
+        let options = |importer, clamp_size, global_scale| ImportOptions {
+            importer,
+            clamp_size,
+            global_scale,
+            ..ImportOptions::default()
+        };
+        let scale = |o: ImportOptions| clamped_scale(&meshes, &o);
+        // 124 wide (x from -1 to 123).
+        assert_eq!(
+            scale(options(Exporter::Blender50, 10.0, 1.0)),
+            Some(10.0 / 124.0)
+        );
+        assert_eq!(
+            scale(options(Exporter::Blender45, 200.0, 2.0)),
+            Some(200.0 / 124.0)
+        );
+        assert_eq!(scale(options(Exporter::Blender50, 1000.0, 2.0)), None);
+        assert_eq!(scale(options(Exporter::Blender50, 0.0, 1.0)), None);
+        // 3.4: by the bounds of an empty mesh, whatever the objects.
+        assert_eq!(scale(options(Exporter::Blender34, 10.0, 2.0)), Some(1.0));
+        assert_eq!(scale(options(Exporter::Blender34, 0.5, 2.0)), Some(0.1));
+        assert_eq!(
+            scale(options(Exporter::Blender34, 0.01, 1.0)),
+            Some(1.0f32 / 10.0 / 10.0 / 10.0)
+        );
+        assert_eq!(scale(options(Exporter::Blender34, 0.0, 1.0)), None);
+        assert_eq!(
+            clamped_scale(&[], &options(Exporter::Blender50, 10.0, 1.0)),
+            None
         );
     }
 }

@@ -43,6 +43,9 @@ pub struct ImportedScene {
     /// The file has free-form curves or surfaces, which Blender would import
     /// as curve objects and which are not read.
     pub free_form: bool,
+    /// The scale every object is given for [`ImportOptions::clamp_size`]
+    /// ([`blender::clamped_scale`]; `None`: their own).
+    pub scale: Option<f32>,
 }
 
 /// Reads the OBJ file at `path` on `threads` (None: every core) and builds
@@ -58,7 +61,10 @@ pub fn import_obj(
     let read = obj::ReadOptions {
         threads,
         materials: false,
-        objects: obj::ObjectRule::Blender,
+        objects: obj::ObjectRule::Blender {
+            split_objects: options.split_objects,
+            split_groups: options.split_groups,
+        },
         ..obj::ReadOptions::default()
     };
     let scene = obj::read(path, &read)?;
@@ -67,6 +73,7 @@ pub fn import_obj(
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let meshes = blender::imported_meshes(&scene.meshes, &stem, options, threads)?;
+    let scale = blender::clamped_scale(&meshes, options);
     let free_form = scene
         .warnings
         .iter()
@@ -76,6 +83,7 @@ pub fn import_obj(
         mtllibs: scene.mtllibs,
         warnings: scene.warnings,
         free_form,
+        scale,
     })
 }
 

@@ -36,7 +36,9 @@ impl Copies {
 }
 
 /// Pass 3b: an object's elements (its own range, then the copies of those it
-/// uses from elsewhere) and its mesh.
+/// uses from elsewhere; with `file_order`, its positions in the order the
+/// file declares them, copies among its own, as Blender's importer keeps
+/// them) and its mesh.
 pub(super) fn build(
     plan: Plan,
     mut arrays: Arrays,
@@ -44,6 +46,7 @@ pub(super) fn build(
     blocks: &[Block],
     elements: &Elements,
     colors: &Colors,
+    file_order: bool,
 ) -> Mesh<'static> {
     let range = |kind: Kind| plan.first[kind as usize]..plan.end[kind as usize];
     // Positions: copies in first-use order over faces, then lines.
@@ -89,6 +92,30 @@ pub(super) fn build(
                     .collect(),
             )
         }
+    };
+    let (positions, colors) = if file_order && !copies.copied.is_empty() {
+        let globals: Vec<usize> = range(Kind::Position)
+            .chain(copies.copied.iter().copied())
+            .collect();
+        let mut order: Vec<u32> = (0..globals.len() as u32).collect();
+        order.sort_unstable_by_key(|&i| globals[i as usize]);
+        let mut local = vec![0u32; order.len()];
+        for (new, &old) in order.iter().enumerate() {
+            local[old as usize] = new as u32;
+        }
+        for v in arrays
+            .position_indices
+            .iter_mut()
+            .chain(arrays.edges.iter_mut().flatten())
+        {
+            *v = local[*v as usize];
+        }
+        let permuted = |values: Vec<[f32; 3]>| -> Vec<[f32; 3]> {
+            order.iter().map(|&i| values[i as usize]).collect()
+        };
+        (permuted(positions), colors.map(permuted))
+    } else {
+        (positions, colors)
     };
     let attribute =
         |kind: Kind, indices: &mut Option<Vec<u32>>, get: fn(&Foreign) -> &Vec<Reference>| {

@@ -244,6 +244,7 @@ pub(super) fn index_digits(text: &[u8], at: usize) -> Option<(usize, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::obj::read::ObjectRule;
     use crate::obj::read::parse::{parse_block, parse_line};
 
     #[test]
@@ -303,9 +304,10 @@ mod tests {
                 }
             };
             let text = format!("{line}\r\n");
-            let mut common = parse_block("".as_bytes(), false).unwrap();
-            let mut general = parse_block("".as_bytes(), false).unwrap();
-            let general_result = parse_line(&mut general, line.as_bytes(), 1, false);
+            let plain = ObjectRule::Plain;
+            let mut common = parse_block("".as_bytes(), false, plain).unwrap();
+            let mut general = parse_block("".as_bytes(), false, plain).unwrap();
+            let general_result = parse_line(&mut general, line.as_bytes(), 1, false, plain);
             let Some(end) = common_line(&mut common, text.as_bytes(), 0) else {
                 continue;
             };

@@ -85,12 +85,29 @@ pub enum ObjectRule {
     /// use, in the order they first do.
     #[default]
     Plain,
-    /// As Blender's importer (`wm.obj_import`) makes objects: an `o` after
-    /// an object that has neither faces nor lines renames that object
-    /// instead, and an object's materials are those its `usemtl` statements
-    /// name, in order, whether faces use them or not (and, where it has none
-    /// by its first face, the one current then, named before its `o`).
-    Blender,
+    /// As Blender's importer (`wm.obj_import`) makes objects: a statement
+    /// that starts an object after one that has neither faces nor lines
+    /// renames that object instead, and sets the smooth state off; an
+    /// object's materials are those its `usemtl` statements name, in order,
+    /// whether faces use them or not (and, where it has none by its first
+    /// face, the one current then, named before it started).
+    Blender {
+        /// `use_split_objects`: each `o` starts an object (else `o` is
+        /// passed over).
+        split_objects: bool,
+        /// `use_split_groups`: each `g` starts an object named after its
+        /// text.
+        split_groups: bool,
+    },
+}
+
+impl ObjectRule {
+    /// Blender's importer's rule with its default options (an object per
+    /// `o`, none per `g`).
+    pub const BLENDER: ObjectRule = ObjectRule::Blender {
+        split_objects: true,
+        split_groups: false,
+    };
 }
 
 impl Default for ReadOptions {
@@ -267,7 +284,7 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         other => other,
     };
     let parsed = pipeline.map(texts.into_iter().enumerate().collect(), |(i, text)| {
-        parse_block(text, options.strict).map_err(|e| (i, e))
+        parse_block(text, options.strict, options.objects).map_err(|e| (i, e))
     });
     let blocks = parsed
         .into_iter()
@@ -351,8 +368,11 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     } else {
         Colors::None
     };
+    let file_order = options.objects != ObjectRule::Plain;
     let meshes = pipeline.map(work, |(plan, arrays, found)| {
-        build(plan, arrays, &found, &blocks, &elements, &colors)
+        build(
+            plan, arrays, &found, &blocks, &elements, &colors, file_order,
+        )
     });
     scene.meshes = meshes
         .into_iter()

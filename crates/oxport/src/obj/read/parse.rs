@@ -4,13 +4,14 @@
 use crate::obj::quoted;
 use crate::{Error, Result};
 
+use super::ObjectRule;
 use super::block::{
     Block, Event, Relative, Span, ZERO, corner_layout, counts, end_face, mark, vertex, warn,
 };
 use super::fast::common_line;
 use super::split::{Statements, next_token, parse_error, text, trim};
 
-pub(super) fn parse_block(text: &[u8], strict: bool) -> Result<Block<'_>> {
+pub(super) fn parse_block(text: &[u8], strict: bool, rule: ObjectRule) -> Result<Block<'_>> {
     // Room for what a typical file of this size holds (Blender's: a vertex
     // line is ~30 bytes, a face of 4 corners ~40), so that vectors rarely grow.
     let mut block = Block {
@@ -49,7 +50,7 @@ pub(super) fn parse_block(text: &[u8], strict: bool) -> Result<Block<'_>> {
             line: number,
         };
         if let Some((first, line)) = statements.next() {
-            parse_line(&mut block, &line, first, strict)?;
+            parse_line(&mut block, &line, first, strict, rule)?;
         }
         number = statements.line;
         at = text.len() - statements.rest.len();
@@ -57,7 +58,15 @@ pub(super) fn parse_block(text: &[u8], strict: bool) -> Result<Block<'_>> {
     Ok(block)
 }
 
-pub(super) fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bool) -> Result<()> {
+/// One statement into `block`; `rule` says which statements end the smooth
+/// state (Blender's importer sets it off where it starts an object).
+pub(super) fn parse_line(
+    block: &mut Block,
+    line: &[u8],
+    number: u64,
+    strict: bool,
+    rule: ObjectRule,
+) -> Result<()> {
     let line = trim(line);
     if line.is_empty() {
         return Ok(());
@@ -99,8 +108,25 @@ pub(super) fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bo
         }
         b"f" => face(block, rest, number, strict)?,
         b"l" => polyline(block, rest, number, strict)?,
-        b"o" => mark(block, Event::Object(text(trim(rest), number, "o")?)),
-        b"g" => mark(block, Event::Group(text(trim(rest), number, "g")?)),
+        b"o" => {
+            mark(block, Event::Object(text(trim(rest), number, "o")?));
+            if let ObjectRule::Blender {
+                split_objects: true,
+                ..
+            } = rule
+            {
+                set_smooth(block, 0);
+            }
+        }
+        b"g" => {
+            mark(block, Event::Group(text(trim(rest), number, "g")?));
+            if let ObjectRule::Blender {
+                split_groups: true, ..
+            } = rule
+            {
+                set_smooth(block, 0);
+            }
+        }
         b"usemtl" => mark(block, Event::Material(text(trim(rest), number, "usemtl")?)),
         b"mtllib" => mark(block, Event::MtlLib(text(trim(rest), number, "mtllib")?)),
         b"s" => {
@@ -117,10 +143,7 @@ pub(super) fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bo
                         )
                     })?,
             };
-            if block.smooth_now.is_none() {
-                block.smooth_from = block.faces.len() - 1;
-            }
-            block.smooth_now = Some(group);
+            set_smooth(block, group);
         }
         // Read but not kept yet.
         b"p" => {
@@ -146,6 +169,14 @@ pub(super) fn parse_line(block: &mut Block, line: &[u8], number: u64, strict: bo
         }
     }
     Ok(())
+}
+
+/// The smooth group of the faces that follow.
+fn set_smooth(block: &mut Block, group: u32) {
+    if block.smooth_now.is_none() {
+        block.smooth_from = block.faces.len() - 1;
+    }
+    block.smooth_now = Some(group);
 }
 
 /// ZBrush's vertex colors (polypaint): `#MRGB` then 8 hexadecimal digits

@@ -146,15 +146,28 @@ pub(super) fn plan(
             add_lines(&mut object, block, b, line..line_end);
             (face, line) = (face_end, line_end);
             let Some(mark) = mark else { continue };
-            match &mark.event {
-                // Blender renames an object that has neither faces nor lines.
-                Event::Object(name)
-                    if rule == ObjectRule::Blender
-                        && object.parts.iter().all(|p| p.segments.is_empty()) =>
-                {
+            let starts = match (&mark.event, rule) {
+                (Event::Object(name), ObjectRule::Plain) => Some(name),
+                (
+                    Event::Object(name),
+                    ObjectRule::Blender {
+                        split_objects: true,
+                        ..
+                    },
+                ) => Some(name),
+                (
+                    Event::Group(name),
+                    ObjectRule::Blender {
+                        split_groups: true, ..
+                    },
+                ) => Some(name),
+                _ => None,
+            };
+            if let Some(name) = starts {
+                if rule != ObjectRule::Plain && object.parts.iter().all(|p| p.segments.is_empty()) {
+                    // Blender renames an object that has neither faces nor lines.
                     object.name = name.clone();
-                }
-                Event::Object(name) => {
+                } else {
                     let here = Kind::ALL
                         .map(|k| offsets[b][k as usize] + mark.counts[k as usize] as usize);
                     let done = std::mem::take(&mut object);
@@ -162,11 +175,14 @@ pub(super) fn plan(
                     object.name = name.clone();
                     object.first = here;
                 }
+            }
+            match &mark.event {
+                Event::Object(_) => {}
                 Event::Group(name) => state.group = Some(name.clone()),
                 Event::Material(name) => {
                     // Blender gives the object a slot for each material named
                     // while it is current.
-                    if rule == ObjectRule::Blender {
+                    if rule != ObjectRule::Plain {
                         object.part(None).materials.index(name);
                     }
                     state.material = Some(name.clone());

@@ -341,7 +341,7 @@ fn blender_objects_take_the_materials_their_statements_name() {
             .map(|(n, m)| (n.to_string(), strings(m)))
             .collect()
     };
-    let blender = read(ObjectRule::Blender);
+    let blender = read(ObjectRule::BLENDER);
     assert_eq!(
         names(&blender),
         owned(&[
@@ -419,4 +419,95 @@ fn faces_with_an_index_out_of_range_are_skipped() {
             .meshes
             .is_empty()
     );
+}
+
+/// Blender's `use_split_objects` and `use_split_groups`: objects start at
+/// `o`, at `g`, at both or at neither, each with the smooth state off.
+#[test]
+fn blender_objects_split_by_o_and_g() {
+    let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 2 1 0\nv 2 2 0\n\
+                f 1 2 3\no A\ns 1\ng g1\nf 1 2 3\ng g2\nf 2 3 4\no B\nf 4 5 6\n\
+                g off\nf 1 5 6\ng g1\nf 3 4 5\n";
+    let read = |split_objects, split_groups| {
+        let options = ReadOptions {
+            objects: ObjectRule::Blender {
+                split_objects,
+                split_groups,
+            },
+            ..ReadOptions::default()
+        };
+        let scene = read_bytes(text.as_bytes(), &options).unwrap();
+        let smooth = |m: &Mesh| -> Vec<u32> {
+            let faces = m.face_offsets.len() - 1;
+            (0..faces)
+                .map(|f| m.smooth.as_ref().map_or(0, |s| s[f]))
+                .collect()
+        };
+        let objects: Vec<(String, usize, Vec<u32>)> = scene
+            .meshes
+            .iter()
+            .map(|m| (m.name.to_string(), m.face_offsets.len() - 1, smooth(m)))
+            .collect();
+        objects
+    };
+    let owned = |list: &[(&str, usize, &[u32])]| -> Vec<(String, usize, Vec<u32>)> {
+        list.iter()
+            .map(|(n, f, s)| (n.to_string(), *f, s.to_vec()))
+            .collect()
+    };
+    assert_eq!(
+        read(true, false),
+        owned(&[("", 1, &[0]), ("A", 2, &[1, 1]), ("B", 3, &[0, 0, 0])])
+    );
+    // (Blender then validates the mesh, and so leaves out the second `f 1 2 3`.)
+    assert_eq!(read(false, false), owned(&[("", 6, &[0, 1, 1, 1, 1, 1])]));
+    assert_eq!(
+        read(true, true),
+        owned(&[
+            ("", 1, &[0]),
+            ("g1", 1, &[0]),
+            ("g2", 1, &[0]),
+            ("B", 1, &[0]),
+            ("off", 1, &[0]),
+            ("g1", 1, &[0]),
+        ])
+    );
+    assert_eq!(
+        read(false, true),
+        owned(&[
+            ("", 1, &[0]),
+            ("g1", 1, &[0]),
+            ("g2", 2, &[0, 0]),
+            ("off", 1, &[0]),
+            ("g1", 1, &[0]),
+        ])
+    );
+}
+
+/// By Blender's rule an object's positions come in file order, those it
+/// uses from another object's among its own; plainly, its own come first.
+#[test]
+fn blender_objects_keep_their_positions_in_file_order() {
+    let text = "o first\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n\
+                o second\nv 5 0 0\nv 6 0 0\nf 4 2 1\nl 5 3\n";
+    let read = |objects| {
+        let options = ReadOptions {
+            objects,
+            ..ReadOptions::default()
+        };
+        read_bytes(text.as_bytes(), &options)
+            .unwrap()
+            .meshes
+            .remove(1)
+    };
+    let blender = read(ObjectRule::BLENDER);
+    let xs: Vec<f32> = blender.positions.iter().map(|p| p[0]).collect();
+    assert_eq!(xs, [0.0, 1.0, 0.0, 5.0, 6.0]);
+    assert_eq!(&blender.position_indices[..], &[3, 1, 0]);
+    assert_eq!(blender.edges.as_deref(), Some(&[[4, 2]][..]));
+    blender.validate().unwrap();
+    let plain = read(ObjectRule::Plain);
+    let xs: Vec<f32> = plain.positions.iter().map(|p| p[0]).collect();
+    assert_eq!(xs, [5.0, 6.0, 1.0, 0.0, 0.0]);
+    assert_eq!(&plain.position_indices[..], &[0, 2, 3]);
 }
