@@ -304,12 +304,11 @@ def import_obj(
     for the file) and per ``g`` (``use_split_objects``,
     ``use_split_groups``); each object starts with the smooth state off.
 
-    Where this differs from Blender's own parser: the ``g`` group carries
-    over an ``o`` (Blender resets it; it names vertex groups), the faces of
-    one object that mix layouts (UVs, normals) make an object each, and an
-    object with vertex colors on some of its vertices only has them (black
-    elsewhere; Blender makes none unless one run of colored vertices covers
-    the object's)."""
+    Where this differs from Blender's own parser: the faces of one object
+    that mix layouts (UVs, normals) make an object each, and an object with
+    vertex colors on some of its vertices only has them (black elsewhere;
+    Blender makes none unless one run of colored vertices covers the
+    object's)."""
     return _native.blender_import_obj(
         path, blender_version=blender_version, vertex_groups=vertex_groups, clamp_size=clamp_size,
         global_scale=global_scale, split_objects=split_objects, split_groups=split_groups, threads=threads)

@@ -164,8 +164,9 @@ SPLIT_DIFFERENT = {
 
 
 @pytest.mark.parametrize("options", [{"use_split_objects": False}, {"use_split_groups": True},
-                                     {"use_split_objects": False, "use_split_groups": True}],
-                         ids=["one_object", "groups", "groups_alone"])
+                                     {"use_split_objects": False, "use_split_groups": True},
+                                     {"import_vertex_groups": True}],
+                         ids=["one_object", "groups", "groups_alone", "vertex_groups"])
 @pytest.mark.parametrize("blender", ["4.5", "5.0"])  # (3.4's importer has neither option)
 def test_objects_split_by_o_and_g(options: dict, blender: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     """Objects per ``o``, per ``g``, per both or one for the file, each
@@ -215,8 +216,6 @@ DIFFERENT: dict[str, str] = {
     "invalid-face-definition.obj": ("faces of one and two corners: Blender 4.5 and 5.0 skip them and keep their "
                                     "vertices, loose; oxport reads the second as a loose edge"),
     "issue-161-inconsistent-f.obj": "faces with UVs and without in one object: Blender makes one object, oxport two",
-    "points-prim.obj": ("a file without faces or lines: Blender makes one mesh of every vertex (its `p` lines "
-                        "ignored), oxport none"),
     "test-nan.obj": ("a number `1.#IND`: Blender reads it up to the `#` and the rest of the line as zeros, oxport "
                      "refuses the file"),
 }

@@ -12,11 +12,10 @@
 //!
 //! The file is read by `ObjectRule::Blender` (objects, materials, vertex
 //! order and smooth state as Blender's parser gives them). What differs
-//! from that parser, which reads the file on one thread: the `g` group
-//! carries over an `o` (Blender resets it), faces of one object that mix
-//! layouts make an object each, and vertex colors on some of an object's
-//! vertices only are kept (Blender keeps none unless one run of colored
-//! vertices covers the object's).
+//! from that parser, which reads the file on one thread: faces of one
+//! object that mix layouts make an object each, and vertex colors on some
+//! of an object's vertices only are kept (Blender keeps none unless one run
+//! of colored vertices covers the object's).
 
 use super::Exporter;
 use super::colors::srgb_to_linear_v3;
@@ -155,14 +154,45 @@ pub fn imported_meshes(
         }
     };
     let names: Vec<String> = meshes.iter().map(name).collect();
+    let uses = |m: &Mesh| !m.position_indices.is_empty() || has_edges(m);
+    let pipeline = Pipeline::new(threads)?;
+    // A file whose faces and lines use no vertex: its last object takes
+    // every vertex, as a point cloud.
+    if !meshes.iter().any(uses) {
+        let last = meshes.iter().rposition(|m| !m.positions.is_empty());
+        return Ok(last
+            .map(|i| point_cloud(&meshes[i], &names[i], options, file_uvs, &pipeline))
+            .into_iter()
+            .collect());
+    }
     let made: Vec<usize> = creation_order(&names)
         .into_iter()
-        .filter(|&i| !meshes[i].position_indices.is_empty() || has_edges(&meshes[i]))
+        .filter(|&i| uses(&meshes[i]))
         .collect();
-    let pipeline = Pipeline::new(threads)?;
     Ok(pipeline.map(made, |i| {
         imported_mesh(&meshes[i], &names[i], options, file_uvs, &pipeline)
     }))
+}
+
+/// The mesh of every vertex of `mesh` (which has no faces or lines).
+fn point_cloud(
+    mesh: &Mesh,
+    name: &str,
+    options: &ImportOptions,
+    file_uvs: bool,
+    pipeline: &Pipeline,
+) -> ImportedMesh {
+    let mut imported = imported_mesh(mesh, name, options, file_uvs, pipeline);
+    imported.positions = mesh.positions.to_vec();
+    imported.colors = mesh.colors.as_ref().map(|colors| {
+        let linear = |&c: &[f32; 3]| {
+            let [r, g, b] = srgb_to_linear_v3(c);
+            [r, g, b, 1.0]
+        };
+        colors.iter().map(linear).collect()
+    });
+    imported.valid = super::validity::valid(&imported, pipeline);
+    imported
 }
 
 fn has_edges(mesh: &Mesh) -> bool {
@@ -464,5 +494,29 @@ mod tests {
             clamped_scale(&[], &options(Exporter::Blender50, 10.0, 1.0)),
             None
         );
+    }
+
+    /// A file whose faces and lines use no vertex makes one object of every
+    /// vertex (the last object's); otherwise an object without faces or
+    /// lines is not made.
+    #[test]
+    fn a_file_without_faces_is_a_point_cloud() {
+        let points = Mesh {
+            name: "cloud".into(),
+            positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]].into(),
+            ..Mesh::default()
+        };
+        let options = ImportOptions::default();
+        let made =
+            imported_meshes(std::slice::from_ref(&points), "file", &options, Some(1)).unwrap();
+        let [cloud] = &made[..] else {
+            panic!("{made:?}")
+        };
+        assert_eq!((cloud.name.as_str(), cloud.positions.len()), ("cloud", 3));
+        assert!(cloud.corner_vertices.is_empty() && cloud.valid);
+        let both = [points, mesh()];
+        let made = imported_meshes(&both, "file", &options, Some(1)).unwrap();
+        assert_eq!(made.len(), 1);
+        assert_eq!(made[0].name, "quad");
     }
 }

@@ -17,6 +17,10 @@ pub(super) struct State {
     pub(super) smooth: Option<u32>,
     pub(super) material: Option<String>,
     pub(super) group: Option<String>,
+    /// By Blender's rule, the group's index in the list of the object where
+    /// its `g` came: an `o` ends the group's name but not this index, which
+    /// the next object's first faces take (in its own list).
+    pub(super) group_index: Option<u32>,
 }
 
 /// A run of one object's faces and lines in one block, with their state.
@@ -177,8 +181,17 @@ pub(super) fn plan(
                 }
             }
             match &mark.event {
+                // Blender's `o` ends the group's name, not its index.
+                Event::Object(_) if rule != ObjectRule::Plain && starts.is_some() => {
+                    state.group = None;
+                }
                 Event::Object(_) => {}
-                Event::Group(name) => state.group = Some(name.clone()),
+                Event::Group(name) => {
+                    if rule != ObjectRule::Plain {
+                        state.group_index = Some(object.part(None).groups.index(name));
+                    }
+                    state.group = Some(name.clone());
+                }
                 Event::Material(name) => {
                     // Blender gives the object a slot for each material named
                     // while it is current.
@@ -279,7 +292,12 @@ pub(super) fn add_faces(
         } = run;
         let part = object.part(Some(layout));
         let material = state.material.as_deref().map(|m| part.materials.index(m));
-        let group = state.group.as_deref().map(|g| part.groups.index(g));
+        let group = match state.group.as_deref() {
+            // (Blender's index, into the list of the object's first part.)
+            _ if state.group_index.is_some() => state.group_index,
+            Some(g) => Some(part.groups.index(g)),
+            None => None,
+        };
         part.smooth |= any_smooth;
         part.material |= material.is_some();
         part.group |= group.is_some();
@@ -341,6 +359,13 @@ pub(super) fn finish(object: Object, end: [usize; 3], plans: &mut Vec<Plan>) {
         parts.push(Plan::default());
     }
     for (i, mut part) in parts.into_iter().enumerate() {
+        // A group index carried from another object's list past this one's
+        // (Blender's rule): no group.
+        let groups = part.groups.names.len() as u32;
+        for segment in &mut part.segments {
+            segment.group = segment.group.filter(|&g| g < groups);
+        }
+        part.group &= groups > 0;
         part.name = object.name.clone();
         part.first = if i == 0 { object.first } else { end };
         part.end = end;

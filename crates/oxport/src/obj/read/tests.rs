@@ -511,3 +511,36 @@ fn blender_objects_keep_their_positions_in_file_order() {
     assert_eq!(xs, [5.0, 6.0, 1.0, 0.0, 0.0]);
     assert_eq!(&plain.position_indices[..], &[0, 2, 3]);
 }
+
+/// Blender's `o` ends the `g` group's name but not its index: an object's
+/// faces before its first `g` take the index the last group had in the
+/// object before, in their own object's list (plainly, the group carries
+/// over by name).
+#[test]
+fn blender_objects_take_the_group_index_of_the_object_before() {
+    let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\no A\ng one\nf 1 2 3\ng two\nf 1 2 4\n\
+                o B\nf 2 3 4\ng other\nf 1 2 4\ng last\nf 1 3 4\n";
+    let groups = |objects| {
+        let options = ReadOptions {
+            objects,
+            ..ReadOptions::default()
+        };
+        let scene = read_bytes(text.as_bytes(), &options).unwrap();
+        let b = &scene.meshes[1];
+        b.validate().unwrap();
+        let names: Vec<String> = b.groups.iter().map(|g| g.to_string()).collect();
+        (names, b.group_indices.as_deref().map(<[u32]>::to_vec))
+    };
+    let owned = |names: &[&str], indices: &[u32]| {
+        let names = names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        (names, Some(indices.to_vec()))
+    };
+    assert_eq!(
+        groups(ObjectRule::BLENDER),
+        owned(&["other", "last"], &[1, 0, 1])
+    );
+    assert_eq!(
+        groups(ObjectRule::Plain),
+        owned(&["two", "other", "last"], &[0, 1, 2])
+    );
+}
