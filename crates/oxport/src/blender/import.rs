@@ -160,10 +160,8 @@ pub fn imported_meshes(
     // every vertex, as a point cloud.
     if !meshes.iter().any(uses) {
         let last = meshes.iter().rposition(|m| !m.positions.is_empty());
-        return Ok(last
-            .map(|i| point_cloud(&meshes[i], &names[i], options, file_uvs, &pipeline))
-            .into_iter()
-            .collect());
+        let cloud = |i: usize| built(&meshes[i], &names[i], options, file_uvs, &pipeline, true);
+        return Ok(last.map(cloud).into_iter().collect());
     }
     let made: Vec<usize> = creation_order(&names)
         .into_iter()
@@ -172,27 +170,6 @@ pub fn imported_meshes(
     Ok(pipeline.map(made, |i| {
         imported_mesh(&meshes[i], &names[i], options, file_uvs, &pipeline)
     }))
-}
-
-/// The mesh of every vertex of `mesh` (which has no faces or lines).
-fn point_cloud(
-    mesh: &Mesh,
-    name: &str,
-    options: &ImportOptions,
-    file_uvs: bool,
-    pipeline: &Pipeline,
-) -> ImportedMesh {
-    let mut imported = imported_mesh(mesh, name, options, file_uvs, pipeline);
-    imported.positions = mesh.positions.to_vec();
-    imported.colors = mesh.colors.as_ref().map(|colors| {
-        let linear = |&c: &[f32; 3]| {
-            let [r, g, b] = srgb_to_linear_v3(c);
-            [r, g, b, 1.0]
-        };
-        colors.iter().map(linear).collect()
-    });
-    imported.valid = super::validity::valid(&imported, pipeline);
-    imported
 }
 
 fn has_edges(mesh: &Mesh) -> bool {
@@ -209,9 +186,23 @@ pub fn imported_mesh(
     file_uvs: bool,
     pipeline: &Pipeline,
 ) -> ImportedMesh {
+    built(mesh, name, options, file_uvs, pipeline, false)
+}
+
+/// [`imported_mesh`], of every vertex of `mesh` where `every_vertex` (a
+/// point cloud: Blender's mesh of a file whose faces and lines use none).
+fn built(
+    mesh: &Mesh,
+    name: &str,
+    options: &ImportOptions,
+    file_uvs: bool,
+    pipeline: &Pipeline,
+    every_vertex: bool,
+) -> ImportedMesh {
     let faces = mesh.face_offsets.len().saturating_sub(1);
     // The vertices used, in file order.
-    let mut local = vec![u32::MAX; mesh.positions.len()];
+    let unused = if every_vertex { 0 } else { u32::MAX };
+    let mut local = vec![unused; mesh.positions.len()];
     let mut used = |v: u32| local[v as usize] = 0;
     mesh.position_indices.iter().for_each(|&v| used(v));
     let edges = mesh.edges.as_deref().unwrap_or_default();
