@@ -108,6 +108,22 @@ impl ObjectRule {
         split_objects: true,
         split_groups: false,
     };
+
+    /// Blender's rule, whatever its options.
+    fn is_blender(self) -> bool {
+        self != ObjectRule::Plain
+    }
+
+    /// The statement `keyword` (`o` or `g`) starts an object.
+    fn starts_object(self, keyword: &[u8]) -> bool {
+        match self {
+            ObjectRule::Plain => keyword == b"o",
+            ObjectRule::Blender {
+                split_objects,
+                split_groups,
+            } => (split_objects && keyword == b"o") || (split_groups && keyword == b"g"),
+        }
+    }
 }
 
 impl Default for ReadOptions {
@@ -332,11 +348,11 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         &plans,
         &mut arrays,
         options.strict,
+        normals,
     )
     .map_err(located)?;
     if foreign.iter().any(|f| !f.skipped.is_empty()) {
-        let line = skip_faces(&plans, &mut arrays, &mut foreign, &blocks, &elements);
-        let (block, line) = line;
+        let (block, line) = skip_faces(&plans, &mut arrays, &mut foreign, &blocks, &elements);
         warning::add(
             &mut scene.warnings,
             None,
@@ -368,7 +384,7 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     } else {
         Colors::None
     };
-    let file_order = options.objects != ObjectRule::Plain;
+    let file_order = options.objects.is_blender();
     let meshes = pipeline.map(work, |(plan, arrays, found)| {
         build(
             plan, arrays, &found, &blocks, &elements, &colors, file_order,

@@ -110,22 +110,11 @@ pub(super) fn parse_line(
         b"l" => polyline(block, rest, number, strict)?,
         b"o" => {
             mark(block, Event::Object(text(trim(rest), number, "o")?));
-            if let ObjectRule::Blender {
-                split_objects: true,
-                ..
-            } = rule
-            {
-                set_smooth(block, 0);
-            }
+            smooth_off_at_object(block, rule, keyword);
         }
         b"g" => {
             mark(block, Event::Group(text(trim(rest), number, "g")?));
-            if let ObjectRule::Blender {
-                split_groups: true, ..
-            } = rule
-            {
-                set_smooth(block, 0);
-            }
+            smooth_off_at_object(block, rule, keyword);
         }
         b"usemtl" => mark(block, Event::Material(text(trim(rest), number, "usemtl")?)),
         b"mtllib" => mark(block, Event::MtlLib(text(trim(rest), number, "mtllib")?)),
@@ -169,6 +158,14 @@ pub(super) fn parse_line(
         }
     }
     Ok(())
+}
+
+/// Blender's objects start with the smooth state off: where `keyword`
+/// starts one by Blender's `rule`.
+fn smooth_off_at_object(block: &mut Block, rule: ObjectRule, keyword: &[u8]) {
+    if rule.is_blender() && rule.starts_object(keyword) {
+        set_smooth(block, 0);
+    }
 }
 
 /// The smooth group of the faces that follow.

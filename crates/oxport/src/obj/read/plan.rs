@@ -150,25 +150,13 @@ pub(super) fn plan(
             add_lines(&mut object, block, b, line..line_end);
             (face, line) = (face_end, line_end);
             let Some(mark) = mark else { continue };
-            let starts = match (&mark.event, rule) {
-                (Event::Object(name), ObjectRule::Plain) => Some(name),
-                (
-                    Event::Object(name),
-                    ObjectRule::Blender {
-                        split_objects: true,
-                        ..
-                    },
-                ) => Some(name),
-                (
-                    Event::Group(name),
-                    ObjectRule::Blender {
-                        split_groups: true, ..
-                    },
-                ) => Some(name),
+            let starts = match &mark.event {
+                Event::Object(name) if rule.starts_object(b"o") => Some(name),
+                Event::Group(name) if rule.starts_object(b"g") => Some(name),
                 _ => None,
             };
             if let Some(name) = starts {
-                if rule != ObjectRule::Plain && object.parts.iter().all(|p| p.segments.is_empty()) {
+                if rule.is_blender() && object.parts.iter().all(|p| p.segments.is_empty()) {
                     // Blender renames an object that has neither faces nor lines.
                     object.name = name.clone();
                 } else {
@@ -182,12 +170,12 @@ pub(super) fn plan(
             }
             match &mark.event {
                 // Blender's `o` ends the group's name, not its index.
-                Event::Object(_) if rule != ObjectRule::Plain && starts.is_some() => {
+                Event::Object(_) if rule.is_blender() && starts.is_some() => {
                     state.group = None;
                 }
                 Event::Object(_) => {}
                 Event::Group(name) => {
-                    if rule != ObjectRule::Plain {
+                    if rule.is_blender() {
                         state.group_index = Some(object.part(None).groups.index(name));
                     }
                     state.group = Some(name.clone());
@@ -195,7 +183,7 @@ pub(super) fn plan(
                 Event::Material(name) => {
                     // Blender gives the object a slot for each material named
                     // while it is current.
-                    if rule != ObjectRule::Plain {
+                    if rule.is_blender() {
                         object.part(None).materials.index(name);
                     }
                     state.material = Some(name.clone());
@@ -292,12 +280,10 @@ pub(super) fn add_faces(
         } = run;
         let part = object.part(Some(layout));
         let material = state.material.as_deref().map(|m| part.materials.index(m));
-        let group = match state.group.as_deref() {
-            // (Blender's index, into the list of the object's first part.)
-            _ if state.group_index.is_some() => state.group_index,
-            Some(g) => Some(part.groups.index(g)),
-            None => None,
-        };
+        // (Blender's index is into the list of the object's first part.)
+        let group = state
+            .group_index
+            .or_else(|| state.group.as_deref().map(|g| part.groups.index(g)));
         part.smooth |= any_smooth;
         part.material |= material.is_some();
         part.group |= group.is_some();

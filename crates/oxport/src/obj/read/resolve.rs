@@ -53,7 +53,8 @@ pub(super) fn take_some<'a, T>(rest: &mut Option<&'a mut [T]>, n: usize) -> Opti
 
 /// Pass 3a: every segment's indices into its object's arrays, on all cores.
 /// Faces with an index out of range are an error if `strict`, else listed
-/// in their segment's [`Foreign::skipped`] (their slots hold zeros).
+/// in their segment's [`Foreign::skipped`] (their slots hold zeros); faces
+/// have normals unless `normals` is false, as [`super::plan`] laid them out.
 pub(super) fn resolve(
     pipeline: &Pipeline,
     blocks: &[Block],
@@ -61,6 +62,7 @@ pub(super) fn resolve(
     plans: &[Plan],
     arrays: &mut [Arrays],
     strict: bool,
+    normals: bool,
 ) -> Located<Vec<Foreign>> {
     let mut tasks = Vec::new();
     for (plan, arrays) in plans.iter().zip(arrays.iter_mut()) {
@@ -95,7 +97,8 @@ pub(super) fn resolve(
     let sizes = elements.sizes();
     let filled = pipeline.map(tasks, |task| {
         let b = task.segment.block;
-        fill(task, &blocks[b], elements.offsets[b], sizes, strict).map_err(|error| (b, error))
+        let block = &blocks[b];
+        fill(task, block, elements.offsets[b], sizes, strict, normals).map_err(|error| (b, error))
     });
     let mut found = Vec::with_capacity(filled.len());
     let mut failed: Vec<(usize, OutOfRange)> = Vec::new();
@@ -270,6 +273,7 @@ pub(super) fn fill(
     offset: [usize; 3],
     sizes: [usize; 3],
     strict: bool,
+    with_normals: bool,
 ) -> std::result::Result<Foreign, OutOfRange> {
     let Task {
         segment,
@@ -295,9 +299,6 @@ pub(super) fn fill(
     let mut relative = relative_from(&block.relative_faces, segment.faces.start);
     let mut slot = 0;
     let faces = segment.faces.clone();
-    // (Normals are in the layout wherever the file has some: in a strict
-    // read, normal indices of a file without them are out of range.)
-    let with_normals = strict || sizes[Kind::Normal as usize] > 0;
     let kept = faces.filter(|&f| {
         segment
             .only
