@@ -135,10 +135,14 @@ fuzz-build:
 
 venv: $(VENV)/.installed
 
+# The reference for oxport.zstd binds the zstd release zstd-sys bundles (1.6.0):
+# move the two together, or byte comparisons compare two libraries.
+ZSTD_REFERENCE = "backports.zstd==1.8.1"
+
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install --quiet --upgrade pip
-	$(VPY) -m pip install --quiet "maturin>=1.9.4,<2" numpy pytest hypothesis mypy pyzstd fsspec aiohttp backports.zstd "openexr>=3.5.3,<3.6" "openimageio>=3.1,<3.3" "coloraide>=8.13,<9" "dask[array,bag,distributed]>=2024.8" "moto[server]>=5.1,<6" s3fs
+	$(VPY) -m pip install --quiet "maturin>=1.9.4,<2" numpy pytest hypothesis mypy pyzstd fsspec aiohttp $(ZSTD_REFERENCE) "openexr>=3.5.3,<3.6" "openimageio>=3.1,<3.3" "coloraide>=8.13,<9" "dask[array,bag,distributed]>=2024.8" "moto[server]>=5.1,<6" s3fs
 	touch $@
 
 # Builds the extension in release mode and installs the package into the venv
@@ -324,7 +328,7 @@ bench-blender: build bpy-venvs
 
 # oxport.zstd and oxport.deflate against the stdlib (backports.zstd, zlib), zstandard, pyzstd, cramjam, deflate and isal.
 bench-codecs: build
-	$(VPY) -m pip install --quiet backports.zstd zstandard pyzstd cramjam deflate isal
+	$(VPY) -m pip install --quiet $(ZSTD_REFERENCE) zstandard pyzstd cramjam deflate isal
 	$(VPY) bench/codecs.py
 
 # OpenEXR against the openexr package (renders a 960x540 Cycles image once, about a minute).
