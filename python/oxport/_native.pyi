@@ -455,6 +455,10 @@ class ImportedMesh:
     @property
     def material_indices(self) -> npt.NDArray[numpy.uint32]: ...
     @property
+    def collections(self) -> list[str]:
+        """With a collection separator, the collections the object is linked
+        into, outermost first (else empty)."""
+    @property
     def materials(self) -> list[str]: ...
     @property
     def loose_edges(self) -> npt.NDArray[numpy.uint32]: ...
@@ -490,6 +494,7 @@ def blender_import_obj(
     global_scale: float = 1.0,
     split_objects: bool = True,
     split_groups: bool = False,
+    collection_separator: str = "",
     threads: Optional[int] = None,
 ) -> ImportedScene: ...
 

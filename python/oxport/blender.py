@@ -283,6 +283,7 @@ def import_obj(
     global_scale: float = 1.0,
     split_objects: bool = True,
     split_groups: bool = False,
+    collection_separator: str = "",
     threads: Optional[int] = None,
 ) -> ImportedScene:
     """Reads an OBJ file on ``threads`` threads (None: one per core) into the
@@ -303,12 +304,17 @@ def import_obj(
     ``split_objects`` and ``split_groups``: an object per ``o`` (else one
     for the file) and per ``g`` (``use_split_objects``,
     ``use_split_groups``); each object starts with the smooth state off.
+    ``collection_separator`` (one ASCII character, or "" for none): each
+    object named after the part of its name after the last separator and
+    given the collections the parts before it name
+    (``ImportedMesh.collections``), as Blender 4.1+ links them.
 
-    Where this differs from Blender's own parser: the faces of one object
-    that mix layouts (UVs, normals) make an object each, and an object with
-    vertex colors on some of its vertices only has them (black elsewhere;
-    Blender makes none unless one run of colored vertices covers the
-    object's)."""
+    The faces of one object make one mesh whatever they have (UVs,
+    normals), zeros where a corner has none, as Blender makes it. Where
+    this differs from Blender's own parser: an object with vertex colors on
+    some of its vertices only has them (black elsewhere; Blender makes none
+    unless one run of colored vertices covers the object's)."""
     return _native.blender_import_obj(
         path, blender_version=blender_version, vertex_groups=vertex_groups, clamp_size=clamp_size,
-        global_scale=global_scale, split_objects=split_objects, split_groups=split_groups, threads=threads)
+        global_scale=global_scale, split_objects=split_objects, split_groups=split_groups,
+        collection_separator=collection_separator, threads=threads)

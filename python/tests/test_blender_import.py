@@ -68,7 +68,7 @@ def difference(ours: tuple[dict, dict], theirs: tuple[dict, dict]) -> str | None
     for key, value in their_arrays.items():
         if not np.array_equal(our_arrays[key], value):
             return f"array {key}: {our_arrays[key][:12]} against Blender's {value[:12]}"
-    for key in ("materials", "images", "active"):
+    for key in ("collections", "materials", "images", "active"):
         if our_scene[key] != their_scene[key]:
             return f"{key} {our_scene[key]!r:.300} against Blender's {their_scene[key]!r:.300}"
     return None
@@ -195,15 +195,81 @@ def test_several_files_at_once(tmp_path: Path, version: str) -> None:
     assert_same_import(version, [first, second], tmp_path)
 
 
-def test_options_not_supported_yet_are_refused(tmp_path: Path) -> None:
-    path = tmp_path / "tri.obj"
-    path.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
-    command = [*blender_python("5.0"), str(DUMP), "--", str(ROOT), "oxport", str(tmp_path / "out"), str(path),
-               "--options", json.dumps({"collection_separator": "/"})]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=900)
-    assert result.returncode != 0
-    assert ("oxport OBJ import does not support these options yet: collection_separator='/' "
-            "(collections from object names are not made yet)") in result.stdout + result.stderr
+# Objects whose names give collections: nested, repeated, with empty parts,
+# a name taken by a collection elsewhere (Blender then makes "b.001" and
+# another for the next object, as it looks among the children by name), an
+# object without a name.
+COLLECTIONS = """\
+v 0 0 0
+v 1 0 0
+v 0 1 0
+o a/b/one
+f 1 2 3
+o a/two
+f 1 2 3
+o b/three
+f 1 2 3
+o b/four
+f 1 2 3
+o /lead
+f 1 2 3
+o x//y/
+f 1 2 3
+o A/b/five
+f 1 2 3
+o plain
+f 1 2 3
+o a.b.c
+f 1 2 3
+o\x20
+f 1 2 3
+"""
+
+
+@pytest.mark.parametrize("separator", ["/", ".", ""])
+@pytest.mark.parametrize("blender", ["4.5", "5.0"])  # (3.4's importer has no such option)
+def test_collections_from_names(separator: str, blender: str, tmp_path: Path) -> None:
+    """``collection_separator``: objects linked into the collections their
+    names give, made as Blender's importer makes them."""
+    path = tmp_path / "collections.obj"
+    path.write_text(COLLECTIONS)
+    options = {"collection_separator": separator}
+    theirs = imported(blender, "blender", [path], tmp_path / "blender", options)
+    ours = imported(blender, "oxport", [path], tmp_path / "oxport", options)
+    assert bool(theirs[0]["collections"]) == bool(separator)
+    assert difference(ours, theirs) is None
+
+
+# One object whose faces mix layouts (UVs, normals, both, neither), within a
+# face too, and one without normals in a file with some.
+MIXED = """\
+v 0 0 0
+v 1 0 0
+v 0 1 0
+v 1 1 0
+vt 0 0
+vt 1 0
+vt 0 1
+vn 0 0 1
+f 1/1 2/2 3/3
+f 2 4 3
+f 1//1 2//1 4//1
+f 2/1/1 3/2/1 4/3/1
+f 1/1 2 4/3
+o b
+v 5 5 5
+f 1 2 5
+s 1
+f 2 3 5
+"""
+
+
+def test_faces_that_mix_layouts(tmp_path: Path, version: str) -> None:
+    """One mesh of faces with UVs and normals and faces without (zeros
+    where a corner has none), as Blender's importer makes it."""
+    path = tmp_path / "mixed.obj"
+    path.write_text(MIXED)
+    assert_same_import(version, [path], tmp_path)
 
 
 TINYOBJLOADER = ROOT / "target" / "test-models" / "tinyobjloader"
@@ -215,7 +281,6 @@ DIFFERENT: dict[str, str] = {
                                     "their corners before the bad index, loose"),
     "invalid-face-definition.obj": ("faces of one and two corners: Blender 4.5 and 5.0 skip them and keep their "
                                     "vertices, loose; oxport reads the second as a loose edge"),
-    "issue-161-inconsistent-f.obj": "faces with UVs and without in one object: Blender makes one object, oxport two",
     "test-nan.obj": ("a number `1.#IND`: Blender reads it up to the `#` and the rest of the line as zeros, oxport "
                      "refuses the file"),
 }

@@ -84,6 +84,13 @@ impl ImportedMesh {
         numpy_view(slf, &slf.get().mesh.material_indices, 1)
     }
 
+    /// With a collection separator, the collections the object is linked
+    /// into, outermost first (else empty).
+    #[getter]
+    fn collections(&self) -> Vec<String> {
+        self.mesh.collections.clone()
+    }
+
     #[getter]
     fn materials(&self) -> Vec<String> {
         self.mesh.materials.clone()
@@ -222,7 +229,7 @@ impl CustomNormalsStream {
 /// `blender_version` builds them (the GIL is released): an
 /// `oxport.blender.ImportedScene`.
 #[pyfunction]
-#[pyo3(signature = (path, *, blender_version=None, vertex_groups=false, clamp_size=0.0, global_scale=1.0, split_objects=true, split_groups=false, threads=None))]
+#[pyo3(signature = (path, *, blender_version=None, vertex_groups=false, clamp_size=0.0, global_scale=1.0, split_objects=true, split_groups=false, collection_separator="", threads=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn blender_import_obj(
     py: Python<'_>,
@@ -233,6 +240,7 @@ pub(crate) fn blender_import_obj(
     global_scale: f32,
     split_objects: bool,
     split_groups: bool,
+    collection_separator: &str,
     threads: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
     let options = library::ImportOptions {
@@ -242,6 +250,8 @@ pub(crate) fn blender_import_obj(
         global_scale,
         split_objects,
         split_groups,
+        collection_separator: library::collection_separator(collection_separator)
+            .map_err(to_py_err)?,
     };
     let scene = py
         .detach(|| oxport::blender_obj::import_obj(&path, &options, threads))

@@ -18,7 +18,7 @@ import bpy
 from bpy_extras.io_utils import axis_conversion
 from mathutils import Matrix
 
-from .options import NotSupported, axis, refuse_not_yet
+from .options import NotSupported, axis
 from .package import numpy, oxport
 
 __all__ = ["ImportReport", "import_files"]
@@ -41,17 +41,11 @@ class ImportReport:
                 f"reading {self.read_seconds:.3f} s, building {self.build_seconds:.3f} s")
 
 
-# Options whose other values are refused for now, with the reason.
-_NOT_YET = {
-    "collection_separator": ("", "collections from object names are not made yet"),
-}
-
-
 def import_files(context, paths: list, options: dict) -> ImportReport:
     """Imports OBJ files as ``bpy.ops.wm.obj_import(filepath=..., **options)``
-    imports each: their objects linked to the active collection, selected,
-    the last one active."""
-    refuse_not_yet(options, _NOT_YET, "import")
+    imports each: their objects linked to the active collection (or, with
+    ``collection_separator``, to the collections their names give under it),
+    selected, the last one active."""
     report = ImportReport()
     version = tuple(bpy.app.version[:2])
     for obj in context.selected_objects:
@@ -68,7 +62,8 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
                                       clamp_size=options.get("clamp_size", 0.0),
                                       global_scale=options.get("global_scale", 1.0),
                                       split_objects=options.get("use_split_objects", True),
-                                      split_groups=options.get("use_split_groups", False))
+                                      split_groups=options.get("use_split_groups", False),
+                                      collection_separator=options.get("collection_separator", ""))
     report.read_seconds += time.perf_counter() - start
     if scene.free_form:
         raise NotSupported(f"{path}: free-form curves are not imported yet")
@@ -97,7 +92,7 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
         # The objects, while oxport computes the normals.
         for imported, mesh in zip(meshes, built):
             obj = bpy.data.objects.new(imported.name, mesh)
-            collection.objects.link(obj)
+            _collection(collection, imported.collections).objects.link(obj)
             obj.matrix_basis = matrix
             if scene.scale is not None:
                 obj.scale = (scene.scale,) * 3
@@ -124,6 +119,20 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
     report.objects += len(created)
     report.files += 1
     report.build_seconds += time.perf_counter() - start
+
+
+def _collection(parent, path: list):
+    """The collection at ``path`` under ``parent``, each step the child of
+    that name or, where there is none, a new one (named as Blender names
+    new data: ``.001`` added where the name is taken), as Blender's importer
+    finds or makes them."""
+    for name in path:
+        child = next((c for c in parent.children if c.name == name), None)
+        if child is None:
+            child = bpy.data.collections.new(name)
+            parent.children.link(child)
+        parent = child
+    return parent
 
 
 def _mesh(imported, version: tuple):

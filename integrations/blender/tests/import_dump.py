@@ -1,8 +1,9 @@
 """Runs inside Blender: imports OBJ files with Blender's importer
 (``wm.obj_import``) or with the add-on (``import_scene.oxport_obj``) into the
-empty scene, then saves what was made: per object of the active collection,
-in order, its name, matrix, mesh arrays, materials (node trees with their
-values and images) and vertex groups.
+empty scene, then saves what was made: per object of the active collection
+and then of its child collections (depth first), in order, its name, matrix,
+mesh arrays, materials (node trees with their values and images) and vertex
+groups; the child collections' tree.
 
 blender -b --factory-startup --python import_dump.py -- ROOT MODE OUT OBJ... [--options JSON]
 python import_dump.py -- ROOT MODE OUT OBJ... [--options JSON]     (PyPI's bpy)
@@ -87,13 +88,26 @@ def import_files(bpy, mode: str, paths: list, options: dict) -> None:
         assert result == {"FINISHED"}, result
 
 
+def walk(collection):
+    """The objects of ``collection`` and then of its children, depth first."""
+    yield from collection.objects
+    for child in collection.children:
+        yield from walk(child)
+
+
+def collections(collection) -> list:
+    """The child collections of ``collection``: names, objects, children."""
+    return [{"name": c.name, "objects": [o.name for o in c.objects], "children": collections(c)}
+            for c in collection.children]
+
+
 def dump(bpy, out: str, seconds: float) -> int:
     """Saves what the scene holds (see the module's docstring); gives the
     number of objects."""
     version = tuple(bpy.app.version[:2])
     arrays, objects = {}, []
     collection = bpy.context.view_layer.active_layer_collection.collection
-    for i, obj in enumerate(collection.objects):
+    for i, obj in enumerate(walk(collection)):
         mesh = obj.data
         key = f"{i}/"
         if obj.type == "CURVE":
@@ -170,7 +184,7 @@ def dump(bpy, out: str, seconds: float) -> int:
     with open(out + ".arrays", "wb") as f:
         pickle.dump(arrays, f)
     with open(out + ".json", "w") as f:
-        json.dump({"objects": objects, "materials": materials, "images": sorted(i.filepath for i in bpy.data.images),
+        json.dump({"objects": objects, "collections": collections(collection), "materials": materials, "images": sorted(i.filepath for i in bpy.data.images),
                    "active": active.name if active else None, "seconds": seconds}, f)
     return len(objects)
 

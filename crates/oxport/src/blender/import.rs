@@ -11,26 +11,30 @@
 //! | vertex colors | `v x y z r g b` from sRGB to linear (`srgb_to_linearrgb_v3_v3`) | the same |
 //!
 //! The file is read by `ObjectRule::Blender` (objects, materials, vertex
-//! order and smooth state as Blender's parser gives them). What differs
-//! from that parser, which reads the file on one thread: faces of one
-//! object that mix layouts make an object each, and vertex colors on some
-//! of an object's vertices only are kept (Blender keeps none unless one run
-//! of colored vertices covers the object's).
+//! order, smooth state and one mesh per object whatever its faces' layouts,
+//! as Blender's parser gives them). What differs from that parser, which
+//! reads the file on one thread: vertex colors on some of an object's
+//! vertices only are kept (Blender keeps none unless one run of colored
+//! vertices covers the object's).
 
 use super::Exporter;
 use super::colors::srgb_to_linear_v3;
 use super::exporter::creation_order;
 use super::normals::newell;
 use super::transform::{cross, normalize, sub};
-use crate::Result;
 use crate::mesh::Mesh;
 use crate::pipeline::Pipeline;
+use crate::{Error, Result};
 
 /// One mesh object as Blender's importer builds it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ImportedMesh {
-    /// The object's name, as the `o` line gives it (or the file's name).
+    /// The object's name (and its mesh's), as the `o` line gives it (or the
+    /// file's name), after its collections with a collection separator.
     pub name: String,
+    /// With a collection separator, the collections the object is linked
+    /// into, outermost first ([`collection_path`]).
+    pub collections: Vec<String>,
     /// The vertices the faces and loose edges use, in file order.
     pub positions: Vec<[f32; 3]>,
     /// `F + 1` offsets into the corners (`loop_start`, and the total).
@@ -79,6 +83,10 @@ pub struct ImportOptions {
     pub split_objects: bool,
     /// `use_split_groups`: an object per `g`.
     pub split_groups: bool,
+    /// `collection_separator`: objects in the collections their names give
+    /// ([`collection_path`]). Blender splits at the separator's first byte:
+    /// only an ASCII character is taken.
+    pub collection_separator: Option<char>,
 }
 
 impl Default for ImportOptions {
@@ -90,6 +98,7 @@ impl Default for ImportOptions {
             global_scale: 1.0,
             split_objects: true,
             split_groups: false,
+            collection_separator: None,
         }
     }
 }
@@ -129,6 +138,43 @@ pub fn clamped_scale(meshes: &[ImportedMesh], options: &ImportOptions) -> Option
     }
     let largest = (0..3).map(|a| max[a] - min[a]).fold(f32::MIN, f32::max);
     (clamp < largest * options.global_scale).then(|| clamp / largest)
+}
+
+/// Where Blender's importer (4.1+, `collection_separator`) puts the object
+/// of an OBJ object named `name`: the collections it is linked into,
+/// outermost first, each a child of the one before and the first of the
+/// active collection (the parts of the name before each `separator`, empty
+/// parts left out), and the object's own name (the part after the last
+/// separator; `Untitled` where that is empty). Without a separator, no
+/// collections and the whole name.
+pub fn collection_path(name: &str, separator: Option<char>) -> (Vec<&str>, &str) {
+    let Some(separator) = separator else {
+        return (Vec::new(), name);
+    };
+    let mut parts: Vec<&str> = name.split(separator).collect();
+    let own = parts.pop().unwrap_or_default();
+    parts.retain(|part| !part.is_empty());
+    let own = match (
+        own.is_empty(),
+        parts.is_empty() && !name.contains(separator),
+    ) {
+        (true, false) => "Untitled",
+        _ => own,
+    };
+    (parts, own)
+}
+
+/// The collection separator `wm.obj_import` is given (`collection_separator`):
+/// none where empty; Blender splits names at its first byte, so one ASCII
+/// character or an error.
+pub fn collection_separator(text: &str) -> Result<Option<char>> {
+    match text.as_bytes() {
+        [] => Ok(None),
+        &[byte] if byte.is_ascii() => Ok(Some(byte as char)),
+        _ => Err(Error::invalid(format!(
+            "collection_separator {text:?}: one ASCII character expected"
+        ))),
+    }
 }
 
 /// The objects Blender's importer makes of `meshes` (an OBJ file's objects,
@@ -292,8 +338,10 @@ fn built(
         }
         _ => Vec::new(),
     };
+    let (collections, name) = collection_path(name, options.collection_separator);
     let mut imported = ImportedMesh {
         name: name.to_string(),
+        collections: collections.into_iter().map(str::to_owned).collect(),
         positions,
         face_offsets: mesh.face_offsets.to_vec(),
         face_sizes: mesh.face_offsets.windows(2).map(|w| w[1] - w[0]).collect(),
@@ -367,6 +415,24 @@ mod tests {
             groups: vec!["top".into()],
             group_indices: Some(vec![0].into()),
             ..Mesh::default()
+        }
+    }
+
+    #[test]
+    fn collections_are_the_parts_before_each_separator() {
+        let path = |name| collection_path(name, Some('/'));
+        assert_eq!(path("a/b/c"), (vec!["a", "b"], "c"));
+        assert_eq!(path("a//b/"), (vec!["a", "b"], "Untitled"));
+        assert_eq!(path("/a"), (vec![], "a"));
+        assert_eq!(path("/"), (vec![], "Untitled"));
+        assert_eq!(path("plain"), (vec![], "plain"));
+        assert_eq!(collection_path("a/b", None), (vec![], "a/b"));
+        assert_eq!(collection_path("a.b.c", Some('.')), (vec!["a", "b"], "c"));
+        assert_eq!(collection_separator("").unwrap(), None);
+        assert_eq!(collection_separator("/").unwrap(), Some('/'));
+        for bad in ["//", "é"] {
+            let error = collection_separator(bad).unwrap_err().to_string();
+            assert!(error.contains("one ASCII character"), "{error}");
         }
     }
 

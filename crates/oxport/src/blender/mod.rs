@@ -28,7 +28,10 @@ mod vertex_groups;
 pub use colors::{corner_colors_to_vertices, linear_to_srgb, srgb_to_linear, srgb_to_linear_v3};
 pub use custom_normals::{CustomNormals, ImportedSource, NormalsStream, encode_custom_normals};
 pub use exporter::{Exporter, exported_name};
-pub use import::{ImportOptions, ImportedMesh, clamped_scale, imported_mesh, imported_meshes};
+pub use import::{
+    ImportOptions, ImportedMesh, clamped_scale, collection_path, collection_separator,
+    imported_mesh, imported_meshes,
+};
 pub use material::{Bsdf, ImageTexture, MaterialInput, TextureInput, mtl_material};
 pub use mesh::{Gathered, mesh, meshes, unused_edges};
 pub use normals::{NormalSource, corner_normals, domain_normals, face_normal};

@@ -103,6 +103,14 @@ impl Span {
     pub(super) fn see(&mut self, layout: Layout) {
         self.layouts |= 1 << (2 * u8::from(layout.uvs) + u8::from(layout.normals));
     }
+
+    /// What any of its faces has (faces with normals as [`layout_of`]).
+    pub(super) fn union(self, normals: bool) -> Layout {
+        Layout {
+            uvs: self.layouts & 0b1100 != 0,
+            normals: normals && self.layouts & 0b1010 != 0,
+        }
+    }
 }
 
 /// A position, and its color: colors are kept once a `v` gives one (black
@@ -162,6 +170,21 @@ pub(super) struct Layout {
 /// The raw index a `0` in the file is read as (no index is 0: it stands
 /// for an index absent, and indices start at 1).
 pub(super) const ZERO: i32 = i32::MIN;
+
+impl Layout {
+    /// UVs where either has them, normals too.
+    pub(super) fn union(self, other: Layout) -> Layout {
+        Layout {
+            uvs: self.uvs || other.uvs,
+            normals: self.normals || other.normals,
+        }
+    }
+}
+
+/// The index a corner without a UV or normal has in a mesh whose other
+/// corners have them (by Blender's rule, [`super::ObjectRule`]), until the
+/// mesh is built and it points at an element of zeros.
+pub(super) const ABSENT: u32 = u32::MAX;
 
 pub(super) fn corner_layout(corner: &[i32; 3]) -> Layout {
     Layout {

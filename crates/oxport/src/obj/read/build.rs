@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use crate::mesh::Mesh;
 
 use super::Colors;
-use super::block::{Block, Elements, Kind, Reference};
+use super::block::{ABSENT, Block, Elements, Kind, Reference};
 use super::plan::{Arrays, Plan};
 use super::resolve::Foreign;
 
@@ -36,9 +36,10 @@ impl Copies {
 }
 
 /// Pass 3b: an object's elements (its own range, then the copies of those it
-/// uses from elsewhere; with `file_order`, its positions in the order the
-/// file declares them, copies among its own, as Blender's importer keeps
-/// them) and its mesh.
+/// uses from elsewhere) and its mesh. By Blender's rule (`blender`), its
+/// positions in the order the file declares them, copies among its own, as
+/// Blender's importer keeps them, and its corners without a UV or normal
+/// pointing at one of zeros, which Blender's importer gives them.
 pub(super) fn build(
     plan: Plan,
     mut arrays: Arrays,
@@ -46,7 +47,7 @@ pub(super) fn build(
     blocks: &[Block],
     elements: &Elements,
     colors: &Colors,
-    file_order: bool,
+    blender: bool,
 ) -> Mesh<'static> {
     let range = |kind: Kind| plan.first[kind as usize]..plan.end[kind as usize];
     // Positions: copies in first-use order over faces, then lines.
@@ -93,7 +94,7 @@ pub(super) fn build(
             )
         }
     };
-    let (positions, colors) = if file_order && !copies.copied.is_empty() {
+    let (positions, colors) = if blender && !copies.copied.is_empty() {
         let globals: Vec<usize> = range(Kind::Position)
             .chain(copies.copied.iter().copied())
             .collect();
@@ -128,8 +129,9 @@ pub(super) fn build(
         };
     let uv_copies = attribute(Kind::Uv, &mut arrays.uv_indices, |f| &f.uvs);
     let normal_copies = attribute(Kind::Normal, &mut arrays.normal_indices, |f| &f.normals);
-    let uvs = uv_copies.map(|c| elements.gather(blocks, Kind::Uv, |b| &b.uvs, range(Kind::Uv), &c));
-    let normals = normal_copies.map(|c| {
+    let mut uvs =
+        uv_copies.map(|c| elements.gather(blocks, Kind::Uv, |b| &b.uvs, range(Kind::Uv), &c));
+    let mut normals = normal_copies.map(|c| {
         elements.gather(
             blocks,
             Kind::Normal,
@@ -138,6 +140,10 @@ pub(super) fn build(
             &c,
         )
     });
+    if blender {
+        zeros_for_absent(arrays.uv_indices.as_mut(), uvs.as_mut());
+        zeros_for_absent(arrays.normal_indices.as_mut(), normals.as_mut());
+    }
     Mesh {
         name: plan.name.into(),
         positions: positions.into(),
@@ -154,5 +160,22 @@ pub(super) fn build(
         groups: plan.groups.names.into_iter().map(Into::into).collect(),
         group_indices: arrays.group_indices.map(Into::into),
         edges: (!arrays.edges.is_empty()).then(|| arrays.edges.into()),
+    }
+}
+
+/// Points the corners without an element ([`ABSENT`]) at one of zeros,
+/// appended to `values`.
+fn zeros_for_absent<T: Default>(indices: Option<&mut Vec<u32>>, values: Option<&mut Vec<T>>) {
+    let (Some(indices), Some(values)) = (indices, values) else {
+        return;
+    };
+    let zeros = values.len() as u32;
+    let mut any = false;
+    for index in indices.iter_mut().filter(|i| **i == ABSENT) {
+        *index = zeros;
+        any = true;
+    }
+    if any {
+        values.push(T::default());
     }
 }

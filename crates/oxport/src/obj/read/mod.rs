@@ -87,10 +87,14 @@ pub enum ObjectRule {
     Plain,
     /// As Blender's importer (`wm.obj_import`) makes objects: a statement
     /// that starts an object after one that has neither faces nor lines
-    /// renames that object instead, and sets the smooth state off; an
-    /// object's materials are those its `usemtl` statements name, in order,
-    /// whether faces use them or not (and, where it has none by its first
-    /// face, the one current then, named before it started).
+    /// renames that object instead, and sets the smooth state off (a new
+    /// object the statement leaves unnamed is `New object`); an object's
+    /// materials are those its `usemtl` statements name, in order, whether
+    /// faces use them or not (and, where it has none by its first face, the
+    /// one current then, named before it started). An object is one mesh
+    /// whatever its faces' layouts, within a face too: a corner without a UV
+    /// or normal points at one of zeros, and every face has normals (zeros)
+    /// when the file has some, as Blender's importer gives them.
     Blender {
         /// `use_split_objects`: each `o` starts an object (else `o` is
         /// passed over).
@@ -141,7 +145,8 @@ impl Default for ReadOptions {
 /// What an OBJ file holds.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scene {
-    /// One mesh per object (per object and face layout where they mix).
+    /// One mesh per object (per object and face layout where they mix, but
+    /// by [`ObjectRule::Blender`]).
     pub meshes: Vec<Mesh<'static>>,
     /// The `mtllib` statements' texts, in file order.
     pub mtllibs: Vec<String>,
@@ -384,11 +389,9 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     } else {
         Colors::None
     };
-    let file_order = options.objects.is_blender();
+    let blender = options.objects.is_blender();
     let meshes = pipeline.map(work, |(plan, arrays, found)| {
-        build(
-            plan, arrays, &found, &blocks, &elements, &colors, file_order,
-        )
+        build(plan, arrays, &found, &blocks, &elements, &colors, blender)
     });
     scene.meshes = meshes
         .into_iter()

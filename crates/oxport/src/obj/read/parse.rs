@@ -6,7 +6,7 @@ use crate::{Error, Result};
 
 use super::ObjectRule;
 use super::block::{
-    Block, Event, Relative, Span, ZERO, corner_layout, counts, end_face, mark, vertex, warn,
+    Block, Event, Layout, Relative, Span, ZERO, corner_layout, counts, end_face, mark, vertex, warn,
 };
 use super::fast::common_line;
 use super::split::{Statements, next_token, parse_error, text, trim};
@@ -106,7 +106,7 @@ pub(super) fn parse_line(
             }
             block.normals.push(values);
         }
-        b"f" => face(block, rest, number, strict)?,
+        b"f" => face(block, rest, number, strict, rule.is_blender())?,
         b"l" => polyline(block, rest, number, strict)?,
         b"o" => {
             mark(block, Event::Object(text(trim(rest), number, "o")?));
@@ -212,7 +212,15 @@ pub(super) fn mrgb(block: &mut Block, text: &[u8], line: u64) -> Result<()> {
 /// (`l`: Blender 3.4's importer drops it and keeps its vertices; an edge
 /// keeps the pair) and one of fewer corners is skipped, each with a warning;
 /// `strict` refuses both.
-pub(super) fn face(block: &mut Block, rest: &[u8], line: u64, strict: bool) -> Result<()> {
+/// A face; `mixed`: its corners may differ in having UVs or normals (by
+/// Blender's rule: its importer gives those without zeros).
+pub(super) fn face(
+    block: &mut Block,
+    rest: &[u8],
+    line: u64,
+    strict: bool,
+    mixed: bool,
+) -> Result<()> {
     let start = block.corners.len();
     let mut at = 0;
     let mut negative = false;
@@ -248,8 +256,12 @@ pub(super) fn face(block: &mut Block, rest: &[u8], line: u64, strict: bool) -> R
         );
         return Ok(());
     }
-    let layout = corner_layout(&corners[0]);
-    if corners.iter().any(|c| corner_layout(c) != layout) {
+    let layout = corners
+        .iter()
+        .map(corner_layout)
+        .reduce(Layout::union)
+        .unwrap_or_default();
+    if !mixed && corners.iter().any(|c| corner_layout(c) != layout) {
         return Err(parse_error(
             line,
             "a face's corners must all have UVs (or none), and normals (or none)",

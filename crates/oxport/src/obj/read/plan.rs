@@ -74,6 +74,14 @@ pub(super) struct Object {
 }
 
 impl Object {
+    /// The first part, its layout extended to `layout`: one mesh for faces
+    /// of every layout (Blender's rule).
+    fn whole(&mut self, layout: Layout) -> &mut Plan {
+        let part = self.part(None);
+        part.layout = Some(part.layout.map_or(layout, |own| own.union(layout)));
+        part
+    }
+
     /// The part for faces of `layout` (`None`: lines, which go to the first).
     pub(super) fn part(&mut self, layout: Option<Layout>) -> &mut Plan {
         let found = self.parts.iter().position(|p| match (p.layout, layout) {
@@ -146,7 +154,9 @@ pub(super) fn plan(
             let face_end = mark.map_or(block.faces.len() - 1, |m| m.faces as usize);
             let line_end = mark.map_or(block.lines.len() - 1, |m| m.lines as usize);
             let faces = face..face_end;
-            add_faces(&mut object, block, b, faces, span, &state, normals).map_err(|e| (b, e))?;
+            let merge = rule.is_blender();
+            add_faces(&mut object, block, b, faces, span, &state, normals, merge)
+                .map_err(|e| (b, e))?;
             add_lines(&mut object, block, b, line..line_end);
             (face, line) = (face_end, line_end);
             let Some(mark) = mark else { continue };
@@ -164,7 +174,11 @@ pub(super) fn plan(
                         .map(|k| offsets[b][k as usize] + mark.counts[k as usize] as usize);
                     let done = std::mem::take(&mut object);
                     finish(done, here, &mut plans);
-                    object.name = name.clone();
+                    object.name = match name.is_empty() && rule.is_blender() {
+                        // (Blender's name for a new object the statement leaves unnamed.)
+                        true => "New object".to_string(),
+                        false => name.clone(),
+                    };
                     object.first = here;
                 }
             }
@@ -227,7 +241,10 @@ struct Run {
 }
 
 /// A run of faces in one state: to the object's part of their layout, split
-/// by layout where the run mixes them (read again face by face; rare).
+/// by layout where the run mixes them (read again face by face; rare), or,
+/// with `merge`, to its one part, whose corners without UVs or normals get
+/// [`super::block::ABSENT`] (Blender's rule).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn add_faces(
     object: &mut Object,
     block: &Block,
@@ -236,11 +253,12 @@ pub(super) fn add_faces(
     span: &Span,
     state: &State,
     normals: bool,
+    merge: bool,
 ) -> Result<()> {
     if faces.is_empty() {
         return Ok(());
     }
-    let mixed = span.layouts.count_ones() > 1;
+    let mixed = !merge && span.layouts.count_ones() > 1;
     // A face has a smooth group if it comes after the block's first `s`, or
     // before it with a group the block starts with.
     let smooth = |f: usize| f >= block.smooth_from || state.smooth.is_some();
@@ -265,7 +283,15 @@ pub(super) fn add_faces(
         }
     } else {
         runs.push(Run {
-            layout: layout_of(block, faces.start, normals),
+            layout: match merge {
+                // (Blender's importer gives every face normals, zeros where
+                // it has none, when the file has some.)
+                true => Layout {
+                    normals,
+                    ..span.union(normals)
+                },
+                false => layout_of(block, faces.start, normals),
+            },
             faces: faces.len(),
             corners: (block.faces[faces.end] - block.faces[faces.start]) as usize,
             any_smooth: smooth(faces.start) || smooth(faces.end - 1),
@@ -278,7 +304,10 @@ pub(super) fn add_faces(
             corners,
             any_smooth,
         } = run;
-        let part = object.part(Some(layout));
+        let part = match merge {
+            true => object.whole(layout),
+            false => object.part(Some(layout)),
+        };
         let material = state.material.as_deref().map(|m| part.materials.index(m));
         // (Blender's index is into the list of the object's first part.)
         let group = state

@@ -6,7 +6,7 @@ use crate::Error;
 use crate::pipeline::Pipeline;
 
 use super::Located;
-use super::block::{Block, Counts, Elements, Kind, Reference, Relative, ZERO, layout_of};
+use super::block::{ABSENT, Block, Counts, Elements, Kind, Reference, Relative, ZERO, layout_of};
 use super::plan::{Arrays, Plan, Segment};
 use super::split::{parse_error, statements, trim};
 
@@ -329,19 +329,27 @@ pub(super) fn fill(
                     f,
                 )?;
                 if let Some(uvs) = uvs.as_deref_mut() {
-                    uvs[slot] =
-                        resolver.local(c[1], Kind::Uv, counts, at, &mut foreign.uvs, b"f", f)?;
+                    uvs[slot] = match c[1] {
+                        0 => ABSENT,
+                        raw => {
+                            resolver.local(raw, Kind::Uv, counts, at, &mut foreign.uvs, b"f", f)?
+                        }
+                    };
                 }
                 if let Some(normals) = normals.as_deref_mut() {
-                    normals[slot] = resolver.local(
-                        c[2],
-                        Kind::Normal,
-                        counts,
-                        at,
-                        &mut foreign.normals,
-                        b"f",
-                        f,
-                    )?;
+                    normals[slot] = if c[2] == 0 {
+                        ABSENT
+                    } else {
+                        resolver.local(
+                            c[2],
+                            Kind::Normal,
+                            counts,
+                            at,
+                            &mut foreign.normals,
+                            b"f",
+                            f,
+                        )?
+                    };
                 }
                 slot += 1;
             }

@@ -544,3 +544,49 @@ fn blender_objects_take_the_group_index_of_the_object_before() {
         owned(&["two", "other", "last"], &[0, 1, 2])
     );
 }
+
+/// By Blender's rule an object's faces of every layout make one mesh, in
+/// file order, a corner without a UV or normal pointing at one of zeros
+/// (within a face too), and every face has normals when the file has some;
+/// plainly, a mesh per layout, and corners that mix them are an error.
+#[test]
+fn blender_objects_are_one_mesh_whatever_their_faces_layouts() {
+    let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0.5 0.5\nvn 0 0 1\n\
+                f 1/1 2/1 3/1\nf 1 2 3\nf 1//1 2//1 3//1\no b\nf 3 2 1\n";
+    let options = |objects| ReadOptions {
+        objects,
+        ..ReadOptions::default()
+    };
+    let scene = read_bytes(text.as_bytes(), &options(ObjectRule::BLENDER)).unwrap();
+    let [mixed, b] = &scene.meshes[..] else {
+        panic!("{} meshes", scene.meshes.len())
+    };
+    mixed.validate().unwrap();
+    assert_eq!(mixed.uvs.as_deref(), Some(&[[0.5, 0.5], [0.0, 0.0]][..]));
+    assert_eq!(
+        mixed.uv_indices.as_deref(),
+        Some(&[0, 0, 0, 1, 1, 1, 1, 1, 1][..])
+    );
+    assert_eq!(
+        mixed.normals.as_deref(),
+        Some(&[[0.0, 0.0, 1.0], [0.0; 3]][..])
+    );
+    assert_eq!(
+        mixed.normal_indices.as_deref(),
+        Some(&[1, 1, 1, 1, 1, 1, 0, 0, 0][..])
+    );
+    // No normal indices of its own, normals of zeros.
+    b.validate().unwrap();
+    assert_eq!(b.normals.as_deref(), Some(&[[0.0; 3]][..]));
+    assert_eq!(b.uv_indices, None);
+    let plain = read_bytes(text.as_bytes(), &options(ObjectRule::Plain)).unwrap();
+    assert_eq!(plain.meshes.len(), 4);
+    let corners = "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/1 2 3/1\n";
+    let blender = read_bytes(corners.as_bytes(), &options(ObjectRule::BLENDER)).unwrap();
+    assert_eq!(
+        blender.meshes[0].uv_indices.as_deref(),
+        Some(&[0, 1, 0][..])
+    );
+    let error = read_bytes(corners.as_bytes(), &options(ObjectRule::Plain)).unwrap_err();
+    assert!(error.to_string().contains("must all have UVs"), "{error}");
+}
