@@ -310,9 +310,10 @@ def import_obj(
     (``ImportedMesh.collections``), as Blender 4.1+ links them.
 
     The faces of one object make one mesh whatever they have (UVs,
-    normals), zeros where a corner has none, as Blender makes it. Where
-    this differs from Blender's own parser: an object with vertex colors on
-    some of its vertices only has them (black elsewhere; Blender makes none
+    normals), zeros where a corner has none, as Blender makes it; from 4.5
+    a mesh has vertex colors when every vertex it uses has one. Where this
+    differs from Blender's own parser: for 3.4, an object with vertex colors
+    on some of its vertices only has them (black elsewhere; 3.4 makes none
     unless one run of colored vertices covers the object's)."""
     return _native.blender_import_obj(
         path, blender_version=blender_version, vertex_groups=vertex_groups, clamp_size=clamp_size,

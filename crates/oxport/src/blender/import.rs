@@ -8,14 +8,15 @@
 //! | vertices | those the faces and `l` lines use, in file order | the same |
 //! | normals | each `vn` normalized (`normalize_v3`), per corner | the same |
 //! | flat faces | the faces after `s 0` / `s off` | with normals: none, but faces of area below 1e-12; without: as 3.4 |
-//! | vertex colors | `v x y z r g b` from sRGB to linear (`srgb_to_linearrgb_v3_v3`) | the same |
+//! | vertex colors | `v x y z r g b` from sRGB to linear (`srgb_to_linearrgb_v3_v3`) | the same, when every vertex used has one |
 //!
 //! The file is read by `ObjectRule::Blender` (objects, materials, vertex
 //! order, smooth state and one mesh per object whatever its faces' layouts,
 //! as Blender's parser gives them). What differs from that parser, which
-//! reads the file on one thread: vertex colors on some of an object's
-//! vertices only are kept (Blender keeps none unless one run of colored
-//! vertices covers the object's).
+//! reads the file on one thread: for 3.4, vertex colors on some of an
+//! object's vertices only are kept, black elsewhere (3.4 keeps none unless
+//! one run of colored vertices covers the object's; from 4.5 a mesh has
+//! colors when every vertex it uses has one, as here).
 
 use super::Exporter;
 use super::colors::srgb_to_linear_v3;
@@ -307,10 +308,23 @@ fn built(
         Some(indices) => indices.to_vec(),
         None => vec![0; faces],
     };
-    let colors = mesh.colors.as_ref().map(|colors| {
+    // A color with a component below 0 is none (Blender's parser keeps
+    // none such, and `ObjectRule::Blender` gives -1s to vertices without).
+    // From 4.5 a mesh has colors when every vertex it uses has one; 3.4's
+    // are black where there is none.
+    let colored = |c: &[f32; 3]| c.iter().all(|&x| x >= 0.0);
+    let every_vertex_colored = |colors: &[[f32; 3]]| {
+        let mut used = local
+            .iter()
+            .zip(colors)
+            .filter(|(slot, _)| **slot != u32::MAX);
+        options.importer < Exporter::Blender45 || used.all(|(_, c)| colored(c))
+    };
+    let given = mesh.colors.as_deref().filter(|c| every_vertex_colored(c));
+    let colors = given.map(|colors| {
         let mut linear = vec![[0.0f32, 0.0, 0.0, 1.0]; positions.len()];
         for (v, &slot) in local.iter().enumerate() {
-            if slot != u32::MAX {
+            if slot != u32::MAX && colored(&colors[v]) {
                 let [r, g, b] = srgb_to_linear_v3(colors[v]);
                 linear[slot as usize] = [r, g, b, 1.0];
             }
@@ -463,6 +477,31 @@ mod tests {
         assert_eq!(colors[0], [r, g, b, 1.0]);
         assert!((g - 0.214).abs() < 0.001, "{g}");
         assert!(m.corner_uvs.is_none());
+    }
+
+    /// A vertex without a color (-1s, by the reader's Blender rule): from
+    /// 4.5 a mesh that uses it has no colors, in 3.4 it is black.
+    #[test]
+    fn colors_are_kept_from_45_when_every_vertex_used_has_one() {
+        let colors = |uncolored: usize, importer| {
+            let mut some = mesh();
+            let mut colors = vec![[1.0, 0.5, 0.0]; 6];
+            colors[uncolored] = [-1.0; 3];
+            some.colors = Some(colors.into());
+            let options = ImportOptions {
+                importer,
+                ..ImportOptions::default()
+            };
+            let pipeline = Pipeline::new(None).unwrap();
+            imported_mesh(&some, "quad", &options, false, &pipeline).colors
+        };
+        assert_eq!(colors(3, Exporter::Blender45), None);
+        assert_eq!(colors(3, Exporter::Blender50), None);
+        let black = colors(3, Exporter::Blender34).unwrap();
+        assert_eq!(black[2], [0.0, 0.0, 0.0, 1.0]);
+        assert_ne!(black[1], black[2]);
+        // Vertex 2 is not used: it may have none.
+        assert!(colors(2, Exporter::Blender50).is_some());
     }
 
     #[test]

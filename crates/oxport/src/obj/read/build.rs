@@ -65,6 +65,9 @@ pub(super) fn build(
         range(Kind::Position),
         &copies.copied,
     );
+    // (By Blender's rule, -1s for a vertex without a color: its importer
+    // tells them apart.)
+    let none = if blender { [-1.0; 3] } else { [0.0; 3] };
     let colors = match colors {
         Colors::None => None,
         Colors::Vertex => {
@@ -77,21 +80,22 @@ pub(super) fn build(
                 &copies.copied,
             );
             colored.contains(&true).then(|| {
-                elements.gather(
+                let mut colors = elements.gather(
                     blocks,
                     Kind::Position,
                     |b| &b.colors,
                     range(Kind::Position),
                     &copies.copied,
-                )
+                );
+                for (color, _) in colors.iter_mut().zip(&colored).filter(|(_, c)| !**c) {
+                    *color = none;
+                }
+                colors
             })
         }
         Colors::Mrgb(all) => {
             let own = range(Kind::Position).chain(copies.copied.iter().copied());
-            Some(
-                own.map(|g| all.get(g).copied().unwrap_or_default())
-                    .collect(),
-            )
+            Some(own.map(|g| all.get(g).copied().unwrap_or(none)).collect())
         }
     };
     let (positions, colors) = if blender && !copies.copied.is_empty() {

@@ -94,7 +94,9 @@ pub enum ObjectRule {
     /// one current then, named before it started). An object is one mesh
     /// whatever its faces' layouts, within a face too: a corner without a UV
     /// or normal points at one of zeros, and every face has normals (zeros)
-    /// when the file has some, as Blender's importer gives them.
+    /// when the file has some, as Blender's importer gives them. A vertex
+    /// without a color, in a mesh with colors, has -1s (Blender's importer
+    /// tells them apart).
     Blender {
         /// `use_split_objects`: each `o` starts an object (else `o` is
         /// passed over).

@@ -590,3 +590,21 @@ fn blender_objects_are_one_mesh_whatever_their_faces_layouts() {
     let error = read_bytes(corners.as_bytes(), &options(ObjectRule::Plain)).unwrap_err();
     assert!(error.to_string().contains("must all have UVs"), "{error}");
 }
+
+/// By Blender's rule a vertex without a color, in a mesh with colors, has
+/// -1s (Blender's importer tells them apart); plainly it is black.
+#[test]
+fn blender_vertices_without_a_color_are_told_apart() {
+    let text = "v 0 0 0 1 0 0\nv 1 0 0\nv 0 1 0 0 0 1\nf 1 2 3\n";
+    let colors = |objects| {
+        let options = ReadOptions {
+            objects,
+            ..ReadOptions::default()
+        };
+        let scene = read_bytes(text.as_bytes(), &options).unwrap();
+        scene.meshes[0].colors.as_deref().unwrap().to_vec()
+    };
+    let without = |none: f32| vec![[1.0, 0.0, 0.0], [none; 3], [0.0, 0.0, 1.0]];
+    assert_eq!(colors(ObjectRule::BLENDER), without(-1.0));
+    assert_eq!(colors(ObjectRule::Plain), without(0.0));
+}
