@@ -316,8 +316,8 @@ def read_obj(
     Reading is lenient, as other readers are, and what it passes over is in
     :attr:`Scene.warnings`: a face of two corners is read as a loose edge,
     faces and lines with too few corners, faces with an index out of range
-    or 0 and unknown statements are skipped, normal indices in a file
-    without normals are ignored, MTL files that are missing, malformed or
+    or 0 and unknown statements are skipped, UV or normal indices in a file
+    without UVs or normals are ignored, MTL files that are missing, malformed or
     outside ``mtl_root`` are not read.
 
     Args:

@@ -62,8 +62,8 @@ pub struct ReadOptions {
     pub threads: Option<usize>,
     /// Refuse what a lenient read passes over with a warning: unknown
     /// statements, faces of fewer than 3 corners, lines of fewer than 2
-    /// points, faces with an index out of range or 0, normal indices in a
-    /// file without normals, MTL files that are missing, unreadable,
+    /// points, faces with an index out of range or 0, UV or normal indices
+    /// in a file without UVs or normals, MTL files that are missing, unreadable,
     /// malformed or outside [`ReadOptions::mtl_root`].
     pub strict: bool,
     /// Read the MTL files the `mtllib` statements name ([`read`] only).
@@ -309,7 +309,7 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     let parsed = pipeline.map(texts.into_iter().enumerate().collect(), |(i, text)| {
         parse_block(text, options.strict, options.objects).map_err(|e| (i, e))
     });
-    let blocks = parsed
+    let mut blocks = parsed
         .into_iter()
         .collect::<Located<Vec<_>>>()
         .map_err(located)?;
@@ -333,6 +333,13 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
             }
             lines_before += line_count(&data[start[0]..start[1]]);
         }
+    }
+    // UV indices in a file without UVs are ignored, read leniently (as
+    // Blender's importer reads them).
+    let no_uvs = !options.strict && blocks.iter().all(|b| b.uvs.is_empty());
+    if no_uvs && blocks.iter().any(|b| b.corners.iter().any(|c| c[1] != 0)) {
+        warning::add(&mut scene.warnings, None, 0, UVS_IGNORED, 1);
+        blocks.iter_mut().for_each(forget_uvs);
     }
     let elements = Elements::new(&blocks);
     // Normal indices in a file without normals are ignored, read leniently.
@@ -410,6 +417,18 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
 
 /// The warning of normal indices ignored.
 const NORMALS_IGNORED: &str = "normal indices ignored: the file has no normals (vn)";
+
+/// The warning of UV indices ignored.
+const UVS_IGNORED: &str = "UV indices ignored: the file has no UVs (vt)";
+
+/// Takes the UV indices out of `block`'s faces.
+fn forget_uvs(block: &mut Block) {
+    block.corners.iter_mut().for_each(|c| c[1] = 0);
+    for span in &mut block.spans {
+        // Each layout seen becomes the one without UVs.
+        span.layouts = (span.layouts | span.layouts >> 2) & 0b11;
+    }
+}
 
 /// Some face of `block` has normal indices.
 fn has_normal_indices(block: &Block) -> bool {

@@ -412,6 +412,17 @@ fn faces_with_an_index_out_of_range_are_skipped() {
         scene.warnings[0].what,
         "normal indices ignored: the file has no normals (vn)"
     );
+    // UV indices likewise, in faces of one layout and of several.
+    let scene =
+        parse("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/1 2/2 3/3\nf 1 2 3\nf 1/1/1 2/1/1 3/1/1\n").unwrap();
+    let mesh = &scene.meshes[0];
+    assert_eq!(&mesh.face_offsets[..], &[0, 3, 6, 9]);
+    assert!(mesh.uvs.is_none() && mesh.uv_indices.is_none());
+    assert_eq!(scene.warnings.len(), 2, "{:?}", scene.warnings);
+    assert_eq!(
+        scene.warnings[0].what,
+        "UV indices ignored: the file has no UVs (vt)"
+    );
     // A file of nothing but faces skipped has no objects.
     assert!(
         parse("vt 0 0\nf 1/-1 1/-1 1/-2\n")
