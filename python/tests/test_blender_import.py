@@ -305,10 +305,6 @@ TINYOBJLOADER = ROOT / "target" / "test-models" / "tinyobjloader"
 # tinyobjloader's files that oxport still imports otherwise than Blender
 # (every version alike), and why.
 DIFFERENT: dict[str, str] = {
-    "issue-140-zero-face-idx.obj": ("faces with an index 0: both skip them, and Blender keeps the vertices of "
-                                    "their corners before the bad index, loose"),
-    "invalid-face-definition.obj": ("faces of one and two corners: Blender 4.5 and 5.0 skip them and keep their "
-                                    "vertices, loose; oxport reads the second as a loose edge"),
     "test-nan.obj": ("a number `1.#IND`: Blender reads it up to the `#` and the rest of the line as zeros, oxport "
                      "refuses the file"),
 }

@@ -108,6 +108,21 @@ def test_smooth_groups_materials_colors_edges(tmp_path: Path) -> None:
     assert "v 0.000000 0.000000 0.000000\n" in out.read_text()
 
 
+def test_points(tmp_path: Path) -> None:
+    """Positions without faces or lines are written as ``p``, and kept by a
+    copy or a pickle."""
+    import pickle
+    positions = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], np.float32)
+    mesh = oxport.Mesh("m", positions, np.array([0, 3]), np.array([0, 1, 2]), points=np.array([3]))
+    assert mesh.points is not None and mesh.points.tolist() == [3]
+    out = tmp_path / "p.obj"
+    oxport.write_obj(out, [mesh])
+    assert out.read_text().endswith("f 1 2 3\np 4\n")
+    assert pickle.loads(pickle.dumps(mesh)).points.tolist() == [3]
+    with pytest.raises(ValueError, match="points\\[0\\] = 4 is out of range for 4 positions"):
+        oxport.Mesh("m", positions, np.array([0, 3]), np.array([0, 1, 2]), points=[4])
+
+
 def test_deduplication_keeps_first_appearance(tmp_path: Path) -> None:
     normals = np.array([[0, 0, 1], [0, 0, 1.00001], [1, 0, 0]], np.float32)
     mesh = quad(normals=normals, normal_indices=np.array([2, 0, 1, 0]))

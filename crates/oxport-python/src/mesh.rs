@@ -57,6 +57,7 @@ pub struct Mesh {
     groups: Vec<String>,
     group_indices: Option<Array<[u32; 1]>>,
     edges: Option<Array<[u32; 2]>>,
+    points: Option<Array<[u32; 1]>>,
     /// The array objects as given (by [`Field`]), returned by the attribute
     /// getters; `None` for meshes made by oxport.
     objects: Vec<Option<Py<PyAny>>>,
@@ -96,6 +97,7 @@ impl Mesh {
                 .collect(),
             group_indices: self.group_indices.as_ref().map(|a| Cow::Borrowed(flat(a))),
             edges: self.edges.as_ref().map(|a| Cow::Borrowed(a.as_slice())),
+            points: self.points.as_ref().map(|a| Cow::Borrowed(flat(a))),
         }
     }
 }
@@ -126,9 +128,10 @@ enum Field {
     MaterialIndices,
     GroupIndices,
     Edges,
+    Points,
 }
 
-const FIELDS: usize = Field::Edges as usize + 1;
+const FIELDS: usize = Field::Points as usize + 1;
 
 /// The object given for `field`, or for meshes made by oxport `made` of it.
 fn given_or(
@@ -160,7 +163,7 @@ impl Mesh {
     #[new]
     #[pyo3(signature = (name, positions, face_offsets, position_indices, *, uvs=None, uv_indices=None,
         normals=None, normal_indices=None, colors=None, smooth=None, materials=None,
-        material_indices=None, groups=None, group_indices=None, edges=None))]
+        material_indices=None, groups=None, group_indices=None, edges=None, points=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         name: String,
@@ -178,6 +181,7 @@ impl Mesh {
         groups: Option<Bound<'_, PyAny>>,
         group_indices: Option<Bound<'_, PyAny>>,
         edges: Option<Bound<'_, PyAny>>,
+        points: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let material_names = names(materials.as_ref(), "materials")?;
         let group_names = names(groups.as_ref(), "groups")?;
@@ -199,6 +203,7 @@ impl Mesh {
             keep(&material_indices),
             keep(&group_indices),
             keep(&edges),
+            keep(&points),
         ];
         let mesh = Mesh {
             name,
@@ -216,6 +221,7 @@ impl Mesh {
             groups: group_names,
             group_indices: optional(&group_indices, |o| index_rows(o, "group_indices"))?,
             edges: optional(&edges, |o| index_rows(o, "edges"))?,
+            points: optional(&points, |o| index_rows(o, "points"))?,
             objects,
         };
         mesh.view().validate().map_err(to_py_err)?;
@@ -339,6 +345,13 @@ impl Mesh {
         })
     }
 
+    /// `(P,)` uint32 positions without faces or lines (`p`), or None.
+    #[getter]
+    fn points(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyAny>>> {
+        let values = slf.get().view().points;
+        optional_field(slf, Field::Points, values, |s, v| numpy_view(s, &v, 1))
+    }
+
     /// The number of faces.
     #[getter]
     fn face_count(&self) -> usize {
@@ -380,6 +393,7 @@ impl Mesh {
             "groups",
             "group_indices",
             "edges",
+            "points",
         ] {
             let value = slf.getattr(name)?;
             if !value.is_none() {
@@ -497,6 +511,7 @@ impl Mesh {
             groups: mesh.groups.into_iter().map(|g| g.into_owned()).collect(),
             group_indices: mesh.group_indices.map(own_flat),
             edges: mesh.edges.map(own),
+            points: mesh.points.map(own_flat),
             objects: (0..FIELDS).map(|_| None).collect(),
         }
     }

@@ -46,6 +46,10 @@ pub struct Mesh<'a> {
     pub group_indices: Option<Cow<'a, [u32]>>,
     /// Loose edges as pairs of position indices, written as `l a b`.
     pub edges: Option<Cow<'a, [[u32; 2]]>>,
+    /// Positions the object has without faces or lines, written as `p a`:
+    /// read by Blender's rule, those of the faces its importer skips, which
+    /// it keeps as loose vertices.
+    pub points: Option<Cow<'a, [u32]>>,
 }
 
 impl Mesh<'_> {
@@ -78,6 +82,7 @@ impl Mesh<'_> {
                 .collect(),
             group_indices: self.group_indices.map(own),
             edges: self.edges.map(own),
+            points: self.points.map(own),
         }
     }
 
@@ -189,6 +194,18 @@ impl Mesh<'_> {
             {
                 return fail(format!(
                     "edges[{i}] = {edge:?} is out of range for {count} positions"
+                ));
+            }
+        }
+        if let Some(points) = &self.points {
+            let count = self.positions.len();
+            if let Some((i, point)) = points
+                .iter()
+                .enumerate()
+                .find(|(_, p)| **p as usize >= count)
+            {
+                return fail(format!(
+                    "points[{i}] = {point} is out of range for {count} positions"
                 ));
             }
         }
@@ -440,6 +457,14 @@ mod tests {
         let message = mesh.validate().unwrap_err().to_string();
         assert!(
             message.contains("face_offsets must increase: face 1"),
+            "{message}"
+        );
+
+        let mut mesh = triangle();
+        mesh.points = Some(vec![2, 3].into());
+        let message = mesh.validate().unwrap_err().to_string();
+        assert!(
+            message.contains("points[1] = 3 is out of range for 3 positions"),
             "{message}"
         );
 

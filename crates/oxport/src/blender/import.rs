@@ -5,7 +5,7 @@
 //!
 //! | rule | 3.4 | 4.5, 5.0 |
 //! | --- | --- | --- |
-//! | vertices | those the faces and `l` lines use, in file order | the same |
+//! | vertices | those the faces and `l` lines use (and the skipped faces read), in file order | the same |
 //! | normals | each `vn` normalized (`normalize_v3`), per corner | the same |
 //! | flat faces | the faces after `s 0` / `s off` | with normals: none, but faces of area below 1e-12; without: as 3.4 |
 //! | vertex colors | `v x y z r g b` from sRGB to linear (`srgb_to_linearrgb_v3_v3`) | the same, when every vertex used has one |
@@ -201,7 +201,7 @@ pub fn imported_meshes(
         }
     };
     let names: Vec<String> = meshes.iter().map(name).collect();
-    let uses = |m: &Mesh| !m.position_indices.is_empty() || has_edges(m);
+    let uses = |m: &Mesh| !m.position_indices.is_empty() || has_edges(m) || m.points.is_some();
     let pipeline = Pipeline::new(threads)?;
     // A file whose faces and lines use no vertex: its last object takes
     // every vertex, as a point cloud.
@@ -254,6 +254,9 @@ fn built(
     mesh.position_indices.iter().for_each(|&v| used(v));
     let edges = mesh.edges.as_deref().unwrap_or_default();
     edges.iter().flatten().for_each(|&v| used(v));
+    // (The positions of faces Blender's importer skips, which it keeps.)
+    let points = mesh.points.as_deref().unwrap_or_default();
+    points.iter().for_each(|&v| used(v));
     let mut positions = Vec::new();
     for (v, slot) in local.iter_mut().enumerate() {
         if *slot == 0 {
@@ -266,7 +269,14 @@ fn built(
         .iter()
         .map(|&v| local[v as usize])
         .collect();
-    let given = mesh.uvs.as_ref().zip(mesh.uv_indices.as_ref());
+    // From 4.5 a mesh without corners (its faces all skipped) has neither
+    // UVs nor normals.
+    let cornered = !corner_vertices.is_empty() || options.importer < Exporter::Blender45;
+    let given = mesh
+        .uvs
+        .as_ref()
+        .zip(mesh.uv_indices.as_ref())
+        .filter(|_| cornered);
     let corner_uvs = match (given, options.importer) {
         (Some((uvs, indices)), _) => Some(
             indices
@@ -278,7 +288,7 @@ fn built(
         (None, Exporter::Blender34) if file_uvs => Some(vec![[0.0; 2]; corner_vertices.len()]),
         (None, _) => None,
     };
-    let corner_normals = mesh.normals.as_ref().map(|normals| {
+    let corner_normals = mesh.normals.as_ref().filter(|_| cornered).map(|normals| {
         let unit: Vec<[f32; 3]> = normals
             .iter()
             .map(|&n| normalize(n).unwrap_or([0.0; 3]))

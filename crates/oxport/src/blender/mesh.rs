@@ -238,6 +238,7 @@ pub fn mesh(gathered: &Gathered, pipeline: &Pipeline) -> Result<Mesh<'static>> {
         groups,
         group_indices,
         edges: g.edges.map(|e| Cow::Owned(e.to_vec())),
+        points: None,
     };
     if let Some(order) = g.material_indices.and_then(face_order) {
         reorder_faces(&mut mesh, &order);

@@ -444,6 +444,7 @@ enum Lines {
     Uvs,
     Faces,
     Edges,
+    Points,
 }
 
 /// One unit of work for the pipeline.
@@ -484,6 +485,7 @@ impl Chunk {
                     Lines::Uvs => 20,
                     Lines::Faces => 48,
                     Lines::Edges => 16,
+                    Lines::Points => 10,
                 };
                 (end - start) * line
             }
@@ -513,6 +515,7 @@ fn plan(meshes: &[Cow<Mesh>], options: &WriteOptions) -> Vec<Chunk> {
             (Lines::Uvs, uvs.map_or(0, |u| u.len())),
             (Lines::Faces, mesh.face_count()),
             (Lines::Edges, mesh.edges.as_ref().map_or(0, |e| e.len())),
+            (Lines::Points, mesh.points.as_ref().map_or(0, |p| p.len())),
         ] {
             chunks.extend((0..count.div_ceil(size)).map(|i| Chunk::Lines {
                 m,
@@ -613,6 +616,14 @@ fn encode_lines(
                 numfmt::write_u64(out, base + u64::from(edge[0]));
                 out.push(b' ');
                 numfmt::write_u64(out, base + u64::from(edge[1]));
+                out.push(b'\n');
+            }
+        }
+        Lines::Points => {
+            let points = mesh.points.as_deref().unwrap_or_default();
+            for &point in &points[start..end] {
+                out.extend_from_slice(b"p ");
+                numfmt::write_u64(out, base.position + u64::from(point));
                 out.push(b'\n');
             }
         }

@@ -58,6 +58,16 @@ pub(super) fn build(
     for r in found.iter().flat_map(|f| &f.edge_points) {
         arrays.edges[r.slot / 2][r.slot % 2] = copies.local(r.element);
     }
+    // The positions of skipped faces Blender's importer keeps.
+    let own = range(Kind::Position);
+    let mut points: Vec<u32> = found
+        .iter()
+        .flat_map(|f| &f.kept)
+        .map(|&g| match own.contains(&g) {
+            true => (g - own.start) as u32,
+            false => copies.local(g),
+        })
+        .collect();
     let positions = elements.gather(
         blocks,
         Kind::Position,
@@ -112,6 +122,7 @@ pub(super) fn build(
             .position_indices
             .iter_mut()
             .chain(arrays.edges.iter_mut().flatten())
+            .chain(&mut points)
         {
             *v = local[*v as usize];
         }
@@ -145,6 +156,13 @@ pub(super) fn build(
         )
     });
     if blender {
+        // No corner with a UV (those that had one were in faces skipped): no
+        // UVs, as Blender's importer makes no layer then.
+        if let Some(indices) = &arrays.uv_indices
+            && indices.iter().all(|&i| i == ABSENT)
+        {
+            (arrays.uv_indices, uvs) = (None, None);
+        }
         zeros_for_absent(arrays.uv_indices.as_mut(), uvs.as_mut());
         zeros_for_absent(arrays.normal_indices.as_mut(), normals.as_mut());
     }
@@ -164,6 +182,11 @@ pub(super) fn build(
         groups: plan.groups.names.into_iter().map(Into::into).collect(),
         group_indices: arrays.group_indices.map(Into::into),
         edges: (!arrays.edges.is_empty()).then(|| arrays.edges.into()),
+        points: (!points.is_empty()).then(|| {
+            points.sort_unstable();
+            points.dedup();
+            points.into()
+        }),
     }
 }
 

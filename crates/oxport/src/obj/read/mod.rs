@@ -96,7 +96,10 @@ pub enum ObjectRule {
     /// or normal points at one of zeros, and every face has normals (zeros)
     /// when the file has some, as Blender's importer gives them. A vertex
     /// without a color, in a mesh with colors, has -1s (Blender's importer
-    /// tells them apart).
+    /// tells them apart). Faces of 1 or 2 corners are skipped as faces with
+    /// an index out of range are, and the positions Blender's importer keeps
+    /// of such faces (those of their corners up to the first index out of
+    /// range) are the mesh's [`Mesh::points`](crate::Mesh::points).
     Blender {
         /// `use_split_objects`: each `o` starts an object (else `o` is
         /// passed over).
@@ -342,6 +345,7 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         blocks.iter_mut().for_each(forget_uvs);
     }
     let elements = Elements::new(&blocks);
+    let blender = options.objects.is_blender();
     // Normal indices in a file without normals are ignored, read leniently.
     let normals = options.strict || elements.sizes()[Kind::Normal as usize] > 0;
     if !normals && blocks.iter().any(|b| has_normal_indices(b)) {
@@ -363,17 +367,28 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         &mut arrays,
         options.strict,
         normals,
+        blender,
     )
     .map_err(located)?;
     if foreign.iter().any(|f| !f.skipped.is_empty()) {
-        let (block, line) = skip_faces(&plans, &mut arrays, &mut foreign, &blocks, &elements);
-        warning::add(
-            &mut scene.warnings,
-            None,
-            line_count(&data[..starts[block]]) + line,
-            SKIPPED_FACE,
-            foreign.iter().map(|f| f.skipped.len() as u64).sum(),
+        let first = skip_faces(
+            &plans,
+            &mut arrays,
+            &mut foreign,
+            &blocks,
+            &elements,
+            blender,
         );
+        if let Some((block, line)) = first {
+            let skipped = foreign.iter().flat_map(|f| &f.skipped);
+            warning::add(
+                &mut scene.warnings,
+                None,
+                line_count(&data[..starts[block]]) + line,
+                SKIPPED_FACE,
+                skipped.filter(|s| s.1.is_some()).count() as u64,
+            );
+        }
     }
     // Blocks of positions without faces or lines: their first position, to
     // keep only the positions no other object uses.
@@ -398,7 +413,6 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     } else {
         Colors::None
     };
-    let blender = options.objects.is_blender();
     let meshes = pipeline.map(work, |(plan, arrays, found)| {
         build(plan, arrays, &found, &blocks, &elements, &colors, blender)
     });
@@ -441,6 +455,9 @@ fn used_positions(foreign: &[Foreign], positions: usize) -> Vec<bool> {
     for f in foreign {
         for r in f.positions.iter().chain(&f.edge_points) {
             used[r.element] = true;
+        }
+        for &g in &f.kept {
+            used[g] = true;
         }
     }
     used

@@ -212,14 +212,16 @@ pub(super) fn mrgb(block: &mut Block, text: &[u8], line: u64) -> Result<()> {
 /// (`l`: Blender 3.4's importer drops it and keeps its vertices; an edge
 /// keeps the pair) and one of fewer corners is skipped, each with a warning;
 /// `strict` refuses both.
-/// A face; `mixed`: its corners may differ in having UVs or normals (by
-/// Blender's rule: its importer gives those without zeros).
+/// A face; `blender`: by Blender's rule, its corners may differ in having
+/// UVs or normals (its importer gives those without zeros), and one of 1 or
+/// 2 corners is kept as a face, which the resolve skips keeping its
+/// positions (as Blender's importer keeps them, loose).
 pub(super) fn face(
     block: &mut Block,
     rest: &[u8],
     line: u64,
     strict: bool,
-    mixed: bool,
+    blender: bool,
 ) -> Result<()> {
     let start = block.corners.len();
     let mut at = 0;
@@ -230,7 +232,8 @@ pub(super) fn face(
         block.corners.push(corner);
     }
     let corners = &block.corners[start..];
-    if corners.len() < 3 {
+    let short = corners.len() < 3;
+    if short && !(blender && !strict && !corners.is_empty()) {
         let count = corners.len();
         if strict {
             return Err(parse_error(
@@ -261,11 +264,19 @@ pub(super) fn face(
         .map(corner_layout)
         .reduce(Layout::union)
         .unwrap_or_default();
-    if !mixed && corners.iter().any(|c| corner_layout(c) != layout) {
+    if !blender && corners.iter().any(|c| corner_layout(c) != layout) {
         return Err(parse_error(
             line,
             "a face's corners must all have UVs (or none), and normals (or none)",
         ));
+    }
+    if short {
+        let count = corners.len();
+        warn(
+            block,
+            line,
+            format!("a face with {count} corners skipped, its positions kept").into(),
+        );
     }
     if negative {
         let counts = counts(block);

@@ -19,8 +19,12 @@ pub(super) struct Foreign {
     pub(super) normals: Vec<Reference>,
     pub(super) edge_points: Vec<Reference>,
     /// Faces with an index out of range, read leniently: their index among
-    /// the object's faces, and the first index out of range of each.
-    pub(super) skipped: Vec<(usize, OutOfRange)>,
+    /// the object's faces, and the first index out of range of each (none
+    /// for a face of fewer than 3 corners, by Blender's rule).
+    pub(super) skipped: Vec<(usize, Option<OutOfRange>)>,
+    /// By Blender's rule, the positions of the faces skipped that its
+    /// importer keeps, as loose vertices (global indices).
+    pub(super) kept: Vec<usize>,
 }
 
 /// A segment's share of its object's arrays.
@@ -55,6 +59,10 @@ pub(super) fn take_some<'a, T>(rest: &mut Option<&'a mut [T]>, n: usize) -> Opti
 /// Faces with an index out of range are an error if `strict`, else listed
 /// in their segment's [`Foreign::skipped`] (their slots hold zeros); faces
 /// have normals unless `normals` is false, as [`super::plan`] laid them out.
+/// By Blender's rule (`blender`), faces of fewer than 3 corners are skipped
+/// too, and the positions of skipped faces Blender's importer keeps are
+/// listed in [`Foreign::kept`].
+#[allow(clippy::too_many_arguments)]
 pub(super) fn resolve(
     pipeline: &Pipeline,
     blocks: &[Block],
@@ -63,6 +71,7 @@ pub(super) fn resolve(
     arrays: &mut [Arrays],
     strict: bool,
     normals: bool,
+    blender: bool,
 ) -> Located<Vec<Foreign>> {
     let mut tasks = Vec::new();
     for (plan, arrays) in plans.iter().zip(arrays.iter_mut()) {
@@ -98,7 +107,16 @@ pub(super) fn resolve(
     let filled = pipeline.map(tasks, |task| {
         let b = task.segment.block;
         let block = &blocks[b];
-        fill(task, block, elements.offsets[b], sizes, strict, normals).map_err(|error| (b, error))
+        fill(
+            task,
+            block,
+            elements.offsets[b],
+            sizes,
+            strict,
+            normals,
+            blender,
+        )
+        .map_err(|error| (b, error))
     });
     let mut found = Vec::with_capacity(filled.len());
     let mut failed: Vec<(usize, OutOfRange)> = Vec::new();
@@ -121,7 +139,7 @@ pub(super) fn resolve(
         .collect();
     Err((
         b,
-        describe(&candidates, &blocks[b], elements.offsets[b], sizes),
+        describe(&candidates, &blocks[b], elements.offsets[b], sizes, false),
     ))
 }
 
@@ -139,13 +157,15 @@ pub(super) struct OutOfRange {
 
 /// The error of the first of `candidates` in the block, with its line and
 /// what was declared before it (found again by reading the block's
-/// statements up to it).
+/// statements up to it); `short_faces`: faces of 1 or 2 corners were read
+/// as faces (Blender's rule), not lines.
 #[cold]
 pub(super) fn describe(
     candidates: &[OutOfRange],
     block: &Block,
     offset: [usize; 3],
     sizes: [usize; 3],
+    short_faces: bool,
 ) -> Error {
     let mut declared = [0usize; 3];
     let (mut faces, mut lines) = (0, 0);
@@ -168,6 +188,7 @@ pub(super) fn describe(
                 continue;
             }
             (b"f", 3..) => (b"f", &mut faces),
+            (b"f", 1..=2) if short_faces => (b"f", &mut faces),
             (b"f" | b"l", 2) | (b"l", 3..) => (b"l", &mut lines),
             _ => continue,
         };
@@ -213,6 +234,24 @@ pub(super) struct Resolver {
 }
 
 impl Resolver {
+    /// The global index of a raw one (None: out of range, or 0); `counts`
+    /// are the elements declared before its statement, for a negative one.
+    #[inline]
+    pub(super) fn global(&self, raw: i32, kind: Kind, counts: Option<&Counts>) -> Option<usize> {
+        let k = kind as usize;
+        if raw == ZERO {
+            None
+        } else if raw > 0 {
+            let g = raw as usize - 1;
+            (g < self.sizes[k]).then_some(g)
+        } else {
+            counts.and_then(|counts| {
+                let declared = self.offset[k] + counts[k] as usize;
+                declared.checked_sub(raw.unsigned_abs() as usize)
+            })
+        }
+    }
+
     /// The local index of a raw index of kind `kind` (a placeholder for an
     /// element outside the object, listed in `foreign` with its `slot`), or
     /// the error of the `nth` `keyword` statement of the block.
@@ -229,18 +268,7 @@ impl Resolver {
         nth: usize,
     ) -> std::result::Result<u32, OutOfRange> {
         let k = kind as usize;
-        let global = if raw == ZERO {
-            None
-        } else if raw > 0 {
-            let g = raw as usize - 1;
-            (g < self.sizes[k]).then_some(g)
-        } else {
-            counts.and_then(|counts| {
-                let declared = self.offset[k] + counts[k] as usize;
-                declared.checked_sub(raw.unsigned_abs() as usize)
-            })
-        };
-        let Some(g) = global else {
+        let Some(g) = self.global(raw, kind, counts) else {
             return Err(OutOfRange {
                 keyword,
                 nth,
@@ -274,6 +302,7 @@ pub(super) fn fill(
     sizes: [usize; 3],
     strict: bool,
     with_normals: bool,
+    blender: bool,
 ) -> std::result::Result<Foreign, OutOfRange> {
     let Task {
         segment,
@@ -355,8 +384,14 @@ pub(super) fn fill(
             }
             Ok(())
         };
-        if let Err(error) = resolve_corners() {
-            if strict {
+        // (Blender's importer skips faces of fewer than 3 corners.)
+        let short = blender && corners.len() < 3;
+        let resolved = match short {
+            true => Err(None),
+            false => resolve_corners().map_err(Some),
+        };
+        if let Err(error) = resolved {
+            if let (true, Some(error)) = (strict, error) {
                 return Err(error);
             }
             // Left out later: none of its elements is copied.
@@ -365,6 +400,10 @@ pub(super) fn fill(
             foreign.normals.truncate(marks[2]);
             slot = face_start + corners.len();
             foreign.skipped.push((first_face + i, error));
+            if blender {
+                let checked = [uvs.is_some(), normals.is_some()];
+                kept_positions(corners, &resolver, counts, checked, &mut foreign.kept);
+            }
         }
         face_offsets[i] = (segment.first_corner + slot) as u32;
         if let Some(smooth) = smooth.as_deref_mut() {
@@ -409,41 +448,67 @@ pub(super) fn fill(
     Ok(foreign)
 }
 
+/// The positions of a skipped face that Blender's importer keeps (it reads
+/// a face's corners in turn, keeping each corner's position, and stops at
+/// the first index out of range): those of its corners up to the first
+/// whose position is out of range, or to the first (included) whose UV or
+/// normal is, where `checked` says UVs and normals are read.
+fn kept_positions(
+    corners: &[[i32; 3]],
+    resolver: &Resolver,
+    counts: Option<&Counts>,
+    checked: [bool; 2],
+    kept: &mut Vec<usize>,
+) {
+    for c in corners {
+        let Some(g) = resolver.global(c[0], Kind::Position, counts) else {
+            return;
+        };
+        kept.push(g);
+        let bad = |raw: i32, kind: Kind| {
+            checked[kind as usize - 1] && raw != 0 && resolver.global(raw, kind, counts).is_none()
+        };
+        if bad(c[1], Kind::Uv) || bad(c[2], Kind::Normal) {
+            return;
+        }
+    }
+}
+
 /// The warning of a face left out for an index out of range (or 0).
 pub(super) const SKIPPED_FACE: &str = "a face with an index out of range or 0 skipped";
 
 /// Takes the faces [`resolve`] listed as skipped out of their objects'
 /// arrays (`foreign` holds each object's segments in turn, as `plans`
 /// lists them). Gives the block and line (counted from the block's start)
-/// of the first face skipped.
+/// of the first face skipped for an index out of range, if one was; by
+/// Blender's rule (`blender`) faces of fewer than 3 corners were faces too.
 pub(super) fn skip_faces(
     plans: &[Plan],
     arrays: &mut [Arrays],
     foreign: &mut [Foreign],
     blocks: &[Block],
     elements: &Elements,
-) -> (usize, u64) {
+    blender: bool,
+) -> Option<(usize, u64)> {
     let segments = plans.iter().flat_map(|p| &p.segments);
+    let out_of_range = |f: &Foreign| f.skipped.iter().any(|s| s.1.is_some());
     let skipping = || {
         segments
             .clone()
             .zip(foreign.iter())
-            .filter(|(_, f)| !f.skipped.is_empty())
+            .filter(|(_, f)| out_of_range(f))
     };
-    let b = skipping().map(|(s, _)| s.block).min().unwrap_or_default();
-    let candidates: Vec<OutOfRange> = skipping()
-        .filter(|(s, _)| s.block == b)
-        .flat_map(|(_, f)| f.skipped.iter().map(|&(_, error)| error))
-        .collect();
-    let line = match describe(
-        &candidates,
-        &blocks[b],
-        elements.offsets[b],
-        elements.sizes(),
-    ) {
-        Error::Parse { line, .. } => line,
-        _ => 0,
-    };
+    let first = skipping().map(|(s, _)| s.block).min().map(|b| {
+        let candidates: Vec<OutOfRange> = skipping()
+            .filter(|(s, _)| s.block == b)
+            .flat_map(|(_, f)| f.skipped.iter().filter_map(|&(_, error)| error))
+            .collect();
+        let (block, offset) = (&blocks[b], elements.offsets[b]);
+        match describe(&candidates, block, offset, elements.sizes(), blender) {
+            Error::Parse { line, .. } => (b, line),
+            _ => (b, 0),
+        }
+    });
     let mut at = 0;
     for (plan, arrays) in plans.iter().zip(arrays.iter_mut()) {
         let found = &mut foreign[at..at + plan.segments.len()];
@@ -456,7 +521,7 @@ pub(super) fn skip_faces(
             drop_faces(arrays, found, &skipped);
         }
     }
-    (b, line)
+    first
 }
 
 /// Removes the faces `skipped` (indices among the object's faces, in

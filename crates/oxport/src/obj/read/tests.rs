@@ -619,3 +619,47 @@ fn blender_vertices_without_a_color_are_told_apart() {
     assert_eq!(colors(ObjectRule::BLENDER), without(-1.0));
     assert_eq!(colors(ObjectRule::Plain), without(0.0));
 }
+
+/// By Blender's rule a face skipped keeps the positions its importer keeps
+/// (of its corners up to the first index out of range, that corner's too
+/// if its position is in range), and a face of 1 or 2 corners is skipped
+/// keeping its positions: the mesh's points, written as `p`.
+#[test]
+fn blender_skipped_faces_keep_their_positions_as_points() {
+    let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 2 2 0\nvt 0 0\n\
+                f 1 2 3\nf 4 9 5\nf 5/1 4/7 2/1\nf 2 3\n";
+    let read = |objects| {
+        let options = ReadOptions {
+            objects,
+            ..ReadOptions::default()
+        };
+        read_bytes(text.as_bytes(), &options).unwrap()
+    };
+    let scene = read(ObjectRule::BLENDER);
+    let mesh = &scene.meshes[0];
+    mesh.validate().unwrap();
+    assert_eq!(&mesh.face_offsets[..], &[0, 3]);
+    assert_eq!(mesh.points.as_deref(), Some(&[1, 2, 3, 4][..]));
+    let warnings: Vec<(u64, &str, u64)> = scene
+        .warnings
+        .iter()
+        .map(|w| (w.line, &*w.what, w.count))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            (10, "a face with 2 corners skipped, its positions kept", 1),
+            (8, "a face with an index out of range or 0 skipped", 2),
+        ]
+    );
+    let mut written = Vec::new();
+    crate::obj::write_to(&mut written, &scene.meshes, &Default::default()).unwrap();
+    let written = String::from_utf8(written).unwrap();
+    assert!(
+        written.ends_with("f 1 2 3\np 2\np 3\np 4\np 5\n"),
+        "{written}"
+    );
+    let plain = read(ObjectRule::Plain);
+    assert_eq!(plain.meshes[0].points, None);
+    assert_eq!(plain.meshes[0].edges.as_deref(), Some(&[[1, 2]][..]));
+}
