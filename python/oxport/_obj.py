@@ -267,7 +267,7 @@ class Scene:
     header: list[str] = field(default_factory=list)
     """The comment lines that open the file (without ``# ``)."""
     skipped: int = 0
-    """Statements skipped: unknown ones, and those not kept yet (``p``, free-form curves)."""
+    """Statements skipped: unknown ones, and those not kept yet (free-form curves)."""
     warnings: list[ReadWarning] = field(default_factory=list)
     """What the read passed over: each kind once, with its first line and count."""
     materials: list[Material] = field(default_factory=list)

@@ -182,17 +182,15 @@ pub fn collection_separator(text: &str) -> Result<Option<char>> {
 /// in file order), in the order it makes them: by name, case aside; an object without vertices is not made. Built on
 /// `threads` (None: every core; each mesh's own work too). The mesh without
 /// a name (the one before the first `o`) is named `unnamed`: Blender names
-/// it after the file.
+/// it after the file. `file_uvs`: the file declares UVs (`vt`), which gives
+/// every mesh a UV layer in Blender 3.4.
 pub fn imported_meshes(
     meshes: &[Mesh],
     unnamed: &str,
+    file_uvs: bool,
     options: &ImportOptions,
     threads: Option<usize>,
 ) -> Result<Vec<ImportedMesh>> {
-    // Blender 3.4 gives every mesh a UV layer when the file has UVs.
-    let file_uvs = meshes
-        .iter()
-        .any(|m| m.uvs.as_ref().is_some_and(|uvs| !uvs.is_empty()));
     let name = |mesh: &Mesh| -> String {
         if mesh.name.is_empty() {
             unnamed.to_string()
@@ -613,15 +611,21 @@ mod tests {
             ..Mesh::default()
         };
         let options = ImportOptions::default();
-        let made =
-            imported_meshes(std::slice::from_ref(&points), "file", &options, Some(1)).unwrap();
+        let made = imported_meshes(
+            std::slice::from_ref(&points),
+            "file",
+            false,
+            &options,
+            Some(1),
+        )
+        .unwrap();
         let [cloud] = &made[..] else {
             panic!("{made:?}")
         };
         assert_eq!((cloud.name.as_str(), cloud.positions.len()), ("cloud", 3));
         assert!(cloud.corner_vertices.is_empty() && cloud.valid);
         let both = [points, mesh()];
-        let made = imported_meshes(&both, "file", &options, Some(1)).unwrap();
+        let made = imported_meshes(&both, "file", false, &options, Some(1)).unwrap();
         assert_eq!(made.len(), 1);
         assert_eq!(made[0].name, "quad");
     }

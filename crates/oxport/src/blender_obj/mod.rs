@@ -72,7 +72,8 @@ pub fn import_obj(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let meshes = blender::imported_meshes(&scene.meshes, &stem, options, threads)?;
+    let file_uvs = scene.declared[1] > 0;
+    let meshes = blender::imported_meshes(&scene.meshes, &stem, file_uvs, options, threads)?;
     let scale = blender::clamped_scale(&meshes, options);
     let free_form = scene
         .warnings

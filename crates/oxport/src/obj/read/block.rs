@@ -26,9 +26,12 @@ pub(super) struct Block<'a> {
     pub(super) corners: Vec<[i32; 3]>,
     /// Where each face's corners start in `corners`, then their end: `[0, ...]`.
     pub(super) faces: Vec<u32>,
-    /// The raw position indices of `l` lines, and where each line starts.
+    /// The raw position indices of `l` lines (and `p` statements), and where
+    /// each line starts.
     pub(super) points: Vec<i32>,
     pub(super) lines: Vec<u32>,
+    /// Which of `lines` are `p` statements (points, no edges), in order.
+    pub(super) point_lines: Vec<u32>,
     /// The faces (and lines) with a negative index, with the counts before them.
     pub(super) relative_faces: Vec<Relative>,
     pub(super) relative_lines: Vec<Relative>,
@@ -74,6 +77,17 @@ pub(super) fn warn(block: &mut Block, line: u64, what: Cow<'static, str>) {
             what,
             count: 1,
         }),
+    }
+}
+
+impl Block<'_> {
+    /// The `p` statements among `lines`, and how many points they give.
+    pub(super) fn point_lines(&self, lines: Range<usize>) -> (&[u32], usize) {
+        let all = &self.point_lines;
+        let from = all.partition_point(|&l| (l as usize) < lines.start);
+        let to = all.partition_point(|&l| (l as usize) < lines.end);
+        let size = |&l: &u32| (self.lines[l as usize + 1] - self.lines[l as usize]) as usize;
+        (&all[from..to], all[from..to].iter().map(size).sum())
     }
 }
 

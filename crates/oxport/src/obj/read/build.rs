@@ -58,16 +58,22 @@ pub(super) fn build(
     for r in found.iter().flat_map(|f| &f.edge_points) {
         arrays.edges[r.slot / 2][r.slot % 2] = copies.local(r.element);
     }
-    // The positions of skipped faces Blender's importer keeps.
+    for r in found.iter().flat_map(|f| &f.points) {
+        arrays.points[r.slot] = copies.local(r.element);
+    }
+    // The `p` statements' points, then the positions of skipped faces
+    // Blender's importer keeps.
     let own = range(Kind::Position);
-    let mut points: Vec<u32> = found
-        .iter()
-        .flat_map(|f| &f.kept)
-        .map(|&g| match own.contains(&g) {
-            true => (g - own.start) as u32,
-            false => copies.local(g),
-        })
-        .collect();
+    let mut points = std::mem::take(&mut arrays.points);
+    points.extend(
+        found
+            .iter()
+            .flat_map(|f| &f.kept)
+            .map(|&g| match own.contains(&g) {
+                true => (g - own.start) as u32,
+                false => copies.local(g),
+            }),
+    );
     let positions = elements.gather(
         blocks,
         Kind::Position,
@@ -183,8 +189,11 @@ pub(super) fn build(
         group_indices: arrays.group_indices.map(Into::into),
         edges: (!arrays.edges.is_empty()).then(|| arrays.edges.into()),
         points: (!points.is_empty()).then(|| {
-            points.sort_unstable();
-            points.dedup();
+            // (Kept positions come once each, in order.)
+            if blender {
+                points.sort_unstable();
+                points.dedup();
+            }
             points.into()
         }),
     }

@@ -157,8 +157,11 @@ pub struct Scene {
     pub mtllibs: Vec<String>,
     /// The comment lines that open the file, without `#` and one space.
     pub header: Vec<String>,
+    /// How many positions, UVs and normals the file declares (`v`, `vt`,
+    /// `vn`).
+    pub declared: [usize; 3],
     /// Statements skipped: unknown ones (not in strict mode), and those read
-    /// but not kept yet (`p` points, free-form curves).
+    /// but not kept yet (free-form curves).
     pub skipped: u64,
     /// What the read passed over (each kind once, with its first line and count).
     pub warnings: Vec<ReadWarning>,
@@ -345,6 +348,7 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         blocks.iter_mut().for_each(forget_uvs);
     }
     let elements = Elements::new(&blocks);
+    scene.declared = elements.sizes();
     let blender = options.objects.is_blender();
     // Normal indices in a file without normals are ignored, read leniently.
     let normals = options.strict || elements.sizes()[Kind::Normal as usize] > 0;
@@ -453,7 +457,7 @@ fn has_normal_indices(block: &Block) -> bool {
 fn used_positions(foreign: &[Foreign], positions: usize) -> Vec<bool> {
     let mut used = vec![false; positions];
     for f in foreign {
-        for r in f.positions.iter().chain(&f.edge_points) {
+        for r in f.positions.iter().chain(&f.edge_points).chain(&f.points) {
             used[r.element] = true;
         }
         for &g in &f.kept {

@@ -29,6 +29,7 @@ pub(super) fn parse_block(text: &[u8], strict: bool, rule: ObjectRule) -> Result
         faces: Vec::with_capacity(text.len() / 48),
         points: Vec::new(),
         lines: vec![0],
+        point_lines: Vec::new(),
         relative_faces: Vec::new(),
         relative_lines: Vec::new(),
         marks: Vec::new(),
@@ -134,11 +135,16 @@ pub(super) fn parse_line(
             };
             set_smooth(block, group);
         }
-        // Read but not kept yet.
-        b"p" => {
+        // (Blender's importer reads no points.)
+        b"p" if rule.is_blender() => {
             block.skipped += 1;
-            warn(block, number, "points (p) are not kept yet".into());
+            warn(
+                block,
+                number,
+                "points (p) skipped, as Blender's importer skips them".into(),
+            );
         }
+        b"p" => points(block, rest, number, strict)?,
         b"cstype" | b"deg" | b"curv" | b"curv2" | b"surf" | b"parm" | b"trim" | b"hole"
         | b"scrv" | b"sp" | b"end" | b"bmat" | b"step" | b"mg" | b"lod" | b"shadow_obj"
         | b"trace_obj" | b"ctech" | b"stech" | b"bevel" | b"c_interp" | b"d_interp" | b"vp" => {
@@ -312,6 +318,27 @@ pub(super) fn polyline(block: &mut Block, rest: &[u8], line: u64, strict: bool) 
         );
         return Ok(());
     }
+    let negative = points.iter().any(|&p| p < 0);
+    add_line(block, &points, negative);
+    Ok(())
+}
+
+/// A `p` statement: its points, kept as a line without edges; leniently, one
+/// without any is skipped with a warning.
+fn points(block: &mut Block, rest: &[u8], line: u64, strict: bool) -> Result<()> {
+    let mut points = Vec::new();
+    let mut at = 0;
+    while let Some(token) = next_token(rest, &mut at) {
+        points.push(corner(token, line)?[0]);
+    }
+    if points.is_empty() {
+        if strict {
+            return Err(parse_error(line, "p needs a point"));
+        }
+        warn(block, line, "p without points skipped".into());
+        return Ok(());
+    }
+    block.point_lines.push((block.lines.len() - 1) as u32);
     let negative = points.iter().any(|&p| p < 0);
     add_line(block, &points, negative);
     Ok(())

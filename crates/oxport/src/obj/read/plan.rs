@@ -41,6 +41,9 @@ pub(super) struct Segment {
     pub(super) corners: usize,
     pub(super) first_edge: usize,
     pub(super) edges: usize,
+    /// Where its `p` statements' points start in the mesh's, and how many.
+    pub(super) first_point: usize,
+    pub(super) points: usize,
 }
 
 /// A mesh as the statements give it: an object, or the part of an object
@@ -56,6 +59,7 @@ pub(super) struct Plan {
     pub(super) faces: usize,
     pub(super) corners: usize,
     pub(super) edges: usize,
+    pub(super) points: usize,
     pub(super) layout: Option<Layout>,
     pub(super) smooth: bool,
     pub(super) materials: Names,
@@ -129,6 +133,7 @@ pub(super) struct Arrays {
     pub(super) material_indices: Option<Vec<u32>>,
     pub(super) group_indices: Option<Vec<u32>>,
     pub(super) edges: Vec<[u32; 2]>,
+    pub(super) points: Vec<u32>,
 }
 
 /// Pass 2: the objects and their segments, from the marks alone, by `rule`;
@@ -225,6 +230,7 @@ pub(super) fn plan(
                 material_indices: per_face(plan.material),
                 group_indices: per_face(plan.group),
                 edges: vec![[0; 2]; plan.edges],
+                points: vec![0; plan.points],
             }
         })
         .collect();
@@ -329,6 +335,8 @@ pub(super) fn add_faces(
             corners,
             first_edge: part.edges,
             edges: 0,
+            first_point: part.points,
+            points: 0,
         });
         part.faces += count;
         part.corners += corners;
@@ -341,13 +349,15 @@ pub(super) fn add_faces(
     Ok(())
 }
 
-/// A run of `l` lines: to the object's first part.
+/// A run of `l` lines (and `p` statements): to the object's first part.
 pub(super) fn add_lines(object: &mut Object, block: &Block, b: usize, lines: Range<usize>) {
     if lines.is_empty() {
         return;
     }
-    let points = (block.lines[lines.end] - block.lines[lines.start]) as usize;
-    let edges = points - lines.len();
+    let all = (block.lines[lines.end] - block.lines[lines.start]) as usize;
+    let (statements, points) = block.point_lines(lines.clone());
+    // A line of n points has n - 1 edges; a `p` statement none.
+    let edges = all - points - (lines.len() - statements.len());
     let part = object.part(None);
     part.segments.push(Segment {
         block: b,
@@ -362,8 +372,11 @@ pub(super) fn add_lines(object: &mut Object, block: &Block, b: usize, lines: Ran
         corners: 0,
         first_edge: part.edges,
         edges,
+        first_point: part.points,
+        points,
     });
     part.edges += edges;
+    part.points += points;
 }
 
 /// Keeps an object's meshes: the first owns the object's elements (and is

@@ -18,6 +18,8 @@ pub(super) struct Foreign {
     pub(super) uvs: Vec<Reference>,
     pub(super) normals: Vec<Reference>,
     pub(super) edge_points: Vec<Reference>,
+    /// From `p` statements (the slot is the point's index in the mesh's).
+    pub(super) points: Vec<Reference>,
     /// Faces with an index out of range, read leniently: their index among
     /// the object's faces, and the first index out of range of each (none
     /// for a face of fewer than 3 corners, by Blender's rule).
@@ -42,6 +44,7 @@ pub(super) struct Task<'a> {
     pub(super) materials: Option<&'a mut [u32]>,
     pub(super) groups: Option<&'a mut [u32]>,
     pub(super) edges: &'a mut [[u32; 2]],
+    pub(super) points: &'a mut [u32],
 }
 
 /// The first `n` items of `rest`, which keeps the others.
@@ -83,6 +86,7 @@ pub(super) fn resolve(
         let mut materials = arrays.material_indices.as_deref_mut();
         let mut groups = arrays.group_indices.as_deref_mut();
         let mut edges = &mut arrays.edges[..];
+        let mut points = &mut arrays.points[..];
         let mut first_face = 0;
         for segment in &plan.segments {
             let (faces, corners) = (segment.face_count, segment.corners);
@@ -99,6 +103,7 @@ pub(super) fn resolve(
                 materials: take_some(&mut materials, faces),
                 groups: take_some(&mut groups, faces),
                 edges: take(&mut edges, segment.edges),
+                points: take(&mut points, segment.points),
             });
             first_face += faces;
         }
@@ -189,7 +194,7 @@ pub(super) fn describe(
             }
             (b"f", 3..) => (b"f", &mut faces),
             (b"f", 1..=2) if short_faces => (b"f", &mut faces),
-            (b"f" | b"l", 2) | (b"l", 3..) => (b"l", &mut lines),
+            (b"f" | b"l", 2) | (b"l", 3..) | (b"p", 1..) => (b"l", &mut lines),
             _ => continue,
         };
         if let Some(error) = candidates
@@ -317,6 +322,7 @@ pub(super) fn fill(
         materials,
         groups,
         edges,
+        points: point_slots,
     } = task;
     let resolver = Resolver {
         offset,
@@ -419,16 +425,37 @@ pub(super) fn fill(
         }
     }
     let mut relative = relative_from(&block.relative_lines, segment.lines.start);
-    let mut edge = 0;
+    let (mut point_lines, _) = block.point_lines(segment.lines.clone());
+    let (mut edge, mut point) = (0, 0);
     for l in segment.lines.clone() {
         let counts = relative
             .next_if(|r| r.item as usize == l)
             .map(|r| &r.counts);
         let points = &block.points[block.lines[l] as usize..block.lines[l + 1] as usize];
+        if let Some((&first, rest)) = point_lines.split_first()
+            && first as usize == l
+        {
+            point_lines = rest;
+            for &raw in points {
+                let at = segment.first_point + point;
+                point_slots[point] = resolver.local(
+                    raw,
+                    Kind::Position,
+                    counts,
+                    at,
+                    &mut foreign.points,
+                    b"l",
+                    l,
+                )?;
+                point += 1;
+            }
+            continue;
+        }
         let mut previous = None;
-        for &point in points {
+        for (i, &point) in points.iter().enumerate() {
             // A point is the second end of an edge, and the first of the next.
             let at = 2 * (segment.first_edge + edge) + usize::from(previous.is_some());
+            let refs = foreign.edge_points.len();
             let v = resolver.local(
                 point,
                 Kind::Position,
@@ -438,6 +465,12 @@ pub(super) fn fill(
                 b"l",
                 l,
             )?;
+            // Another object's position within the line: both its ends.
+            if foreign.edge_points.len() > refs && i > 0 && i + 1 < points.len() {
+                let element = foreign.edge_points[refs].element;
+                let slot = at + 1;
+                foreign.edge_points.push(Reference { slot, element });
+            }
             if let Some(p) = previous {
                 edges[edge] = [p, v];
                 edge += 1;
@@ -588,5 +621,6 @@ fn drop_faces(arrays: &mut Arrays, found: &mut [Foreign], skipped: &[usize]) {
         material_indices,
         group_indices,
         edges: std::mem::take(&mut arrays.edges),
+        points: std::mem::take(&mut arrays.points),
     };
 }

@@ -127,6 +127,7 @@ fn short_faces_and_lines_are_edges_or_skipped_and_reported() {
     };
     assert_eq!(mesh.face_count(), 1);
     assert_eq!(mesh.edges.as_deref(), Some(&[[0, 1], [2, 0]][..]));
+    assert_eq!(mesh.points.as_deref(), Some(&[0][..]));
     mesh.validate().unwrap();
     let warnings: Vec<String> = scene.warnings.iter().map(|w| w.to_string()).collect();
     assert_eq!(
@@ -137,14 +138,20 @@ fn short_faces_and_lines_are_edges_or_skipped_and_reported() {
             "8: a face with 1 corners skipped",
             "9: a line with 1 points skipped",
             "11: unknown statement \"foo\" skipped (2 times)",
-            "13: points (p) are not kept yet",
         ]
     );
     let strict = ReadOptions {
         strict: true,
         ..ReadOptions::default()
     };
-    for text in ["f\n", "f \n", "f 1\n", "v 0 0 0\nf 1 1\n", "v 0 0 0\nl 1\n"] {
+    for text in [
+        "f\n",
+        "f \n",
+        "f 1\n",
+        "v 0 0 0\nf 1 1\n",
+        "v 0 0 0\nl 1\n",
+        "p\n",
+    ] {
         assert!(read_bytes(text.as_bytes(), &strict).is_err(), "{text:?}");
     }
 }
@@ -662,4 +669,39 @@ fn blender_skipped_faces_keep_their_positions_as_points() {
     let plain = read(ObjectRule::Plain);
     assert_eq!(plain.meshes[0].points, None);
     assert_eq!(plain.meshes[0].edges.as_deref(), Some(&[[1, 2]][..]));
+}
+
+/// `p` statements: each object's points (relative, from other objects,
+/// between lines), written back as `p`; an index out of range is an error
+/// naming the line; Blender's rule skips them, as its importer does.
+#[test]
+fn points_are_read_per_object() {
+    let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\no a\nv 5 5 5\nl 1 2\np 4 -2\nl 2 3 1\np 1\n\
+                o b\nv 7 7 7\np 5 1\n";
+    let scene = parse(text).unwrap();
+    let [a, b] = &scene.meshes[..] else {
+        panic!("{} meshes", scene.meshes.len())
+    };
+    a.validate().unwrap();
+    b.validate().unwrap();
+    assert_eq!(a.edges.as_deref(), Some(&[[1, 2], [2, 3], [3, 1]][..]));
+    // a's own position is 0 (5 5 5), those it uses from before come after.
+    assert_eq!(a.points.as_deref(), Some(&[0, 3, 1][..]));
+    assert_eq!(b.points.as_deref(), Some(&[0, 1][..]));
+    assert_eq!(b.positions[1], [0.0, 0.0, 0.0]);
+    let mut written = Vec::new();
+    crate::obj::write_to(&mut written, &scene.meshes, &Default::default()).unwrap();
+    let again = read_bytes(&written, &ReadOptions::default()).unwrap();
+    assert_eq!(again.meshes[0].points, a.points);
+    let error = parse("v 0 0 0\np 1\np 1 7\n").unwrap_err().to_string();
+    assert!(
+        error.starts_with("line 3: position index 7 is out of range"),
+        "{error}"
+    );
+    let options = ReadOptions {
+        objects: ObjectRule::BLENDER,
+        ..ReadOptions::default()
+    };
+    let blender = read_bytes(text.as_bytes(), &options).unwrap();
+    assert!(blender.meshes.iter().all(|m| m.points.is_none()));
 }
