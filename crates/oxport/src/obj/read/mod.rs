@@ -26,6 +26,7 @@
 //! indices in a file without normals are ignored (the last two as Blender's
 //! importer reads). [`ReadOptions::strict`] refuses them instead.
 
+mod blender_numbers;
 mod block;
 mod build;
 mod fast;

@@ -5,6 +5,7 @@ use crate::obj::quoted;
 use crate::{Error, Result};
 
 use super::ObjectRule;
+use super::blender_numbers::blender_floats;
 use super::block::{
     Block, Event, Layout, Relative, Span, ZERO, corner_layout, counts, end_face, mark, vertex, warn,
 };
@@ -83,7 +84,23 @@ pub(super) fn parse_line(
         .position(|b| b.is_ascii_whitespace())
         .unwrap_or(line.len());
     let (keyword, rest) = (&line[..split], &line[split..]);
+    // Numbers as Blender's importer reads them, by its rule read leniently.
+    let blender = rule.is_blender() && !strict;
     match keyword {
+        b"v" if blender => {
+            let mut at = 0;
+            let position = blender_floats::<3>(rest, &mut at, 0.0);
+            // (A color where text is left, none with a component below 0.)
+            let color = (at < rest.len())
+                .then(|| blender_floats::<3>(rest, &mut at, -1.0))
+                .filter(|c| c.iter().all(|&x| x >= 0.0));
+            vertex(block, position, color);
+        }
+        b"vt" if blender => {
+            let [u, v] = blender_floats::<2>(rest, &mut 0, 0.0);
+            block.uvs.push([u, v]);
+        }
+        b"vn" if blender => block.normals.push(blender_floats::<3>(rest, &mut 0, 0.0)),
         b"v" => {
             let (values, count) = floats::<7>(rest, number, "v")?;
             let color = match count {

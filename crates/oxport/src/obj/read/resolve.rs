@@ -144,7 +144,14 @@ pub(super) fn resolve(
         .collect();
     Err((
         b,
-        describe(&candidates, &blocks[b], elements.offsets[b], sizes, false),
+        describe(
+            &candidates,
+            &blocks[b],
+            elements.offsets[b],
+            sizes,
+            blender,
+            strict,
+        ),
     ))
 }
 
@@ -162,16 +169,20 @@ pub(super) struct OutOfRange {
 
 /// The error of the first of `candidates` in the block, with its line and
 /// what was declared before it (found again by reading the block's
-/// statements up to it); `short_faces`: faces of 1 or 2 corners were read
-/// as faces (Blender's rule), not lines.
+/// statements up to it), read by Blender's rule or not (`blender`), strictly
+/// or not: as the parse read them.
 #[cold]
 pub(super) fn describe(
     candidates: &[OutOfRange],
     block: &Block,
     offset: [usize; 3],
     sizes: [usize; 3],
-    short_faces: bool,
+    blender: bool,
+    strict: bool,
 ) -> Error {
+    // Faces of 1 or 2 corners are faces by Blender's rule read leniently
+    // (else lines, or skipped); `p` statements are lines but by its rule.
+    let short_faces = blender && !strict;
     let mut declared = [0usize; 3];
     let (mut faces, mut lines) = (0, 0);
     for (number, line) in statements(block.text) {
@@ -194,7 +205,8 @@ pub(super) fn describe(
             }
             (b"f", 3..) => (b"f", &mut faces),
             (b"f", 1..=2) if short_faces => (b"f", &mut faces),
-            (b"f" | b"l", 2) | (b"l", 3..) | (b"p", 1..) => (b"l", &mut lines),
+            (b"f" | b"l", 2) | (b"l", 3..) => (b"l", &mut lines),
+            (b"p", 1..) if !blender => (b"l", &mut lines),
             _ => continue,
         };
         if let Some(error) = candidates
@@ -537,7 +549,7 @@ pub(super) fn skip_faces(
             .flat_map(|(_, f)| f.skipped.iter().filter_map(|&(_, error)| error))
             .collect();
         let (block, offset) = (&blocks[b], elements.offsets[b]);
-        match describe(&candidates, block, offset, elements.sizes(), blender) {
+        match describe(&candidates, block, offset, elements.sizes(), blender, false) {
             Error::Parse { line, .. } => (b, line),
             _ => (b, 0),
         }

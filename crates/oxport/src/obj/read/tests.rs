@@ -705,3 +705,49 @@ fn points_are_read_per_object() {
     let blender = read_bytes(text.as_bytes(), &options).unwrap();
     assert!(blender.meshes.iter().all(|m| m.points.is_none()));
 }
+
+/// By Blender's rule, read leniently, numbers are read as its importer
+/// reads them: `1.#IND` is 1 and what follows 0, a missing one 0, a color
+/// with a number that is none (or below 0) no color; plainly they are
+/// errors.
+#[test]
+fn blender_numbers_are_read_as_its_importer_reads_them() {
+    let text =
+        "v 1.#IND -1.#IND 1.#IND\nv 1 2\nv 0 1 0 0.5 x 0.5\nvn 0 0\nvt 0.5\nf 1/1/1 2/1/1 3/1/1\n";
+    let options = |strict| ReadOptions {
+        objects: ObjectRule::BLENDER,
+        strict,
+        ..ReadOptions::default()
+    };
+    let scene = read_bytes(text.as_bytes(), &options(false)).unwrap();
+    let mesh = &scene.meshes[0];
+    assert_eq!(
+        &mesh.positions[..],
+        &[[1.0, 0.0, 0.0], [1.0, 2.0, 0.0], [0.0, 1.0, 0.0]]
+    );
+    assert_eq!(mesh.colors, None);
+    assert_eq!(mesh.normals.as_deref(), Some(&[[0.0; 3]][..]));
+    assert_eq!(mesh.uvs.as_deref(), Some(&[[0.5, 0.0]][..]));
+    assert!(read_bytes(text.as_bytes(), &options(true)).is_err());
+    assert!(parse(text).is_err());
+}
+
+/// An error names the line of the statement, by Blender's rule too, where
+/// faces of 2 corners are faces and `p` statements are skipped.
+#[test]
+fn blender_errors_name_their_line() {
+    let text = "v 0 0 0\nv 1 0 0\nf 1 2\np 1\nl 1 2\nl 1 9\n";
+    for objects in [ObjectRule::Plain, ObjectRule::BLENDER] {
+        let options = ReadOptions {
+            objects,
+            ..ReadOptions::default()
+        };
+        let error = read_bytes(text.as_bytes(), &options)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("line 6: position index 9"),
+            "{objects:?}: {error}"
+        );
+    }
+}
