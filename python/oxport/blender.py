@@ -297,8 +297,11 @@ def import_obj(
     object before the first ``o`` is named after the file, and an ``o``
     after an object without faces or lines renames it; the objects come in
     the order Blender makes them (by name, case aside), those without
-    vertices left out. Faces with an index out of range are skipped, as
-    Blender skips them. MTL files are not read. With ``clamp_size``, the
+    vertices left out. Faces with an index out of range and faces of 1 or 2
+    corners are skipped, the positions Blender keeps of them kept as loose
+    vertices; numbers are read as Blender reads them (``1.#IND`` is 1, a
+    missing one 0); ``p`` statements are skipped, as Blender skips them. MTL
+    files are not read. With ``clamp_size``, the
     scale Blender gives the objects (``ImportedScene.scale``; from 4.5: to
     fit them together in ``clamp_size`` at ``global_scale``).
     ``split_objects`` and ``split_groups``: an object per ``o`` (else one
