@@ -153,15 +153,11 @@ pub fn collection_path(name: &str, separator: Option<char>) -> (Vec<&str>, &str)
         return (Vec::new(), name);
     };
     let mut parts: Vec<&str> = name.split(separator).collect();
-    let own = parts.pop().unwrap_or_default();
+    let own = parts
+        .pop()
+        .filter(|own| !own.is_empty())
+        .unwrap_or("Untitled");
     parts.retain(|part| !part.is_empty());
-    let own = match (
-        own.is_empty(),
-        parts.is_empty() && !name.contains(separator),
-    ) {
-        (true, false) => "Untitled",
-        _ => own,
-    };
     (parts, own)
 }
 

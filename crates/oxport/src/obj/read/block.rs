@@ -118,12 +118,9 @@ impl Span {
         self.layouts |= 1 << (2 * u8::from(layout.uvs) + u8::from(layout.normals));
     }
 
-    /// What any of its faces has (faces with normals as [`layout_of`]).
-    pub(super) fn union(self, normals: bool) -> Layout {
-        Layout {
-            uvs: self.layouts & 0b1100 != 0,
-            normals: normals && self.layouts & 0b1010 != 0,
-        }
+    /// Some of its faces have UVs.
+    pub(super) fn has_uvs(self) -> bool {
+        self.layouts & 0b1100 != 0
     }
 }
 

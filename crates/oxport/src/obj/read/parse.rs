@@ -85,9 +85,9 @@ pub(super) fn parse_line(
         .unwrap_or(line.len());
     let (keyword, rest) = (&line[..split], &line[split..]);
     // Numbers as Blender's importer reads them, by its rule read leniently.
-    let blender = rule.is_blender() && !strict;
+    let blender_numbers = rule.is_blender() && !strict;
     match keyword {
-        b"v" if blender => {
+        b"v" if blender_numbers => {
             let mut at = 0;
             let position = blender_floats::<3>(rest, &mut at, 0.0);
             // (A color where text is left, none with a component below 0.)
@@ -96,11 +96,11 @@ pub(super) fn parse_line(
                 .filter(|c| c.iter().all(|&x| x >= 0.0));
             vertex(block, position, color);
         }
-        b"vt" if blender => {
+        b"vt" if blender_numbers => {
             let [u, v] = blender_floats::<2>(rest, &mut 0, 0.0);
             block.uvs.push([u, v]);
         }
-        b"vn" if blender => block.normals.push(blender_floats::<3>(rest, &mut 0, 0.0)),
+        b"vn" if blender_numbers => block.normals.push(blender_floats::<3>(rest, &mut 0, 0.0)),
         b"v" => {
             let (values, count) = floats::<7>(rest, number, "v")?;
             let color = match count {
@@ -234,11 +234,11 @@ pub(super) fn mrgb(block: &mut Block, text: &[u8], line: u64) -> Result<()> {
 /// A face (`f`). Leniently, a face of two corners is read as a loose edge
 /// (`l`: Blender 3.4's importer drops it and keeps its vertices; an edge
 /// keeps the pair) and one of fewer corners is skipped, each with a warning;
-/// `strict` refuses both.
-/// A face; `blender`: by Blender's rule, its corners may differ in having
-/// UVs or normals (its importer gives those without zeros), and one of 1 or
-/// 2 corners is kept as a face, which the resolve skips keeping its
-/// positions (as Blender's importer keeps them, loose).
+/// `strict` refuses both. By Blender's rule (`blender`) its corners may
+/// differ in having UVs or normals (its importer gives those without zeros),
+/// and, leniently, one of 1 or 2 corners is kept as a face, which the
+/// resolve skips keeping its positions (as Blender's importer keeps them,
+/// loose).
 pub(super) fn face(
     block: &mut Block,
     rest: &[u8],

@@ -150,6 +150,8 @@ pub(super) fn plan(
     let mut object = Object::default();
     let mut state = State::default();
     let mut smooth = None;
+    // (Blender's rule: an object's faces of every layout in one mesh.)
+    let merge = rule.is_blender();
     for (b, block) in blocks.iter().enumerate() {
         let (mut face, mut line) = (0, 0);
         // The smooth group the block starts with (its `s` are per face).
@@ -159,7 +161,6 @@ pub(super) fn plan(
             let face_end = mark.map_or(block.faces.len() - 1, |m| m.faces as usize);
             let line_end = mark.map_or(block.lines.len() - 1, |m| m.lines as usize);
             let faces = face..face_end;
-            let merge = rule.is_blender();
             add_faces(&mut object, block, b, faces, span, &state, normals, merge)
                 .map_err(|e| (b, e))?;
             add_lines(&mut object, block, b, line..line_end);
@@ -293,8 +294,8 @@ pub(super) fn add_faces(
                 // (Blender's importer gives every face normals, zeros where
                 // it has none, when the file has some.)
                 true => Layout {
+                    uvs: span.has_uvs(),
                     normals,
-                    ..span.union(normals)
                 },
                 false => layout_of(block, faces.start, normals),
             },

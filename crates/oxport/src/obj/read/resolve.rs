@@ -375,28 +375,16 @@ pub(super) fn fill(
                     b"f",
                     f,
                 )?;
+                // (A corner without one, where others have them: ABSENT.)
+                let attribute = |raw: i32, kind, foreign: &mut Vec<Reference>| match raw {
+                    0 => Ok(ABSENT),
+                    raw => resolver.local(raw, kind, counts, at, foreign, b"f", f),
+                };
                 if let Some(uvs) = uvs.as_deref_mut() {
-                    uvs[slot] = match c[1] {
-                        0 => ABSENT,
-                        raw => {
-                            resolver.local(raw, Kind::Uv, counts, at, &mut foreign.uvs, b"f", f)?
-                        }
-                    };
+                    uvs[slot] = attribute(c[1], Kind::Uv, &mut foreign.uvs)?;
                 }
                 if let Some(normals) = normals.as_deref_mut() {
-                    normals[slot] = if c[2] == 0 {
-                        ABSENT
-                    } else {
-                        resolver.local(
-                            c[2],
-                            Kind::Normal,
-                            counts,
-                            at,
-                            &mut foreign.normals,
-                            b"f",
-                            f,
-                        )?
-                    };
+                    normals[slot] = attribute(c[2], Kind::Normal, &mut foreign.normals)?;
                 }
                 slot += 1;
             }
