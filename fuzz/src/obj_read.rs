@@ -85,23 +85,22 @@ fn blender_import(mesh: &oxport::Mesh) {
         for (_, members) in &m.vertex_groups {
             assert!(members.iter().all(|&v| (v as usize) < vertices));
         }
-        // Custom normals encoded against edges numbered in order of first use.
-        let mut edges: Vec<[u32; 2]> = Vec::new();
-        let mut corner_edges = Vec::with_capacity(corners);
+        // Each corner's edge joins its vertex and the next corner's.
+        assert_eq!(m.corner_edges.len(), corners);
         for face in m.face_offsets.windows(2) {
-            let face = &m.corner_vertices[face[0] as usize..face[1] as usize];
-            for (i, &a) in face.iter().enumerate() {
-                let b = face[(i + 1) % face.len()];
-                let key = [a.min(b), a.max(b)];
-                let e = edges.iter().position(|&e| e == key).unwrap_or_else(|| {
-                    edges.push(key);
-                    edges.len() - 1
-                });
-                corner_edges.push(e as u32);
+            let (start, end) = (face[0] as usize, face[1] as usize);
+            for c in start..end {
+                let next = m.corner_vertices[if c + 1 == end { start } else { c + 1 }];
+                let [a, b] = m.edges[m.corner_edges[c] as usize];
+                assert!(
+                    [a, b] == [m.corner_vertices[c], next]
+                        || [b, a] == [m.corner_vertices[c], next]
+                );
             }
         }
-        if let Ok(Some(normals)) = encode_custom_normals(&m, &corner_edges, edges.len(), &pipeline)
-        {
+        assert!(m.edges.iter().flatten().all(|&v| (v as usize) < vertices));
+        let (edges, corner_edges) = (&m.edges, &m.corner_edges);
+        if let Ok(Some(normals)) = encode_custom_normals(&m, corner_edges, edges.len(), &pipeline) {
             assert_eq!(normals.encoded.len(), corners);
             assert_eq!(normals.sharp_edges.len(), edges.len());
         }

@@ -154,28 +154,25 @@ class CustomNormalsStream:
     """Blender 4.5's and 5.0's custom normals for imported meshes, as its
     importer stores them (``mesh_set_custom_normals``: the ``custom_normal``
     and ``sharp_edge`` attributes), computed in order on oxport's threads
-    (``threads``; None: one per core) as the meshes are made: each mesh is
-    handed over once Blender has made its edges, with its ``.corner_edge``
-    attribute and its number of edges, and is computed while the caller
-    makes the next. The caller waits only for room (a bounded number of
-    meshes wait). ``close`` (or leaving a ``with`` block) stops an
-    unfinished stream::
+    (``threads``; None: one per core) while the caller makes the meshes:
+    each against its own edges (``ImportedMesh.edges`` and
+    ``corner_edges``, which the caller gives Blender). The caller waits
+    only for room (a bounded number of meshes wait). ``close`` (or leaving
+    a ``with`` block) stops an unfinished stream::
 
         with oxport.blender.CustomNormalsStream() as stream:
             for imported in scene.meshes:
-                mesh = ...  # made by Blender, its edges with it
-                stream.add(imported, corner_edges=edges, edge_count=len(mesh.edges))
+                stream.add(imported)
+            ...  # the Blender meshes made, with the meshes' edges
             normals = stream.finish()
     """
 
     def __init__(self, *, threads: Optional[int] = None) -> None:
         self._native = _native.CustomNormalsStream(threads=threads)
 
-    def add(self, mesh: ImportedMesh, *, corner_edges: Buffer, edge_count: int) -> None:
-        """Hands over ``mesh`` with the edges Blender made for it
-        (``corner_edges``: its ``.corner_edge`` attribute, copied now); an
-        error of an earlier mesh is raised here."""
-        self._native.add(mesh, corner_edges=corner_edges, edge_count=edge_count)
+    def add(self, mesh: ImportedMesh) -> None:
+        """Hands over ``mesh``; an error of an earlier mesh is raised here."""
+        self._native.add(mesh)
 
     def finish(self) -> list[Optional[CustomNormals]]:
         """Waits for every mesh: per mesh, in the order handed over, its

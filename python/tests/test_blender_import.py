@@ -2,7 +2,8 @@
 the same files imported by ``wm.obj_import`` and by
 ``import_scene.oxport_obj`` in two fresh Blender processes, and everything
 each made compared: objects and their order, names, matrices, vertices,
-faces, edges, smooth flags, UVs, normals, colors, materials (node trees,
+faces, edges (as a set, with each corner's edge by its vertices: Blender's
+own order depends on its thread count), smooth flags, UVs, normals, colors, materials (node trees,
 values, images) and vertex groups."""
 
 from __future__ import annotations

@@ -192,6 +192,9 @@ def test_import_keeps_the_used_vertices_in_file_order(tmp_path: Path) -> None:
     assert oxport.blender.import_obj(path).meshes[0].smooth_faces.tolist() == [False]  # 3.4: `s` decides
     assert second.corner_vertices.tolist() == [0, 1, 2, 2, 1, 0]
     assert second.loose_edges.tolist() == [[1, 2]]
+    # Every edge, the loose one first (which the faces use), and each corner's.
+    assert second.edges.tolist() == [[1, 2], [0, 1], [0, 2]]
+    assert second.corner_edges.tolist() == [1, 0, 2, 0, 1, 2]
     assert second.materials == ["red"] and second.material_indices.tolist() == [0, 0]
     assert [(name, v.tolist()) for name, v in second.vertex_groups] == [("grp", [0, 1, 2])]
     assert second.positions.flags.writeable is False

@@ -8,9 +8,8 @@ use pyo3::types::PyDict;
 
 use oxport::blender as library;
 
-use crate::buffers::index_rows;
 use crate::errors::to_py_err;
-use crate::mesh::{flat, numpy_view};
+use crate::mesh::numpy_view;
 use crate::obj::warning_objects;
 use crate::open::Open;
 
@@ -102,6 +101,18 @@ impl ImportedMesh {
         numpy_view(slf, slf.get().mesh.loose_edges.as_flattened(), 2)
     }
 
+    /// `(E, 2)` uint32: every edge (`.edge_verts`), the loose ones first.
+    #[getter]
+    fn edges(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        numpy_view(slf, slf.get().mesh.edges.as_flattened(), 2)
+    }
+
+    /// `(C,)` uint32: each corner's edge (`.corner_edge`).
+    #[getter]
+    fn corner_edges(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        numpy_view(slf, &slf.get().mesh.corner_edges, 1)
+    }
+
     /// `(V, 4)` float32 linear RGBA, or None.
     #[getter]
     fn colors(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyAny>>> {
@@ -163,13 +174,13 @@ impl CustomNormals {
     }
 }
 
-/// A mesh handed to the stream: the object (its arrays read on the
-/// stream's threads), a copy of the edges Blender made, their number.
-struct Source(Py<ImportedMesh>, Vec<u32>, usize);
+/// A mesh handed to the stream: the object, its arrays read on the
+/// stream's threads.
+struct Source(Py<ImportedMesh>);
 
 impl library::ImportedSource for Source {
-    fn imported(&self) -> (&library::ImportedMesh, &[u32], usize) {
-        (&self.0.get().mesh, &self.1, self.2)
+    fn imported(&self) -> &library::ImportedMesh {
+        &self.0.get().mesh
     }
 }
 
@@ -191,20 +202,10 @@ impl CustomNormalsStream {
         })
     }
 
-    /// Hands over `mesh` with its `.corner_edge` attribute and its number
-    /// of edges (copied now).
-    #[pyo3(signature = (mesh, *, corner_edges, edge_count))]
-    fn add(
-        &self,
-        py: Python<'_>,
-        mesh: Py<ImportedMesh>,
-        corner_edges: &Bound<'_, PyAny>,
-        edge_count: usize,
-    ) -> PyResult<()> {
-        let edges = flat(&index_rows::<1>(corner_edges, "corner_edges")?).to_vec();
+    /// Hands over `mesh`, whose normals are computed against its own edges.
+    fn add(&self, py: Python<'_>, mesh: Py<ImportedMesh>) -> PyResult<()> {
         // Without the GIL: a full stream waits here for room.
-        self.stream
-            .with(py, |stream| stream.add(Source(mesh, edges, edge_count)))
+        self.stream.with(py, |stream| stream.add(Source(mesh)))
     }
 
     /// Waits for every mesh: per mesh, in the order handed over, its

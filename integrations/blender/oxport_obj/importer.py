@@ -82,13 +82,14 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
     try:
         # The meshes first, with their materials: appending one walks every
         # object of the file, so it costs least before the objects exist.
+        # Each mesh's custom normals are computed while it is made.
         built = []
         for imported in meshes:
+            normals.add(imported, version)
             mesh = _mesh(imported, version)
             for name in imported.materials:
                 mesh.materials.append(materials[name])
             built.append(mesh)
-            normals.add(imported, mesh, version)
         # The objects, while oxport computes the normals.
         for imported, mesh in zip(meshes, built):
             obj = bpy.data.objects.new(imported.name, mesh)
@@ -138,10 +139,14 @@ def _collection(parent, path: list):
 def _mesh(imported, version: tuple):
     """A Blender mesh of ``imported``'s arrays, made in the order Blender's
     importer makes it: faces, edges, UVs, colors (custom normals come next,
-    on the object)."""
+    on the object). From 4.0 the edges are oxport's (``imported.edges``, in
+    another order than Blender's own, which depends on its thread count);
+    3.4's are Blender's."""
     mesh = bpy.data.meshes.new(imported.name)
     offsets = imported.face_offsets
     mesh.vertices.add(len(imported.positions))
+    if version >= (4, 0):
+        mesh.edges.add(len(imported.edges))
     mesh.loops.add(len(imported.corner_vertices))
     mesh.polygons.add(len(offsets) - 1)
     if version >= (4, 0):
@@ -149,8 +154,11 @@ def _mesh(imported, version: tuple):
         # of vertices, loops and polygons are read one by one).
         attributes = mesh.attributes
         attributes["position"].data.foreach_set("vector", _flat(imported.positions))
+        if len(imported.edges):
+            attributes[".edge_verts"].data.foreach_set("value", _flat(imported.edges, "i"))
         if len(imported.corner_vertices):  # (a mesh without faces has no such attribute)
             attributes[".corner_vert"].data.foreach_set("value", _flat(imported.corner_vertices, "i"))
+            attributes[".corner_edge"].data.foreach_set("value", _flat(imported.corner_edges, "i"))
         attributes.new("sharp_face", "BOOLEAN", "FACE").data.foreach_set("value", ~imported.smooth_faces)
     else:
         mesh.vertices.foreach_set("co", _flat(imported.positions))
@@ -161,10 +169,13 @@ def _mesh(imported, version: tuple):
     mesh.attributes.new("material_index", "INT", "FACE").data.foreach_set(
         "value", _flat(imported.material_indices, "i"))
     mesh.polygons.foreach_set("loop_start", _flat(offsets[:len(offsets) - 1]))
-    if len(imported.loose_edges):
-        mesh.edges.add(len(imported.loose_edges))
-        mesh.edges.foreach_set("vertices", _flat(imported.loose_edges))
-    mesh.update(calc_edges=True)
+    if version < (4, 0):
+        if len(imported.loose_edges):
+            mesh.edges.add(len(imported.loose_edges))
+            mesh.edges.foreach_set("vertices", _flat(imported.loose_edges))
+        mesh.update(calc_edges=True)
+    else:
+        mesh.update()
     if imported.corner_uvs is not None:
         layer = mesh.uv_layers.new(name="UVMap", do_init=False)
         if version >= (4, 0):
@@ -206,20 +217,18 @@ class _CustomNormals:
     #: applying a modifier (an operator call and a copy of the mesh).
     SMALL = 50_000
 
-    def add(self, imported, mesh, version: tuple) -> None:
+    def add(self, imported, version: tuple) -> None:
         """Hands the next mesh (they are numbered in the order added) to
-        oxport, which computes its custom normals (Blender 4.5 and 5.0) from
-        the edges Blender made, fetched now."""
+        oxport, which computes its custom normals (Blender 4.5 and 5.0)
+        against its own edges, those the mesh is given."""
         index = self.count
         self.count += 1
         if (version < (4, 5) or numpy is None or imported.corner_normals is None
-                or not len(mesh.loops)):
+                or not len(imported.corner_vertices)):
             return
-        edges = numpy.empty(len(mesh.loops), dtype=numpy.int32)
-        mesh.attributes[".corner_edge"].data.foreach_get("value", edges)
         if self.stream is None:
             self.stream = oxport.blender.CustomNormalsStream()
-        self.stream.add(imported, corner_edges=edges, edge_count=len(mesh.edges))
+        self.stream.add(imported)
         self.streamed.append(index)
 
     def results(self) -> list:

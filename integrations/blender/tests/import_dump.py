@@ -2,7 +2,7 @@
 (``wm.obj_import``) or with the add-on (``import_scene.oxport_obj``) into the
 empty scene, then saves what was made: per object of the active collection
 and then of its child collections (depth first), in order, its name, matrix,
-mesh arrays, materials (node trees with their values and images) and vertex
+mesh arrays (its edges as a set), materials (node trees with their values and images) and vertex
 groups; the child collections' tree.
 
 blender -b --factory-startup --python import_dump.py -- ROOT MODE OUT OBJ... [--options JSON]
@@ -126,7 +126,16 @@ def dump(bpy, out: str, seconds: float) -> int:
         mesh.polygons.foreach_get("use_smooth", smooth)
         arrays[key + "use_smooth"] = ("b", bytes(smooth))
         get(mesh.polygons, "material_index", "i", 1)
-        get(mesh.edges, "vertices", "i", 2)
+        # The edges as a set, each corner's edge by its vertices, and the sharp
+        # edges as a set: the order of the edges is Blender's own business
+        # (its importer's depends on its thread count; oxport's is another).
+        ends = array("i", bytes(8 * len(mesh.edges)))
+        mesh.edges.foreach_get("vertices", ends)
+        pairs = [(min(a, b), max(a, b)) for a, b in zip(ends[0::2], ends[1::2])]
+        arrays[key + "edges"] = ("i", array("i", [v for pair in sorted(pairs) for v in pair]).tobytes())
+        corner_edges = array("i", bytes(4 * len(mesh.loops)))
+        mesh.loops.foreach_get("edge_index", corner_edges)
+        arrays[key + "corner_edges"] = ("i", array("i", [v for e in corner_edges for v in pairs[e]]).tobytes())
         if version < (4, 1):
             mesh.calc_normals_split()
             get(mesh.loops, "normal", "f", 3)
@@ -140,7 +149,8 @@ def dump(bpy, out: str, seconds: float) -> int:
             if sharp is not None:
                 flags = [False] * len(sharp.data)
                 sharp.data.foreach_get("value", flags)
-                arrays[key + "sharp_edge"] = ("b", bytes(flags))
+                marked = sorted(pair for pair, flag in zip(pairs, flags) if flag)
+                arrays[key + "sharp_edge"] = ("i", array("i", [v for pair in marked for v in pair]).tobytes())
         for layer in mesh.uv_layers:
             get(layer.data, "uv", "f", 2, "uv/" + layer.name)
         for attribute in mesh.color_attributes:

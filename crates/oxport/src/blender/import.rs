@@ -20,6 +20,7 @@
 
 use super::Exporter;
 use super::colors::srgb_to_linear_v3;
+use super::edges::{MeshEdges, mesh_edges};
 use super::exporter::creation_order;
 use super::normals::newell;
 use super::transform::{cross, normalize, sub};
@@ -57,6 +58,12 @@ pub struct ImportedMesh {
     pub materials: Vec<String>,
     /// The `l` lines' edges, between the mesh's vertices.
     pub loose_edges: Vec<[u32; 2]>,
+    /// Every edge, as Blender makes them (`.edge_verts`): the loose edges,
+    /// then the faces' by smaller vertex and first use (Blender's own order
+    /// depends on its thread count).
+    pub edges: Vec<[u32; 2]>,
+    /// Per corner, its edge in `edges` (`.corner_edge`).
+    pub corner_edges: Vec<u32>,
     /// Per vertex, linear RGB and alpha 1, when the file has vertex colors.
     pub colors: Option<Vec<[f32; 4]>>,
     /// With vertex groups: each group's name and the vertices its faces use
@@ -258,11 +265,9 @@ fn built(
             positions.push(mesh.positions[v]);
         }
     }
-    let corner_vertices: Vec<u32> = mesh
-        .position_indices
-        .iter()
-        .map(|&v| local[v as usize])
-        .collect();
+    let indices = &mesh.position_indices;
+    // A corner reads an index and the vertex's (8 bytes, one cache miss).
+    let corner_vertices = pipeline.map_indices(indices.len(), 64, |c| local[indices[c] as usize]);
     // From 4.5 a mesh without corners (its faces all skipped) has neither
     // UVs nor normals.
     let cornered = !corner_vertices.is_empty() || options.importer < Exporter::Blender45;
@@ -272,32 +277,28 @@ fn built(
         .zip(mesh.uv_indices.as_ref())
         .filter(|_| cornered);
     let corner_uvs = match (given, options.importer) {
-        (Some((uvs, indices)), _) => Some(
-            indices
-                .iter()
-                .map(|&i| uvs.get(i as usize).copied().unwrap_or([0.0; 2]))
-                .collect::<Vec<_>>(),
-        ),
+        (Some((uvs, indices)), _) => Some(pipeline.map_indices(indices.len(), 64, |c| {
+            uvs.get(indices[c] as usize).copied().unwrap_or([0.0; 2])
+        })),
         // A file with UVs gives every mesh a layer in 3.4 (of zeros).
         (None, Exporter::Blender34) if file_uvs => Some(vec![[0.0; 2]; corner_vertices.len()]),
         (None, _) => None,
     };
     let corner_normals = mesh.normals.as_ref().filter(|_| cornered).map(|normals| {
-        let unit: Vec<[f32; 3]> = normals
-            .iter()
-            .map(|&n| normalize(n).unwrap_or([0.0; 3]))
-            .collect();
+        let unit = pipeline.map_indices(normals.len(), 24, |n| {
+            normalize(normals[n]).unwrap_or([0.0; 3])
+        });
         match mesh.normal_indices.as_ref() {
-            Some(indices) => indices
-                .iter()
-                .map(|&i| unit.get(i as usize).copied().unwrap_or([0.0; 3]))
-                .collect(),
+            Some(indices) => pipeline.map_indices(indices.len(), 64, |c| {
+                unit.get(indices[c] as usize).copied().unwrap_or([0.0; 3])
+            }),
             None => vec![[0.0; 3]; corner_vertices.len()],
         }
     });
     let smooth = |f: usize| mesh.smooth.as_ref().is_some_and(|s| s[f] != 0);
-    let smooth_faces = (0..faces)
-        .map(|f| match (&corner_normals, options.importer) {
+    // A face reads its corners' positions (four of 16 bytes, typically).
+    let smooth_faces = pipeline.map_indices(faces, 64, |f| {
+        match (&corner_normals, options.importer) {
             // 4.1+ leaves the shading to the custom normals, but for
             // degenerate faces, which would spoil the fans of their vertices.
             (Some(_), importer) if importer >= Exporter::Blender45 => {
@@ -306,8 +307,8 @@ fn built(
                 face_area(&positions, corners) >= 1.0e-12
             }
             _ => smooth(f),
-        })
-        .collect();
+        }
+    });
     let material_indices = match &mesh.material_indices {
         Some(indices) => indices.to_vec(),
         None => vec![0; faces],
@@ -356,6 +357,17 @@ fn built(
         }
         _ => Vec::new(),
     };
+    let loose_edges: Vec<[u32; 2]> = edges.iter().map(|e| e.map(|v| local[v as usize])).collect();
+    let MeshEdges {
+        edges,
+        corner_edges,
+    } = mesh_edges(
+        &mesh.face_offsets,
+        &corner_vertices,
+        &loose_edges,
+        positions.len(),
+        pipeline,
+    );
     let (collections, name) = collection_path(name, options.collection_separator);
     let mut imported = ImportedMesh {
         name: name.to_string(),
@@ -369,7 +381,9 @@ fn built(
         smooth_faces,
         material_indices,
         materials: mesh.materials.iter().map(|m| m.to_string()).collect(),
-        loose_edges: edges.iter().map(|e| e.map(|v| local[v as usize])).collect(),
+        loose_edges,
+        edges,
+        corner_edges,
         colors,
         vertex_groups,
         valid: false,

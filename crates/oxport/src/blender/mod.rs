@@ -11,6 +11,7 @@
 mod check;
 mod colors;
 mod custom_normals;
+mod edges;
 mod exporter;
 mod import;
 mod material;

@@ -39,8 +39,8 @@ pub struct CustomNormals {
 
 /// Blender 4.5's and 5.0's `mesh_set_custom_normals` on a mesh its importer built from
 /// `mesh` ([`super::imported_mesh`]): `corner_edges` and `edge_count` are
-/// the edges Blender made for it (`.corner_edge`), as the marking refers to
-/// them. The normals are `mesh.corner_normals`, zero ones standing for the
+/// the mesh's edges in Blender (`.corner_edge`; `mesh.corner_edges` where the
+/// importer gave Blender `mesh.edges`), as the marking refers to them. The normals are `mesh.corner_normals`, zero ones standing for the
 /// fan's own. `None` where this does not reproduce Blender: a mesh without
 /// normals, with a face of fewer than three corners or using a vertex twice,
 /// or whose fans do not close (Blender's own function must set those).

@@ -1,5 +1,5 @@
-//! The importer's streaming entry: meshes handed over as Blender makes
-//! them (with the edges it made), their custom normals computed in order on
+//! The importer's streaming entry: meshes handed over as they are read,
+//! their custom normals computed in order on
 //! the pipeline's threads while the caller makes the next; at most
 //! [`Pipeline::in_flight`] meshes wait.
 
@@ -9,15 +9,15 @@ use crate::feed::Feed;
 use crate::pipeline::Pipeline;
 
 /// What the stream keeps of a mesh until its normals are computed (the
-/// Python binding's objects): the mesh, the edges Blender made for it
-/// (`.corner_edge`) and its number of edges.
+/// Python binding's objects).
 pub trait ImportedSource: Send + 'static {
-    /// The mesh, its corners' edges and its number of edges, borrowed.
-    fn imported(&self) -> (&ImportedMesh, &[u32], usize);
+    /// The mesh, borrowed.
+    fn imported(&self) -> &ImportedMesh;
 }
 
-/// [`encode_custom_normals`] of each mesh handed over, in order, on the
-/// pipeline's threads (across the meshes and within each).
+/// [`encode_custom_normals`] of each mesh handed over, against its own
+/// edges (`ImportedMesh::edges`, which the importer gives Blender), in
+/// order, on the pipeline's threads (across the meshes and within each).
 pub struct NormalsStream<T: ImportedSource> {
     feed: Feed<T, Vec<Option<CustomNormals>>>,
 }
@@ -29,8 +29,8 @@ impl<T: ImportedSource> NormalsStream<T> {
         let feed = Feed::start("oxport-normals", pipeline.in_flight(), move |items| {
             let mut all = Vec::new();
             let encode = |source: T| {
-                let (mesh, corner_edges, edges) = source.imported();
-                encode_custom_normals(mesh, corner_edges, edges, &pipeline)
+                let mesh = source.imported();
+                encode_custom_normals(mesh, &mesh.corner_edges, mesh.edges.len(), &pipeline)
                     .map_err(|e| e.within(&format!("mesh {:?}", mesh.name)))
             };
             pipeline.stream(items, encode, |normals| {

@@ -43,6 +43,8 @@ fn cube(normals: impl Fn(usize, [f32; 3]) -> [f32; 3]) -> (ImportedMesh, Vec<u32
         corner_vertices,
         corner_normals: Some(corner_normals),
         smooth_faces: vec![true; 6],
+        edges: edges.clone(),
+        corner_edges: corner_edges.clone(),
         ..Default::default()
     };
     (mesh, corner_edges, edges.len())
@@ -113,12 +115,12 @@ fn faces_using_a_vertex_twice_are_left_to_blender() {
     );
 }
 
-/// A mesh with the edges Blender made for it, as the binding keeps it.
-struct Owned(ImportedMesh, Vec<u32>, usize);
+/// A mesh as the binding keeps it.
+struct Owned(ImportedMesh);
 
 impl ImportedSource for Owned {
-    fn imported(&self) -> (&ImportedMesh, &[u32], usize) {
-        (&self.0, &self.1, self.2)
+    fn imported(&self) -> &ImportedMesh {
+        &self.0
     }
 }
 
@@ -128,7 +130,7 @@ fn cubes(count: usize) -> Vec<Owned> {
     (0..count)
         .map(|i| {
             let tilt = i as f32 / count as f32;
-            let (mut mesh, corner_edges, edges) = cube(|c, face| match i % 4 {
+            let (mut mesh, _, _) = cube(|c, face| match i % 4 {
                 0 => face,
                 1 => [0.0; 3],
                 2 => [
@@ -145,7 +147,7 @@ fn cubes(count: usize) -> Vec<Owned> {
             if i % 13 == 7 {
                 mesh.corner_vertices[1] = mesh.corner_vertices[0];
             }
-            Owned(mesh, corner_edges, edges)
+            Owned(mesh)
         })
         .collect()
 }
@@ -155,7 +157,9 @@ fn streamed_meshes_get_the_normals_of_one_call_each_in_order() {
     let pipeline = Pipeline::new(Some(1)).unwrap();
     let expected: Vec<Option<CustomNormals>> = cubes(500)
         .iter()
-        .map(|o| encode_custom_normals(&o.0, &o.1, o.2, &pipeline).unwrap())
+        .map(|o| {
+            encode_custom_normals(&o.0, &o.0.corner_edges, o.0.edges.len(), &pipeline).unwrap()
+        })
         .collect();
     assert!(expected.iter().any(Option::is_none));
     assert!(expected.iter().filter(|n| n.is_some()).count() > 400);
@@ -172,7 +176,7 @@ fn streamed_meshes_get_the_normals_of_one_call_each_in_order() {
 fn a_mesh_that_fails_stops_the_stream_with_its_name() {
     let mut stream = NormalsStream::new(Some(2)).unwrap();
     let mut meshes = cubes(300);
-    meshes[10].1[3] = 99;
+    meshes[10].0.corner_edges[3] = 99;
     let mut error = None;
     for mesh in meshes {
         if let Err(e) = stream.add(mesh) {
