@@ -216,6 +216,19 @@ impl Pipeline {
         }
     }
 
+    /// `a()` and `b()` side by side on the pool (one after the other with
+    /// one thread): for two pieces of work with serial parts of their own.
+    pub fn join<A: Send, B: Send>(
+        &self,
+        a: impl FnOnce() -> A + Send,
+        b: impl FnOnce() -> B + Send,
+    ) -> (A, B) {
+        match self.threads() {
+            1 => (a(), b()),
+            _ => self.pool.install(|| rayon::join(a, b)),
+        }
+    }
+
     /// Whether `test(i)` holds for every `i` in `0..len`, tested in
     /// parallel (stopping at the first that fails) as [`Pipeline::map_indices`].
     pub fn all(&self, len: usize, bytes: usize, test: impl Fn(usize) -> bool + Sync) -> bool {
@@ -410,6 +423,15 @@ mod tests {
             x = x.wrapping_add(std::hint::black_box(u64::from(k)));
         }
         std::hint::black_box(x);
+    }
+
+    #[test]
+    fn join_gives_both_results_on_any_thread_count() {
+        for threads in [1, 2, 4] {
+            let pipeline = Pipeline::new(Some(threads)).unwrap();
+            let (a, b) = pipeline.join(|| (0..100u64).sum::<u64>(), || "done".to_string());
+            assert_eq!((a, b.as_str()), (4950, "done"));
+        }
     }
 
     #[test]

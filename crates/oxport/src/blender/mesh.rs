@@ -96,49 +96,51 @@ pub fn mesh(gathered: &Gathered, pipeline: &Pipeline) -> Result<Mesh<'static>> {
         .transform
         .as_ref()
         .map_or(identity_normals, |m| normal_transform(m, g.exporter));
-    let (normals, normal_indices) = match (g.normals, g.smooth) {
-        (Some(source), _) if g.exporter >= Exporter::Blender45 => {
-            let (values, indices) = domain_normals(
-                source,
-                g.corner_vertices,
-                &face_offsets,
-                g.positions.len(),
-                &normal_matrix,
-                pipeline,
-            )
-            .map_err(|e| e.within(&object()))?;
-            (Some(values), Some(indices))
-        }
-        // Flat faces take Blender's face normals.
-        (Some(NormalSource::Vertices(vertex_normals)), Some(smooth))
-            if vertex_normals.len() == g.positions.len() && smooth.contains(&0) =>
-        {
-            let (values, indices) = mixed_corner_normals(
-                vertex_normals,
-                g.positions,
-                g.corner_vertices,
-                &face_offsets,
-                smooth,
-                &normal_matrix,
-                pipeline,
-            );
-            (Some(values), Some(indices))
-        }
-        (Some(source), _) => {
-            let (values, indices) = corner_normals(
-                source,
-                g.corner_vertices,
-                g.smooth,
-                g.positions.len(),
-                &normal_matrix,
-                pipeline,
-            )
-            .map_err(|e| e.within(&object()))?;
-            (Some(values), Some(indices))
-        }
-        (None, _) => (None, None),
+    let normals = || -> Result<_> {
+        Ok(match (g.normals, g.smooth) {
+            (Some(source), _) if g.exporter >= Exporter::Blender45 => {
+                let (values, indices) = domain_normals(
+                    source,
+                    g.corner_vertices,
+                    &face_offsets,
+                    g.positions.len(),
+                    &normal_matrix,
+                    pipeline,
+                )
+                .map_err(|e| e.within(&object()))?;
+                (Some(values), Some(indices))
+            }
+            // Flat faces take Blender's face normals.
+            (Some(NormalSource::Vertices(vertex_normals)), Some(smooth))
+                if vertex_normals.len() == g.positions.len() && smooth.contains(&0) =>
+            {
+                let (values, indices) = mixed_corner_normals(
+                    vertex_normals,
+                    g.positions,
+                    g.corner_vertices,
+                    &face_offsets,
+                    smooth,
+                    &normal_matrix,
+                    pipeline,
+                );
+                (Some(values), Some(indices))
+            }
+            (Some(source), _) => {
+                let (values, indices) = corner_normals(
+                    source,
+                    g.corner_vertices,
+                    g.smooth,
+                    g.positions.len(),
+                    &normal_matrix,
+                    pipeline,
+                )
+                .map_err(|e| e.within(&object()))?;
+                (Some(values), Some(indices))
+            }
+            (None, _) => (None, None),
+        })
     };
-    let (uvs, uv_indices) = match g.corner_uvs {
+    let uvs = || match g.corner_uvs {
         Some(uv) => {
             let (values, indices) = match g.exporter {
                 Exporter::Blender34 => {
@@ -152,6 +154,9 @@ pub fn mesh(gathered: &Gathered, pipeline: &Pipeline) -> Result<Mesh<'static>> {
         }
         None => (None, None),
     };
+    // Each has a serial walk of its own (the merge): side by side.
+    let (normals, (uvs, uv_indices)) = pipeline.join(normals, uvs);
+    let (normals, normal_indices) = normals?;
     let written_smooth = match (g.smooth, &g.smooth_groups) {
         (Some(smooth), Some(input)) => {
             // Blender 3.5+ keeps bits apart across boundary vertices too.
