@@ -2,7 +2,7 @@
 commit before it): Blender processes of each alternate, each running Blender's
 exporter (or importer) and that checkout's add-on in rotating order
 (bench/blender_addon_run.py or bench/blender_import_run.py of the checkout,
-with its own built package). Prints medians over all rounds.
+with the add-on and built package of its source tree, called as functions). Prints medians over all rounds.
 
 Run: .venv/bin/python bench/ab_blender_addon.py --old OLD_CHECKOUT [--rounds 4] [--script monkey.py 6]
      [--import] [--blender 3.4|4.5|5.0]
@@ -34,7 +34,7 @@ def main() -> None:
     args = parser.parse_args()
     trees = {"old": args.old.resolve(), "new": ROOT}
     runner = "blender_import_run.py" if args.importing else "blender_addon_run.py"
-    keys = ("blender", "oxport", "read", "build") if args.importing else ("blender", "oxport", "direct")
+    keys = ("blender", "function", "read", "build") if args.importing else ("blender", "function", "direct")
     times: dict[str, dict[str, list[float]]] = {name: {key: [] for key in keys} for name in trees}
     for round_ in range(args.rounds):
         for name in (["old", "new"] if round_ % 2 == 0 else ["new", "old"]):
@@ -43,7 +43,7 @@ def main() -> None:
             out = subprocess.run(
                 [*command(args.blender), str(root / "bench" / runner),
                  "--", str(root), str(SCRIPTS / args.script[0]), str(root / "target" / "abb"), str(args.runs),
-                 *args.script[1:]],
+                 str(root), *args.script[1:]],
                 capture_output=True, text=True, check=True).stdout
             line = next(line for line in out.splitlines() if line.startswith("OXPORT_BENCH "))
             result = json.loads(line.split(" ", 1)[1])

@@ -1,12 +1,18 @@
-"""Runs inside Blender (see bench/blender_addon.py): builds a scene with a
-shared reference script, which writes it with Blender's exporter, then times
-Blender's importer (``wm.obj_import``) and the oxport add-on's
-(``import_scene.oxport_obj``) on that file alternately in this one process,
-removing everything before each import. Prints one JSON line starting with
-OXPORT_BENCH.
+"""Runs inside Blender (see bench/blender_addon.py), with a fresh user folder:
+builds a scene with a shared reference script, which writes it with
+Blender's exporter, installs the add-on's package as a user does, then times
+in rotating order, in this one process, after a warm-up round that is not
+counted: Blender's importer (``bpy.ops.wm.obj_import``), the installed
+add-on's operator (``bpy.ops.import_scene.oxport_obj``) and its import
+function called directly (which reports its reading and building), on that
+file, everything removed before each import. Prints one JSON line starting
+with OXPORT_BENCH.
 
-blender -b --factory-startup --python bench/blender_import_run.py -- ROOT SCRIPT OUT_DIR RUNS [SCRIPT_ARGS...]
-python bench/blender_import_run.py -- ROOT SCRIPT OUT_DIR RUNS [SCRIPT_ARGS...]     (PyPI's bpy)"""
+blender -b --factory-startup --python bench/blender_import_run.py -- ROOT SCRIPT OUT_DIR RUNS PACKAGE [SCRIPT_ARGS...]
+python bench/blender_import_run.py -- ROOT SCRIPT OUT_DIR RUNS PACKAGE [SCRIPT_ARGS...]     (PyPI's bpy)
+
+PACKAGE is the add-on's zip, or a checkout whose source tree is taken
+(bench/ab_blender_addon.py compares two)."""
 
 import gc
 import json
@@ -15,22 +21,20 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integrations", "blender", "tests"))
-from blender_process import run  # noqa: E402
+from blender_process import addon_module, install_addon, run  # noqa: E402
 
 
 def main() -> None:
-    root, script, out_dir, runs, *script_args = sys.argv[sys.argv.index("--") + 1:]
-    sys.path.insert(0, os.path.join(root, "python"))
-    sys.path.insert(0, os.path.join(root, "integrations", "blender"))
-
+    _root, script, out_dir, runs, package, *script_args = sys.argv[sys.argv.index("--") + 1:]
     import bpy
 
     os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, "scene.obj")
     sys.argv = [sys.argv[0], "--", *script_args, path]
     exec(compile(open(script).read(), script, "exec"), {"__name__": "__main__"})
-
-    from oxport_obj import importer
+    # (After the script, which loads the factory settings.)
+    install_addon(package)
+    importer = addon_module("importer")
 
     def clear() -> None:
         """Removes every object, mesh, material and image, so that each import
@@ -40,30 +44,27 @@ def main() -> None:
         bpy.context.view_layer.update()
         gc.collect()
 
-    times = {"blender": [], "oxport": [], "read": [], "build": []}
+    times = {"blender": [], "operator": [], "function": [], "read": [], "build": []}
     counts = {}
 
-    def run_blender() -> None:
-        clear()
-        start = time.perf_counter()
-        bpy.ops.wm.obj_import(filepath=path)
-        times["blender"].append(time.perf_counter() - start)
-        counts["blender"] = (len(bpy.data.objects), sum(len(m.polygons) for m in bpy.data.meshes))
-
-    def run_oxport() -> None:
-        clear()
-        start = time.perf_counter()
+    def function() -> None:
         report = importer.import_files(bpy.context, [path], {})
-        times["oxport"].append(time.perf_counter() - start)
         times["read"].append(report.read_seconds)
         times["build"].append(report.build_seconds)
-        counts["oxport"] = (len(bpy.data.objects), sum(len(m.polygons) for m in bpy.data.meshes))
 
-    for run in range(int(runs) + 1):  # the first round warms up, uncounted
-        order = [run_blender, run_oxport] if run % 2 == 0 else [run_oxport, run_blender]
-        for step in order:
-            step()
-        if run == 0:
+    importers = [
+        ("blender", lambda: bpy.ops.wm.obj_import(filepath=path)),
+        ("operator", lambda: bpy.ops.import_scene.oxport_obj(filepath=path)),
+        ("function", function),
+    ]
+    for run_ in range(int(runs) + 1):  # the first round warms up, uncounted
+        for name, call in importers[run_ % 3:] + importers[:run_ % 3]:
+            clear()
+            start = time.perf_counter()
+            call()
+            times[name].append(time.perf_counter() - start)
+            counts[name] = (len(bpy.data.objects), sum(len(m.polygons) for m in bpy.data.meshes))
+        if run_ == 0:
             for values in times.values():
                 values.clear()
     print("OXPORT_BENCH " + json.dumps({"version": bpy.app.version_string, "counts": counts,

@@ -14,19 +14,14 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from blender_process import run  # noqa: E402
+from blender_process import addon_module, install_addon, run  # noqa: E402
 
 
 def main() -> None:
     import bpy
 
     package, out_dir = sys.argv[sys.argv.index("--") + 1:]
-    if bpy.app.version >= (4, 2, 0):
-        bpy.ops.extensions.package_install_files(filepath=package, repo="user_default",
-                                                 enable_on_install=True)
-    else:
-        bpy.ops.preferences.addon_install(filepath=package)
-        bpy.ops.preferences.addon_enable(module="oxport_obj")
+    install_addon(package)
 
     bpy.ops.mesh.primitive_monkey_add(location=(2.0, 0.0, 0.0))
     monkey = bpy.context.active_object
@@ -43,9 +38,7 @@ def main() -> None:
     imported = bpy.ops.import_scene.oxport_obj(filepath=os.path.join(out_dir, "blender", "scene.obj"))
     assert imported == {"FINISHED"} and len(bpy.data.objects) == before + meshes, (imported, before, meshes)
 
-    # The add-on's module: oxport_obj, or bl_ext.user_default.oxport_obj for an extension.
-    (package_module,) = (module for name, module in sys.modules.items() if name.endswith("oxport_obj.package"))
-    print("OXPORT_INSTALLED", sorted(result), package_module.oxport.__file__)
+    print("OXPORT_INSTALLED", sorted(result), addon_module("package").oxport.__file__)
 
 
 run(main)
