@@ -120,7 +120,7 @@ def main() -> None:
 The add-on as a user runs it: its package (`make blender-addon`) installed
 into a fresh Blender user folder (the extension on 4.5 and 5.0, the legacy
 zip on 3.4), and its operator called. In one Blender process per scene, in
-rotating order: `bpy.ops.wm.obj_export`, the add-on's
+rotating order after a warm-up round that is not counted: `bpy.ops.wm.obj_export`, the add-on's
 `bpy.ops.export_scene.oxport_obj`, the same with its Direct I/O option
 (`O_DIRECT`: on this virtual machine the kernel hands out page-cache pages
 slowly, while direct writes are faster), and the installed add-on's export

@@ -4,8 +4,8 @@ reference script, then times in rotating order, in this one process:
 Blender's exporter (``bpy.ops.wm.obj_export``), the installed add-on's
 operator (``bpy.ops.export_scene.oxport_obj``), the same with its Direct I/O
 option, and the installed add-on's export function called directly (which
-reports its gathering and writing). Prints one JSON line starting with
-OXPORT_BENCH.
+reports its gathering and writing), after a warm-up round that is not
+counted. Prints one JSON line starting with OXPORT_BENCH.
 
 blender -b --factory-startup --python bench/blender_addon_run.py -- ROOT SCRIPT OUT_DIR RUNS PACKAGE [SCRIPT_ARGS...]
 python bench/blender_addon_run.py -- ROOT SCRIPT OUT_DIR RUNS PACKAGE [SCRIPT_ARGS...]     (PyPI's bpy)
@@ -68,10 +68,13 @@ def main() -> None:
         ("direct", lambda path: bpy.ops.export_scene.oxport_obj(filepath=path, oxport_direct_io=True)),
         ("function", function),
     ]
-    for run_ in range(int(runs)):
+    for run_ in range(int(runs) + 1):  # the first round warms up, uncounted
         # Rotated, so that none always meets another's leftovers.
         for name, call in exporters[run_ % 4:] + exporters[:run_ % 4]:
             timed(name, call)
+        if run_ == 0:
+            for values in times.values():
+                values.clear()
     contents = {open(path, "rb").read() for path in paths.values()}
     print("OXPORT_BENCH " + json.dumps({
         "version": bpy.app.version_string, "objects": report.objects, "faces": report.faces,
