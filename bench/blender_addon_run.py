@@ -19,7 +19,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integrations", "blender", "tests"))
-from blender_process import addon_module, install_addon, run  # noqa: E402
+from blender_process import addon_module, install_addon, reference_scene, run  # noqa: E402
 
 
 def main() -> None:
@@ -28,8 +28,7 @@ def main() -> None:
 
     os.makedirs(out_dir, exist_ok=True)
     first = os.path.join(out_dir, "first.obj")
-    sys.argv = [sys.argv[0], "--", *script_args, first]
-    exec(compile(open(script).read(), script, "exec"), {"__name__": "__main__"})
+    reference_scene(script, [*script_args, first])
     os.remove(first)
     os.remove(os.path.splitext(first)[0] + ".mtl")
     # (After the script, which loads the factory settings.)

@@ -21,7 +21,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integrations", "blender", "tests"))
-from blender_process import addon_module, install_addon, run  # noqa: E402
+from blender_process import addon_module, install_addon, reference_scene, run  # noqa: E402
 
 
 def main() -> None:
@@ -30,8 +30,7 @@ def main() -> None:
 
     os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, "scene.obj")
-    sys.argv = [sys.argv[0], "--", *script_args, path]
-    exec(compile(open(script).read(), script, "exec"), {"__name__": "__main__"})
+    reference_scene(script, [*script_args, path])
     # (After the script, which loads the factory settings.)
     install_addon(package)
     importer = addon_module("importer")

@@ -1,7 +1,8 @@
 """What the scripts run in Blender share: ``arguments()`` reads what follows
 ``--`` on their command line, ``install_addon(package)`` installs the
 add-on's package as a user does and ``addon_module(name)`` finds a module
-of the installed add-on, and ``run(main)`` calls ``main``, prints its
+of the installed add-on, ``reference_scene`` runs a script of
+integrations/blender/refdata, and ``run(main)`` calls ``main``, prints its
 traceback if it raises, flushes the output and ends the process at once
 (status 1 after an exception), because PyPI's bpy 4.5 can hang at
 interpreter exit after an exception (its global state's destructor waits on
@@ -50,6 +51,14 @@ def addon_module(name: str):
     ``bl_ext.user_default.oxport_obj.NAME`` for an extension)."""
     (module,) = (module for key, module in sys.modules.items() if key.endswith("oxport_obj." + name))
     return module
+
+
+def reference_scene(script: str, args: list) -> None:
+    """Runs the reference script ``script`` (which builds a scene and writes
+    it with Blender's exporter) as ``blender --python SCRIPT -- ARGS`` runs it."""
+    sys.argv = [sys.argv[0], "--", *args]
+    with open(script) as f:
+        exec(compile(f.read(), script, "exec"), {"__name__": "__main__"})
 
 
 def run(main) -> None:

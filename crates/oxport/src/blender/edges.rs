@@ -228,15 +228,11 @@ mod tests {
 
     #[test]
     fn a_cube_has_twelve_edges_by_smaller_vertex() {
-        let faces: [[u32; 4]; 6] = [
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-        ];
-        let corners: Vec<u32> = faces.iter().flatten().copied().collect();
+        let corners: Vec<u32> = crate::blender::CUBE_QUADS
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
         let offsets: Vec<u32> = (0..=6).map(|f| f * 4).collect();
         let pipeline = Pipeline::new(Some(1)).unwrap();
         let made = mesh_edges(&offsets, &corners, &[], 8, &pipeline);

@@ -26,6 +26,18 @@ mod uvs;
 mod validity;
 mod vertex_groups;
 
+/// A unit cube's quads, wound outwards, over vertices `i` at
+/// `(i & 1, i >> 1 & 1, i >> 2 & 1)`: the tests' mesh.
+#[cfg(test)]
+pub(crate) const CUBE_QUADS: [[u32; 4]; 6] = [
+    [0, 2, 3, 1],
+    [4, 5, 7, 6],
+    [0, 1, 5, 4],
+    [2, 6, 7, 3],
+    [0, 4, 6, 2],
+    [1, 3, 7, 5],
+];
+
 pub use colors::{corner_colors_to_vertices, linear_to_srgb, srgb_to_linear, srgb_to_linear_v3};
 pub use custom_normals::{CustomNormals, ImportedSource, NormalsStream, encode_custom_normals};
 pub use exporter::{Exporter, exported_name};

@@ -9,14 +9,7 @@ fn cube(normals: impl Fn(usize, [f32; 3]) -> [f32; 3]) -> (ImportedMesh, Vec<u32
     let positions: Vec<[f32; 3]> = (0..8)
         .map(|i| [(i & 1) as f32, (i >> 1 & 1) as f32, (i >> 2 & 1) as f32])
         .collect();
-    let faces: [[u32; 4]; 6] = [
-        [0, 2, 3, 1],
-        [4, 5, 7, 6],
-        [0, 1, 5, 4],
-        [2, 6, 7, 3],
-        [0, 4, 6, 2],
-        [1, 3, 7, 5],
-    ];
+    let faces = crate::blender::CUBE_QUADS;
     let corner_vertices: Vec<u32> = faces.iter().flatten().copied().collect();
     let mut edges: Vec<[u32; 2]> = Vec::new();
     let mut corner_edges = Vec::new();
