@@ -68,7 +68,7 @@ fn blender_import(mesh: &oxport::Mesh) {
         let (vertices, corners) = (m.positions.len(), m.corner_vertices.len());
         assert!(m.corner_vertices.iter().all(|&v| (v as usize) < vertices));
         assert!(
-            m.loose_edges
+            m.loose_edges()
                 .iter()
                 .flatten()
                 .all(|&v| (v as usize) < vertices)

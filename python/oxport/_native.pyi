@@ -464,7 +464,8 @@ class ImportedMesh:
     @property
     def materials(self) -> list[str]: ...
     @property
-    def loose_edges(self) -> npt.NDArray[numpy.uint32]: ...
+    def loose_edges(self) -> npt.NDArray[numpy.uint32]:
+        """The ``l`` lines' edges: the first of ``edges``."""
     @property
     def edges(self) -> npt.NDArray[numpy.uint32]:
         """Every edge (``.edge_verts``), the loose ones first, then the

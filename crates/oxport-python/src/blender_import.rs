@@ -98,7 +98,7 @@ impl ImportedMesh {
     /// `(E, 2)` uint32: the `l` lines' edges.
     #[getter]
     fn loose_edges(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
-        numpy_view(slf, slf.get().mesh.loose_edges.as_flattened(), 2)
+        numpy_view(slf, slf.get().mesh.loose_edges().as_flattened(), 2)
     }
 
     /// `(E, 2)` uint32: every edge (`.edge_verts`), the loose ones first.

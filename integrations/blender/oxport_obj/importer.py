@@ -145,11 +145,10 @@ def _mesh(imported, version: tuple):
     mesh = bpy.data.meshes.new(imported.name)
     offsets = imported.face_offsets
     mesh.vertices.add(len(imported.positions))
-    if version >= (4, 0):
-        mesh.edges.add(len(imported.edges))
     mesh.loops.add(len(imported.corner_vertices))
     mesh.polygons.add(len(offsets) - 1)
     if version >= (4, 0):
+        mesh.edges.add(len(imported.edges))
         # The attributes themselves: one copy each (the element properties
         # of vertices, loops and polygons are read one by one).
         attributes = mesh.attributes

@@ -45,39 +45,34 @@ pub(crate) fn mesh_edges(
             .windows(2)
             .map(|w| w[0] as usize..w[1] as usize)
     };
-    // Items: the loose edges (0..L), then the corners (L..).
-    let key = |a: u32, b: u32| (a.min(b), a.max(b));
+    // Items: the loose edges (0..L), then the corners (L + c); each with
+    // its edge, smaller vertex first.
+    let first_corner = loose.len();
+    let items = || {
+        let corners = faces().flat_map(move |face| {
+            face.clone().map(move |c| {
+                let b = corner_vertices[next(face.clone(), c)];
+                (first_corner + c, corner_vertices[c], b)
+            })
+        });
+        let loose = loose.iter().enumerate().map(|(i, &[a, b])| (i, a, b));
+        loose
+            .chain(corners)
+            .map(|(item, a, b)| (item, a.min(b), a.max(b)))
+    };
     let mut starts = vec![0u32; vertices + 1];
-    for &[a, b] in loose {
-        starts[a.min(b) as usize + 1] += 1;
-    }
-    for face in faces() {
-        for c in face.clone() {
-            let (low, _) = key(corner_vertices[c], corner_vertices[next(face.clone(), c)]);
-            starts[low as usize + 1] += 1;
-        }
-    }
+    items().for_each(|(_, low, _)| starts[low as usize + 1] += 1);
     for v in 0..vertices {
         starts[v + 1] += starts[v];
     }
     // Per smaller vertex, its edges' other vertex and item, in item order.
     let mut listed = vec![(0u32, 0u32); loose.len() + corners];
     let mut fill = starts.clone();
-    let mut list = |low: u32, high: u32, item: usize| {
+    items().for_each(|(item, low, high)| {
         let at = &mut fill[low as usize];
         listed[*at as usize] = (high, item as u32);
         *at += 1;
-    };
-    for (i, &[a, b]) in loose.iter().enumerate() {
-        let (low, high) = key(a, b);
-        list(low, high, i);
-    }
-    for face in faces() {
-        for c in face.clone() {
-            let (low, high) = key(corner_vertices[c], corner_vertices[next(face.clone(), c)]);
-            list(low, high, loose.len() + c);
-        }
-    }
+    });
     drop(fill);
     let of = |v: usize| &listed[starts[v] as usize..starts[v + 1] as usize];
     let is_loose = |item: u32| (item as usize) < loose.len();

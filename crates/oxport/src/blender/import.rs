@@ -56,12 +56,12 @@ pub struct ImportedMesh {
     pub material_indices: Vec<u32>,
     /// The materials in the order the object first uses them.
     pub materials: Vec<String>,
-    /// The `l` lines' edges, between the mesh's vertices.
-    pub loose_edges: Vec<[u32; 2]>,
-    /// Every edge, as Blender makes them (`.edge_verts`): the loose edges,
-    /// then the faces' by smaller vertex and first use (Blender's own order
-    /// depends on its thread count).
+    /// Every edge, as Blender makes them (`.edge_verts`): the `l` lines'
+    /// edges ([`ImportedMesh::loose_edges`]), then the faces' by smaller
+    /// vertex and first use (Blender's own order depends on its thread count).
     pub edges: Vec<[u32; 2]>,
+    /// How many of `edges` are the `l` lines'.
+    pub loose_edge_count: usize,
     /// Per corner, its edge in `edges` (`.corner_edge`).
     pub corner_edges: Vec<u32>,
     /// Per vertex, linear RGB and alpha 1, when the file has vertex colors.
@@ -74,6 +74,13 @@ pub struct ImportedMesh {
     /// no two faces on one set of vertices, no degenerate or repeated loose
     /// edge): an importer may skip it.
     pub valid: bool,
+}
+
+impl ImportedMesh {
+    /// The `l` lines' edges, between the mesh's vertices: the first of `edges`.
+    pub fn loose_edges(&self) -> &[[u32; 2]] {
+        &self.edges[..self.loose_edge_count]
+    }
 }
 
 /// What the import is asked for (`wm.obj_import`'s options that shape meshes).
@@ -381,7 +388,7 @@ fn built(
         smooth_faces,
         material_indices,
         materials: mesh.materials.iter().map(|m| m.to_string()).collect(),
-        loose_edges,
+        loose_edge_count: loose_edges.len(),
         edges,
         corner_edges,
         colors,
@@ -484,7 +491,7 @@ mod tests {
         );
         assert_eq!(m.positions.len(), 5);
         assert_eq!(m.corner_vertices, [0, 1, 2, 3]);
-        assert_eq!(m.loose_edges, [[3, 4]]);
+        assert_eq!(m.loose_edges(), [[3, 4]]);
         assert_eq!(m.corner_normals.unwrap()[0], [0.0, 0.0, 1.0]);
         assert_eq!(m.smooth_faces, [true]);
         assert_eq!(m.face_sizes, [4]);

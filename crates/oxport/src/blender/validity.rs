@@ -14,7 +14,7 @@ use crate::pipeline::Pipeline;
 
 /// True when Blender's `validate` would find nothing to fix in `mesh`.
 pub(super) fn valid(mesh: &ImportedMesh, pipeline: &Pipeline) -> bool {
-    finite(mesh, pipeline) && faces_valid(mesh, pipeline) && loose_edges_valid(&mesh.loose_edges)
+    finite(mesh, pipeline) && faces_valid(mesh, pipeline) && loose_edges_valid(mesh.loose_edges())
 }
 
 fn finite(mesh: &ImportedMesh, pipeline: &Pipeline) -> bool {
@@ -103,7 +103,8 @@ mod tests {
             positions: vec![[0.0, 1.0, 2.0]; positions],
             face_offsets: offsets,
             corner_vertices: corners,
-            loose_edges: edges.to_vec(),
+            edges: edges.to_vec(),
+            loose_edge_count: edges.len(),
             ..Default::default()
         }
     }
