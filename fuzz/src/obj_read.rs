@@ -15,6 +15,7 @@ fn check(data: &[u8]) {
     let split_groups = ObjectRule::Blender {
         split_objects: false,
         split_groups: true,
+        rational_curves: false,
     };
     for objects in [ObjectRule::Plain, ObjectRule::BLENDER, split_groups] {
         let read = |threads| {
@@ -35,12 +36,54 @@ fn check(data: &[u8]) {
                     mesh.validate().expect("a mesh read must be valid");
                     blender_import(mesh);
                 }
+                for curve in &a.curves {
+                    blender_curve(curve, a.meshes.len(), a.declared[0]);
+                }
                 let mut out = Vec::new();
                 oxport::obj::write_to(&mut out, &a.meshes, &oxport::obj::WriteOptions::default())
                     .expect("what is read can be written");
             }
             (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
             _ => panic!("1 thread and the pool disagree: {one:?} / {three:?}"),
+        }
+    }
+}
+
+/// A curve read, and the curve objects Blender's importers would make of
+/// it: consistent arrays.
+fn blender_curve(curve: &oxport::obj::FreeFormCurve, meshes: usize, positions: usize) {
+    use oxport::blender::{CurveInput, Exporter, curve_obj, imported_curve};
+    let count = curve.controls.len();
+    assert!(curve.points.len() == count && curve.weights.len() == count);
+    assert!(curve.controls.iter().all(|&c| (c as usize) < positions));
+    assert!(curve.meshes_before <= meshes);
+    let input = CurveInput {
+        name: &curve.name,
+        group: &curve.group,
+        degree: curve.degree,
+        controls: &curve.controls,
+        points: &curve.points,
+        weights: &curve.weights,
+        knots: &curve.knots,
+    };
+    for importer in [
+        Exporter::Blender34,
+        Exporter::Blender45,
+        Exporter::Blender50,
+    ] {
+        for close in [false, true] {
+            let Some(made) = imported_curve(&input, importer, close, Some('/')) else {
+                assert!(importer != Exporter::Blender34 && count == 0);
+                continue;
+            };
+            assert!(made.points.len() <= count);
+            if importer != Exporter::Blender34 {
+                assert!((2..=127).contains(&made.order), "order {}", made.order);
+                assert!(!made.points.is_empty() || made.cyclic);
+            }
+            if made.by_blender() {
+                assert!(curve_obj(&input, &made.name).ends_with("end\n"));
+            }
         }
     }
 }

@@ -506,6 +506,7 @@ def blender_import_obj(
     split_objects: bool = True,
     split_groups: bool = False,
     collection_separator: str = "",
+    close_spline_loops: bool = True,
     threads: Optional[int] = None,
 ) -> ImportedScene: ...
 

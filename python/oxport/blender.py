@@ -80,7 +80,7 @@ from ._native import BlenderExporter as Exporter
 from ._native import Bsdf, Curve, CustomNormals, Gathered, ImageTexture, ImportedMesh, LooseEdges, Mesh, NurbsSpline
 from ._obj import Buffer, Material, ObjWriter, ReadWarning
 
-__all__ = ["Bsdf", "Curve", "CustomNormals", "CustomNormalsStream", "Exporter", "Gathered", "ImageTexture", "ImportedMesh", "ImportedScene", "import_obj",
+__all__ = ["Bsdf", "Curve", "CustomNormals", "CustomNormalsStream", "Exporter", "Gathered", "ImageTexture", "ImportedCurve", "ImportedMesh", "ImportedScene", "import_obj",
            "LooseEdges", "mesh", "meshes", "MeshStream", "mtl_material", "nurbs_curves", "NurbsSpline", "unused_edges"]
 
 #: A matrix as rows of numbers (a ``mathutils.Matrix`` works).
@@ -253,19 +253,52 @@ def nurbs_curves(
 
 
 @dataclass
+class ImportedCurve:
+    """A curve object as Blender's importer makes it of a free-form curve
+    (``cstype bspline``, ``deg``, ``curv``, ``parm u``): one NURBS spline,
+    the curve ``3D`` with a resolution of 12."""
+
+    #: The object's and the curve's name (after its collections, with a
+    #: collection separator).
+    name: str
+    #: With a collection separator, the collections it is linked into,
+    #: outermost first.
+    collections: list[str]
+    #: The spline's points (``points[].co``): x, y, z and weight.
+    points: list[tuple[float, float, float, float]]
+    #: ``order_u``
+    order: int
+    #: ``use_cyclic_u``
+    cyclic: bool
+    #: ``use_endpoint_u``
+    endpoint: bool
+    #: ``use_bezier_u``
+    bezier: bool
+    #: Knots of Blender's custom mode (4.5, 5.0), which its Python API does
+    #: not set; None for knots Blender computes.
+    custom_knots: Optional[list[float]] = None
+    #: With custom knots, the curve's OBJ statements, from which the running
+    #: Blender's own importer makes it.
+    obj: Optional[str] = None
+    #: How many of :attr:`ImportedScene.meshes` Blender makes before it.
+    made_after: int = 0
+
+
+@dataclass
 class ImportedScene:
     """An OBJ file as Blender's importer builds it (:func:`import_obj`)."""
 
-    #: The objects Blender makes, in the order it makes them: by name, case
-    #: aside; an object without vertices is not made.
+    #: The mesh objects Blender makes, in the order it makes them: by name,
+    #: case aside; an object without vertices is not made.
     meshes: list[ImportedMesh]
     #: The ``mtllib`` statements' texts, in file order.
     mtllibs: list[str]
-    #: What the read passed over (free-form curves among them).
+    #: The curve objects Blender makes of the free-form curves, in the
+    #: order it makes them (sorted by name among the meshes:
+    #: :attr:`ImportedCurve.made_after`).
+    curves: list[ImportedCurve] = field(default_factory=list)
+    #: What the read passed over (free-form surfaces among them).
     warnings: list[ReadWarning] = field(default_factory=list)
-    #: The file has free-form curves or surfaces (Blender would import them
-    #: as curve objects; they are not read).
-    free_form: bool = False
     #: The scale Blender gives every object for ``clamp_size`` (None: their
     #: own).
     scale: Optional[float] = None
@@ -281,6 +314,7 @@ def import_obj(
     split_objects: bool = True,
     split_groups: bool = False,
     collection_separator: str = "",
+    close_spline_loops: bool = True,
     threads: Optional[int] = None,
 ) -> ImportedScene:
     """Reads an OBJ file on ``threads`` threads (None: one per core) into the
@@ -309,6 +343,16 @@ def import_obj(
     given the collections the parts before it name
     (``ImportedMesh.collections``), as Blender 4.1+ links them.
 
+    Free-form B-spline curves (``cstype bspline``; from 4.5 ``rat bspline``
+    too) become :class:`ImportedCurve` objects, with each version's order,
+    knot flags and weights; with ``close_spline_loops`` (4.5, 5.0), a curve
+    whose last points repeat its first, with knots to match, is cyclic
+    without them. A ``cstype`` after an object without faces or lines
+    turns it into the curve, and faces given to a curve are dropped, as
+    Blender drops them; surfaces are skipped (a warning). A curve with a
+    control point index out of range is skipped (a warning), where Blender
+    would read past its vertices.
+
     The faces of one object make one mesh whatever they have (UVs,
     normals), zeros where a corner has none, as Blender makes it; from 4.5
     a mesh has vertex colors when every vertex it uses has one. Where this
@@ -318,4 +362,5 @@ def import_obj(
     return _native.blender_import_obj(
         path, blender_version=blender_version, vertex_groups=vertex_groups, clamp_size=clamp_size,
         global_scale=global_scale, split_objects=split_objects, split_groups=split_groups,
-        collection_separator=collection_separator, threads=threads)
+        collection_separator=collection_separator, close_spline_loops=close_spline_loops,
+        threads=threads)

@@ -230,7 +230,7 @@ impl CustomNormalsStream {
 /// `blender_version` builds them (the GIL is released): an
 /// `oxport.blender.ImportedScene`.
 #[pyfunction]
-#[pyo3(signature = (path, *, blender_version=None, vertex_groups=false, clamp_size=0.0, global_scale=1.0, split_objects=true, split_groups=false, collection_separator="", threads=None))]
+#[pyo3(signature = (path, *, blender_version=None, vertex_groups=false, clamp_size=0.0, global_scale=1.0, split_objects=true, split_groups=false, collection_separator="", close_spline_loops=true, threads=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn blender_import_obj(
     py: Python<'_>,
@@ -242,6 +242,7 @@ pub(crate) fn blender_import_obj(
     split_objects: bool,
     split_groups: bool,
     collection_separator: &str,
+    close_spline_loops: bool,
     threads: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
     let options = library::ImportOptions {
@@ -253,6 +254,7 @@ pub(crate) fn blender_import_obj(
         split_groups,
         collection_separator: library::collection_separator(collection_separator)
             .map_err(to_py_err)?,
+        close_spline_loops,
     };
     let scene = py
         .detach(|| oxport::blender_obj::import_obj(&path, &options, threads))
@@ -266,7 +268,26 @@ pub(crate) fn blender_import_obj(
     kwargs.set_item("meshes", meshes)?;
     kwargs.set_item("mtllibs", scene.mtllibs)?;
     kwargs.set_item("warnings", warning_objects(py, scene.warnings)?)?;
-    kwargs.set_item("free_form", scene.free_form)?;
+    let curves = (scene.curves.into_iter())
+        .map(|curve| curve_object(py, curve))
+        .collect::<PyResult<Vec<_>>>()?;
+    kwargs.set_item("curves", curves)?;
     kwargs.set_item("scale", scene.scale)?;
     crate::facade::build(py, "blender", "ImportedScene", &kwargs)
+}
+
+/// An `oxport.blender.ImportedCurve`.
+fn curve_object(py: Python<'_>, curve: library::ImportedCurve) -> PyResult<Py<PyAny>> {
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("name", curve.name)?;
+    kwargs.set_item("collections", curve.collections)?;
+    kwargs.set_item("points", curve.points)?;
+    kwargs.set_item("order", curve.order)?;
+    kwargs.set_item("cyclic", curve.cyclic)?;
+    kwargs.set_item("endpoint", curve.endpoint)?;
+    kwargs.set_item("bezier", curve.bezier)?;
+    kwargs.set_item("custom_knots", curve.custom_knots)?;
+    kwargs.set_item("obj", curve.obj)?;
+    kwargs.set_item("made_after", curve.made_after)?;
+    crate::facade::build(py, "blender", "ImportedCurve", &kwargs)
 }

@@ -18,7 +18,7 @@ import bpy
 from bpy_extras.io_utils import axis_conversion
 from mathutils import Matrix
 
-from .options import NotSupported, axis
+from .options import NotSupported, axis  # noqa: F401 (the operator catches importer.NotSupported)
 from .package import numpy, oxport
 
 __all__ = ["ImportReport", "import_files"]
@@ -63,10 +63,9 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
                                       global_scale=options.get("global_scale", 1.0),
                                       split_objects=options.get("use_split_objects", True),
                                       split_groups=options.get("use_split_groups", False),
-                                      collection_separator=options.get("collection_separator", ""))
+                                      collection_separator=options.get("collection_separator", ""),
+                                      close_spline_loops=options.get("close_spline_loops", True))
     report.read_seconds += time.perf_counter() - start
-    if scene.free_form:
-        raise NotSupported(f"{path}: free-form curves are not imported yet")
     for warning in scene.warnings:
         report.warnings.append(f"{path}: line {warning.line}: {warning.what}")
     start = time.perf_counter()
@@ -79,6 +78,7 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
     validate = options.get("validate_meshes", oxport.blender.Exporter(version).validates_meshes)
     normals = _CustomNormals()
     created = []
+    curve_objects: list = []
     try:
         # The meshes first, with their materials: appending one walks every
         # object of the file, so it costs least before the objects exist.
@@ -90,20 +90,28 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
             for name in imported.materials:
                 mesh.materials.append(materials[name])
             built.append(mesh)
-        # The objects, while oxport computes the normals.
-        for imported, mesh in zip(meshes, built):
+        # The objects, while oxport computes the normals; the curves among
+        # them, in the order Blender makes them.
+        curves = list(scene.curves)
+        meshes_made = []
+        for index, (imported, mesh) in enumerate(zip(meshes, built)):
+            while curves and curves[0].made_after <= index:
+                curve_objects.append(_curve_object(curves.pop(0), collection, options))
             obj = bpy.data.objects.new(imported.name, mesh)
             _collection(collection, imported.collections).objects.link(obj)
+            meshes_made.append(obj)
+            for name, vertices in imported.vertex_groups:
+                obj.vertex_groups.new(name=name).add(vertices.tolist(), 1.0, "REPLACE")
+            report.faces += len(imported.smooth_faces)
+        curve_objects += [_curve_object(curve, collection, options) for curve in curves]
+        created = meshes_made + curve_objects
+        for obj in created:
             obj.matrix_basis = matrix
             if scene.scale is not None:
                 obj.scale = (scene.scale,) * 3
-            for name, vertices in imported.vertex_groups:
-                obj.vertex_groups.new(name=name).add(vertices.tolist(), 1.0, "REPLACE")
-            created.append(obj)
-            report.faces += len(imported.smooth_faces)
         # The normals, then validation, as Blender's importer does them.
         encoded = normals.results()
-        for imported, obj, custom in zip(meshes, created, encoded):
+        for imported, obj, custom in zip(meshes, meshes_made, encoded):
             if custom is not None:
                 normals.store(obj.data, custom)
             elif imported.corner_normals is not None:
@@ -120,6 +128,55 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
     report.objects += len(created)
     report.files += 1
     report.build_seconds += time.perf_counter() - start
+
+
+def _curve_object(imported, collection, options: dict):
+    """The curve object of ``imported`` (an ``oxport.blender.ImportedCurve``)
+    as Blender's importer makes it: one NURBS spline in a 3D curve of
+    resolution 12, linked into its collection. A curve Blender's Python API
+    cannot make (custom knots; in 3.4, an order its points do not allow) is
+    made by Blender's own importer from its statements (``imported.obj``)."""
+    if imported.obj is not None:
+        return _blender_curve(imported, collection, options.get("close_spline_loops", True))
+    curve = bpy.data.curves.new(imported.name, "CURVE")
+    curve.dimensions = "3D"
+    curve.resolution_u = curve.resolution_v = 12
+    spline = curve.splines.new("NURBS")
+    spline.points.add(len(imported.points) - 1)
+    spline.points.foreach_set("co", [x for point in imported.points for x in point])
+    spline.order_u = imported.order
+    spline.resolution_u = spline.resolution_v = 12
+    spline.use_cyclic_u = imported.cyclic
+    spline.use_bezier_u = imported.bezier
+    spline.use_endpoint_u = imported.endpoint
+    # (Blender gives v the order of u; the property clamps it to the one row
+    # of points, a copy does not.)
+    curve.splines.foreach_set("order_v", [imported.order])
+    obj = bpy.data.objects.new(imported.name, curve)
+    _collection(collection, imported.collections).objects.link(obj)
+    return obj
+
+
+def _blender_curve(imported, collection, close_loops: bool):
+    """The curve of ``imported.obj`` made by ``wm.obj_import`` from a file of
+    its statements alone, moved into its collection."""
+    folder = bpy.app.tempdir or os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(folder, f".oxport-curve-{os.getpid()}.obj")
+    objects_before = set(bpy.data.objects)
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(imported.obj)
+        extra = {"close_spline_loops": close_loops} if bpy.app.version >= (4, 5) else {}
+        bpy.ops.wm.obj_import(filepath=path, **extra)
+    finally:
+        if os.path.exists(path):
+            os.remove(path)
+    (obj,) = [o for o in bpy.data.objects if o not in objects_before]
+    for owner in list(obj.users_collection):
+        owner.objects.unlink(obj)
+    _collection(collection, imported.collections).objects.link(obj)
+    obj.select_set(False)
+    return obj
 
 
 def _collection(parent, path: list):

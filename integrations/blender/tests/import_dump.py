@@ -63,18 +63,26 @@ def main() -> None:
     print("OXPORT_IMPORT " + json.dumps({"errors": errors}))
 
 
-def curve(obj) -> dict:
+def curve(bpy, obj) -> dict:
     """A curve object: its name, matrix and splines (NURBS: order,
-    flags, points with weights)."""
+    flags, points with weights), and the points Blender evaluates of it,
+    which its knots place (Blender's Python API shows no custom knots)."""
     splines = []
     for spline in obj.data.splines:
         splines.append({
-            "type": spline.type, "order": spline.order_u, "resolution": spline.resolution_u,
+            "type": spline.type, "order": [spline.order_u, spline.order_v],
+            "resolution": [spline.resolution_u, spline.resolution_v], "smooth": spline.use_smooth,
             "cyclic": spline.use_cyclic_u, "endpoint": spline.use_endpoint_u, "bezier": spline.use_bezier_u,
             "points": [list(p.co) for p in spline.points], "weights": [p.weight for p in spline.points],
+            "radii": [p.radius for p in spline.points], "tilts": [p.tilt for p in spline.points],
         })
-    return {"name": obj.name, "type": "CURVE", "matrix": [list(row) for row in obj.matrix_world],
-            "dimensions": obj.data.dimensions, "splines": splines, "selected": obj.select_get()}
+    evaluated = obj.evaluated_get(bpy.context.evaluated_depsgraph_get())
+    mesh = evaluated.to_mesh()
+    shape = [list(v.co) for v in mesh.vertices] if mesh is not None else None  # (None: nothing to draw)
+    evaluated.to_mesh_clear()
+    return {"name": obj.name, "type": "CURVE", "data": obj.data.name, "matrix": [list(row) for row in obj.matrix_world],
+            "dimensions": obj.data.dimensions, "resolution": [obj.data.resolution_u, obj.data.resolution_v],
+            "splines": splines, "evaluated": shape, "selected": obj.select_get()}
 
 
 def import_files(bpy, mode: str, paths: list, options: dict) -> None:
@@ -111,7 +119,7 @@ def dump(bpy, out: str, seconds: float) -> int:
         mesh = obj.data
         key = f"{i}/"
         if obj.type == "CURVE":
-            objects.append(curve(obj))
+            objects.append(curve(bpy, obj))
             continue
 
         def get(seq, attr, typecode, width, name=None):

@@ -102,6 +102,9 @@ pub struct ImportOptions {
     /// ([`collection_path`]). Blender splits at the separator's first byte:
     /// only an ASCII character is taken.
     pub collection_separator: Option<char>,
+    /// `close_spline_loops`: a curve whose last points repeat its first,
+    /// with knots to match, is a cyclic spline (4.5 and 5.0).
+    pub close_spline_loops: bool,
 }
 
 impl Default for ImportOptions {
@@ -114,6 +117,7 @@ impl Default for ImportOptions {
             split_objects: true,
             split_groups: false,
             collection_separator: None,
+            close_spline_loops: true,
         }
     }
 }
@@ -189,11 +193,12 @@ pub fn collection_separator(text: &str) -> Result<Option<char>> {
 }
 
 /// The objects Blender's importer makes of `meshes` (an OBJ file's objects,
-/// in file order), in the order it makes them: by name, case aside; an object without vertices is not made. Built on
-/// `threads` (None: every core; each mesh's own work too). The mesh without
-/// a name (the one before the first `o`) is named `unnamed`: Blender names
-/// it after the file. `file_uvs`: the file declares UVs (`vt`), which gives
-/// every mesh a UV layer in Blender 3.4.
+/// in file order), in the order it makes them: by name, case aside; an
+/// object without vertices is not made. Built on `threads` (None: every
+/// core; each mesh's own work too). The mesh without a name (the one before
+/// the first `o`) is named `unnamed`: Blender names it after the file.
+/// `file_uvs`: the file declares UVs (`vt`), which gives every mesh a UV
+/// layer in Blender 3.4.
 pub fn imported_meshes(
     meshes: &[Mesh],
     unnamed: &str,
@@ -201,6 +206,27 @@ pub fn imported_meshes(
     options: &ImportOptions,
     threads: Option<usize>,
 ) -> Result<Vec<ImportedMesh>> {
+    let made = imported_objects(meshes, &[], unnamed, file_uvs, options, threads)?;
+    Ok(made.0)
+}
+
+/// Where Blender's importer makes a curve among a file's objects: after how
+/// many of its meshes, and at which place among all it makes.
+pub type CurvePlace = (usize, usize);
+
+/// [`imported_meshes`], with the file's curves among them: `curves` gives
+/// each curve's name and how many of `meshes` come before it in the file.
+/// Blender's importer sorts curves and meshes together; the second result
+/// is, per curve, how many of the meshes it makes before that curve and
+/// the curve's place among every object it makes.
+pub fn imported_objects(
+    meshes: &[Mesh],
+    curves: &[(usize, &str)],
+    unnamed: &str,
+    file_uvs: bool,
+    options: &ImportOptions,
+    threads: Option<usize>,
+) -> Result<(Vec<ImportedMesh>, Vec<CurvePlace>)> {
     let name = |mesh: &Mesh| -> String {
         if mesh.name.is_empty() {
             unnamed.to_string()
@@ -212,19 +238,48 @@ pub fn imported_meshes(
     let uses = |m: &Mesh| !m.position_indices.is_empty() || has_edges(m) || m.points.is_some();
     let pipeline = Pipeline::new(threads)?;
     // A file whose faces and lines use no vertex: its last object takes
-    // every vertex, as a point cloud.
+    // every vertex, as a point cloud (after every curve).
     if !meshes.iter().any(uses) {
         let last = meshes.iter().rposition(|m| !m.positions.is_empty());
         let cloud = |i: usize| built(&meshes[i], &names[i], options, file_uvs, &pipeline, true);
-        return Ok(last.map(cloud).into_iter().collect());
+        let places = (0..curves.len()).map(|c| (0, c)).collect();
+        return Ok((last.map(cloud).into_iter().collect(), places));
     }
-    let made: Vec<usize> = creation_order(&names)
-        .into_iter()
-        .filter(|&i| uses(&meshes[i]))
+    // Meshes and curves in file order (a curve after the meshes before it),
+    // as Blender's importer lists them before it sorts them.
+    let mut listed: Vec<(&str, Option<usize>)> = Vec::with_capacity(names.len() + curves.len());
+    let mut next_curve = 0;
+    for m in 0..=names.len() {
+        while next_curve < curves.len() && curves[next_curve].0 <= m {
+            listed.push((curves[next_curve].1, None));
+            next_curve += 1;
+        }
+        if m < names.len() {
+            listed.push((&names[m], Some(m)));
+        }
+    }
+    let curve_items: Vec<usize> = (0..listed.len())
+        .filter(|&i| listed[i].1.is_none())
         .collect();
-    Ok(pipeline.map(made, |i| {
+    let list_names: Vec<&str> = listed.iter().map(|l| l.0).collect();
+    let mut made = Vec::with_capacity(names.len());
+    let mut places = vec![(0, 0); curves.len()];
+    let mut curves_made = 0;
+    for i in creation_order(&list_names) {
+        match listed[i].1 {
+            Some(m) if uses(&meshes[m]) => made.push(m),
+            Some(_) => {}
+            None => {
+                let curve = curve_items.binary_search(&i).expect("a listed curve");
+                places[curve] = (made.len(), made.len() + curves_made);
+                curves_made += 1;
+            }
+        }
+    }
+    let built = pipeline.map(made, |i| {
         imported_mesh(&meshes[i], &names[i], options, file_uvs, &pipeline)
-    }))
+    });
+    Ok((built, places))
 }
 
 fn has_edges(mesh: &Mesh) -> bool {

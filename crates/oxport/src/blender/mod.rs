@@ -10,6 +10,7 @@
 
 mod check;
 mod colors;
+mod curve_import;
 mod custom_normals;
 mod edges;
 mod exporter;
@@ -39,11 +40,12 @@ pub(crate) const CUBE_QUADS: [[u32; 4]; 6] = [
 ];
 
 pub use colors::{corner_colors_to_vertices, linear_to_srgb, srgb_to_linear, srgb_to_linear_v3};
+pub use curve_import::{CurveInput, ImportedCurve, curve_obj, imported_curve};
 pub use custom_normals::{CustomNormals, ImportedSource, NormalsStream, encode_custom_normals};
 pub use exporter::{Exporter, exported_name};
 pub use import::{
-    ImportOptions, ImportedMesh, clamped_scale, collection_path, collection_separator,
-    imported_mesh, imported_meshes,
+    CurvePlace, ImportOptions, ImportedMesh, clamped_scale, collection_path, collection_separator,
+    imported_mesh, imported_meshes, imported_objects,
 };
 pub use material::{Bsdf, ImageTexture, MaterialInput, TextureInput, mtl_material};
 pub use mesh::{Gathered, mesh, meshes, unused_edges};

@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use crate::Result;
-use crate::blender::{self, Exporter, ImportOptions, ImportedMesh};
+use crate::blender::{self, CurveInput, Exporter, ImportOptions, ImportedCurve, ImportedMesh};
 use crate::obj::{self, CurveLayout, Dialect, ReadWarning, TextureNumbers};
 
 mod stream;
@@ -38,11 +38,12 @@ pub struct ImportedScene {
     pub meshes: Vec<ImportedMesh>,
     /// The `mtllib` statements' texts, in file order.
     pub mtllibs: Vec<String>,
-    /// What the read passed over (free-form curves among them).
+    /// The curve objects Blender makes of the file's free-form curves
+    /// ([`blender::imported_curve`]), in the order it makes them, each
+    /// placed among the meshes by [`ImportedCurve::made_after`].
+    pub curves: Vec<ImportedCurve>,
+    /// What the read passed over (free-form surfaces among them).
     pub warnings: Vec<ReadWarning>,
-    /// The file has free-form curves or surfaces, which Blender would import
-    /// as curve objects and which are not read.
-    pub free_form: bool,
     /// The scale every object is given for [`ImportOptions::clamp_size`]
     /// ([`blender::clamped_scale`]; `None`: their own).
     pub scale: Option<f32>,
@@ -64,6 +65,7 @@ pub fn import_obj(
         objects: obj::ObjectRule::Blender {
             split_objects: options.split_objects,
             split_groups: options.split_groups,
+            rational_curves: options.importer >= Exporter::Blender45,
         },
         ..obj::ReadOptions::default()
     };
@@ -73,17 +75,52 @@ pub fn import_obj(
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let file_uvs = scene.declared[1] > 0;
-    let meshes = blender::imported_meshes(&scene.meshes, &stem, file_uvs, options, threads)?;
+    // (The curve the object before the first `o` became is named after the
+    // file, as that object is.)
+    fn name<'a>(curve: &'a obj::FreeFormCurve, stem: &'a str) -> &'a str {
+        if curve.name.is_empty() {
+            stem
+        } else {
+            &curve.name
+        }
+    }
+    let listed: Vec<(usize, &str)> = (scene.curves.iter())
+        .map(|c| (c.meshes_before, name(c, &stem)))
+        .collect();
+    let (meshes, places) =
+        blender::imported_objects(&scene.meshes, &listed, &stem, file_uvs, options, threads)?;
     let scale = blender::clamped_scale(&meshes, options);
-    let free_form = scene
-        .warnings
-        .iter()
-        .any(|w| w.what == obj::FREE_FORM_SKIPPED);
+    let mut curves = Vec::new();
+    for (curve, (after, place)) in scene.curves.iter().zip(places) {
+        let input = CurveInput {
+            name: name(curve, &stem),
+            group: &curve.group,
+            degree: curve.degree,
+            controls: &curve.controls,
+            points: &curve.points,
+            weights: &curve.weights,
+            knots: &curve.knots,
+        };
+        let made = blender::imported_curve(
+            &input,
+            options.importer,
+            options.close_spline_loops,
+            options.collection_separator,
+        );
+        if let Some(mut made) = made {
+            made.made_after = after;
+            if made.by_blender() {
+                made.obj = Some(blender::curve_obj(&input, &made.name));
+            }
+            curves.push((place, made));
+        }
+    }
+    curves.sort_by_key(|c| c.0);
     Ok(ImportedScene {
         meshes,
         mtllibs: scene.mtllibs,
+        curves: curves.into_iter().map(|c| c.1).collect(),
         warnings: scene.warnings,
-        free_form,
         scale,
     })
 }

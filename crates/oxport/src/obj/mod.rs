@@ -21,10 +21,12 @@ pub use dialect::{CurveLayout, Dialect, TextureNumbers};
 pub use mtl::{write_mtl, write_mtl_to};
 pub use mtl_read::{MaterialLibrary, parse_mtl, read_mtl};
 pub use precision::Precision;
-pub use read::{ObjectRule, ReadOptions, Scene, read, read_bytes, read_from, read_source};
+pub use read::{
+    FreeFormCurve, ObjectRule, ReadOptions, Scene, read, read_bytes, read_from, read_source,
+};
 pub use scene::{Conversion, SceneText, convert, mtl_path, write_scene, write_with_mtl};
-pub(crate) use warning::FREE_FORM_SKIPPED;
 pub use warning::ReadWarning;
+pub(crate) use warning::{CURVE_TYPE_SKIPPED, FREE_FORM_SKIPPED};
 pub use write::{
     FileWriter, WriteOptions, WriteSummary, Writer, write, write_to, write_with_progress,
 };

@@ -36,10 +36,14 @@ impl fmt::Display for ReadWarning {
     }
 }
 
-/// The warning of free-form curve and surface statements (`cstype`, `curv`,
-/// `parm`...), which a read skips.
+/// The warning of free-form statements other than a curve's (`surf`,
+/// `parm v`, `curv2`, `trim`...), which a read skips.
 pub(crate) const FREE_FORM_SKIPPED: &str =
-    "free-form curve and surface statements are not kept yet";
+    "free-form surface statements skipped (curves alone are read)";
+
+/// The warning of free-form curves of a type not read (`cstype bezier`...).
+pub(crate) const CURVE_TYPE_SKIPPED: &str =
+    "free-form curve type skipped (B-splines alone are read)";
 
 /// Adds one occurrence of `what` at `line` to `warnings`, merged with an
 /// earlier one of the same `what` and `path`.

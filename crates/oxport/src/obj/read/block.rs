@@ -20,6 +20,9 @@ pub(super) struct Block<'a> {
     pub(super) normals: Vec<[f32; 3]>,
     /// Colors of ZBrush's `#MRGB` comments: the file's n-th is its n-th vertex's.
     pub(super) mrgb: Vec<[f32; 3]>,
+    /// The weights `v x y z w` lines give (rational curves' control points):
+    /// the position's index in the block, and its weight.
+    pub(super) weights: Vec<(u32, f32)>,
     /// Face corners' raw indices (position, UV, normal): 1-based, or negative
     /// (counting back); 0 where absent. (32 bits: a file with 2^31 elements
     /// of a kind would be over 30 GB.)
@@ -105,6 +108,25 @@ pub(super) enum Event {
     Group(String),
     Material(String),
     MtlLib(String),
+    /// `cstype` of a type curves are read of: rational or not.
+    CurveType {
+        rational: bool,
+    },
+    /// By the plain rule, `cstype` of another type: the statements after it
+    /// are no curve's.
+    OtherCurve,
+    /// `deg`: the degree (of `u`).
+    Degree(i32),
+    /// `curv`: the parameter range, and the control points' raw indices
+    /// (1-based, or negative: counting back from the mark's counts).
+    /// `line`: the statement's line, from the block's start.
+    Curve {
+        range: [f32; 2],
+        points: Vec<i32>,
+        line: u64,
+    },
+    /// `parm u`: knots.
+    Knots(Vec<f32>),
 }
 
 /// The layouts of a span's faces (UVs or not, normals or not): one bit each.

@@ -18,8 +18,9 @@ pub(super) fn is_blank(b: u8) -> bool {
 pub(super) fn common_line(block: &mut Block, text: &[u8], at: usize) -> Option<usize> {
     match text.get(at..at + 3)? {
         [b'v', b' ', _] => {
-            let (values, count, next) = decimals::<4>(text, at + 2)?;
-            (count == 3 || count == 4).then_some(())?;
+            // (A fourth number, a weight, is the general path's.)
+            let (values, count, next) = decimals::<3>(text, at + 2)?;
+            (count == 3).then_some(())?;
             vertex(block, [values[0], values[1], values[2]], None);
             Some(next)
         }

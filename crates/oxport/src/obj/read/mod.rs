@@ -29,6 +29,7 @@
 mod blender_numbers;
 mod block;
 mod build;
+mod curves;
 mod fast;
 mod parse;
 mod plan;
@@ -48,12 +49,15 @@ use serde::{Deserialize, Serialize};
 
 use block::{Block, Elements, Kind};
 use build::build;
+use curves::{CURVE_OUT_OF_RANGE, resolve_curves};
 use parse::parse_block;
-use plan::plan;
+use plan::{FreeForm, plan};
 use resolve::{Foreign, SKIPPED_FACE, resolve, skip_faces};
 use split::{block_starts, header, line_count, parse_error};
 
 use super::{ReadWarning, mtl_read, warning};
+
+pub use curves::FreeFormCurve;
 
 /// How to read.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -108,6 +112,9 @@ pub enum ObjectRule {
         /// `use_split_groups`: each `g` starts an object named after its
         /// text.
         split_groups: bool,
+        /// `cstype rat bspline` starts a curve, as it does in the importers
+        /// of 4.5 and 5.0 (3.4's skips the statement).
+        rational_curves: bool,
     },
 }
 
@@ -117,6 +124,7 @@ impl ObjectRule {
     pub const BLENDER: ObjectRule = ObjectRule::Blender {
         split_objects: true,
         split_groups: false,
+        rational_curves: true,
     };
 
     /// Blender's rule, whatever its options.
@@ -131,7 +139,18 @@ impl ObjectRule {
             ObjectRule::Blender {
                 split_objects,
                 split_groups,
+                ..
             } => (split_objects && keyword == b"o") || (split_groups && keyword == b"g"),
+        }
+    }
+
+    /// `cstype rat bspline` starts a curve.
+    fn rational_curves(self) -> bool {
+        match self {
+            ObjectRule::Plain => true,
+            ObjectRule::Blender {
+                rational_curves, ..
+            } => rational_curves,
         }
     }
 }
@@ -166,6 +185,9 @@ pub struct Scene {
     pub skipped: u64,
     /// What the read passed over (each kind once, with its first line and count).
     pub warnings: Vec<ReadWarning>,
+    /// The free-form curves, in file order ([`FreeFormCurve::meshes_before`]
+    /// places them among the meshes).
+    pub curves: Vec<FreeFormCurve>,
     /// The materials of the MTL files read ([`ReadOptions::materials`]), in file order.
     pub materials: Vec<Material>,
     /// The comment lines that open the first MTL file read.
@@ -356,14 +378,21 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     if !normals && blocks.iter().any(|b| has_normal_indices(b)) {
         warning::add(&mut scene.warnings, None, 0, NORMALS_IGNORED, 1);
     }
+    let mut free_form = FreeForm::default();
     let (plans, mut arrays) = plan(
         &blocks,
         &elements,
         options.objects,
         normals,
         &mut scene.mtllibs,
+        &mut free_form,
     )
     .map_err(located)?;
+    if free_form.dropped > 0 {
+        let what =
+            "faces and lines given to a free-form curve skipped (Blender's importer drops them)";
+        warning::add(&mut scene.warnings, None, 0, what, free_form.dropped as u64);
+    }
     let mut foreign = resolve(
         &pipeline,
         &blocks,
@@ -421,16 +450,32 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     let meshes = pipeline.map(work, |(plan, arrays, found)| {
         build(plan, arrays, &found, &blocks, &elements, &colors, blender)
     });
-    scene.meshes = meshes
+    let meshes: Vec<Option<Mesh>> = meshes
         .into_iter()
         .zip(faceless)
-        .filter_map(|(mesh, first)| match (first, &used) {
+        .map(|(mesh, first)| match (first, &used) {
             (Some(first), Some(used)) => unused_points(mesh, first, used),
             _ => Some(mesh),
         })
         // (An object all of whose faces were skipped, with nothing else.)
-        .filter(|mesh| !mesh.positions.is_empty())
+        .map(|mesh| mesh.filter(|mesh| !mesh.positions.is_empty()))
         .collect();
+    let kept: Vec<bool> = meshes.iter().map(Option::is_some).collect();
+    scene.meshes = meshes.into_iter().flatten().collect();
+    let (curves, skipped) =
+        resolve_curves(free_form.curves, &blocks, &elements, &kept, options.strict)
+            .map_err(located)?;
+    scene.curves = curves;
+    if let Some(skipped) = skipped {
+        let line = line_count(&data[..starts[skipped.block]]) + skipped.line;
+        warning::add(
+            &mut scene.warnings,
+            None,
+            line,
+            CURVE_OUT_OF_RANGE,
+            skipped.count,
+        );
+    }
     Ok(scene)
 }
 

@@ -23,6 +23,7 @@ pub(super) fn parse_block(text: &[u8], strict: bool, rule: ObjectRule) -> Result
         uvs: Vec::with_capacity(text.len() / 120),
         normals: Vec::with_capacity(text.len() / 120),
         mrgb: Vec::new(),
+        weights: Vec::new(),
         smooth: Vec::new(),
         smooth_from: usize::MAX,
         smooth_now: None,
@@ -91,9 +92,14 @@ pub(super) fn parse_line(
             let mut at = 0;
             let position = blender_floats::<3>(rest, &mut at, 0.0);
             // (A color where text is left, none with a component below 0.)
-            let color = (at < rest.len())
-                .then(|| blender_floats::<3>(rest, &mut at, -1.0))
-                .filter(|c| c.iter().all(|&x| x >= 0.0));
+            let numbers = (at < rest.len()).then(|| blender_floats::<3>(rest, &mut at, -1.0));
+            let color = numbers.filter(|c| c.iter().all(|&x| x >= 0.0));
+            // (Else a first number above 0 is the point's weight.)
+            if let Some([w, ..]) = numbers.filter(|_| color.is_none())
+                && w > 0.0
+            {
+                block.weights.push((block.positions.len() as u32, w));
+            }
             vertex(block, position, color);
         }
         b"vt" if blender_numbers => {
@@ -103,6 +109,11 @@ pub(super) fn parse_line(
         b"vn" if blender_numbers => block.normals.push(blender_floats::<3>(rest, &mut 0, 0.0)),
         b"v" => {
             let (values, count) = floats::<7>(rest, number, "v")?;
+            if count == 4 {
+                block
+                    .weights
+                    .push((block.positions.len() as u32, values[3]));
+            }
             let color = match count {
                 3 | 4 => None,
                 6 | 7 => Some([values[3], values[4], values[5]]),
@@ -162,9 +173,18 @@ pub(super) fn parse_line(
             );
         }
         b"p" => points(block, rest, number, strict)?,
-        b"cstype" | b"deg" | b"curv" | b"curv2" | b"surf" | b"parm" | b"trim" | b"hole"
-        | b"scrv" | b"sp" | b"end" | b"bmat" | b"step" | b"mg" | b"lod" | b"shadow_obj"
-        | b"trace_obj" | b"ctech" | b"stech" | b"bevel" | b"c_interp" | b"d_interp" | b"vp" => {
+        b"cstype" => curve_type(block, trim(rest), number, rule),
+        b"deg" => {
+            let degree = degree(rest, number, blender_numbers)?;
+            mark(block, Event::Degree(degree));
+        }
+        b"curv" => curve(block, rest, number, blender_numbers)?,
+        b"parm" => knots(block, rest, number, blender_numbers)?,
+        // (What `end` closes, the statements before it have made.)
+        b"end" => {}
+        b"curv2" | b"surf" | b"trim" | b"hole" | b"scrv" | b"sp" | b"bmat" | b"step" | b"mg"
+        | b"lod" | b"shadow_obj" | b"trace_obj" | b"ctech" | b"stech" | b"bevel" | b"c_interp"
+        | b"d_interp" | b"vp" => {
             block.skipped += 1;
             warn(block, number, crate::obj::FREE_FORM_SKIPPED.into());
         }
@@ -180,6 +200,136 @@ pub(super) fn parse_line(
             warn(block, number, what.into());
         }
     }
+    Ok(())
+}
+
+/// `cstype`: curves of B-splines, rational or not, are read (by Blender's
+/// rule, rational ones from 4.1 on, as its importer reads them); other types
+/// are skipped with a warning.
+fn curve_type(block: &mut Block, kind: &[u8], line: u64, rule: ObjectRule) {
+    let rational = match kind {
+        // (Blender's importer reads the type's first word alone.)
+        _ if rule.is_blender() && kind.starts_with(b"bspline") => false,
+        _ if rule.is_blender() && kind.starts_with(b"rat bspline") => true,
+        b"bspline" => false,
+        _ if is_rational_bspline(kind) => true,
+        _ => {
+            block.skipped += 1;
+            warn(block, line, crate::obj::CURVE_TYPE_SKIPPED.into());
+            if !rule.is_blender() {
+                mark(block, Event::OtherCurve);
+            }
+            return;
+        }
+    };
+    if rational && !rule.rational_curves() {
+        block.skipped += 1;
+        warn(block, line, crate::obj::CURVE_TYPE_SKIPPED.into());
+        return;
+    }
+    mark(block, Event::CurveType { rational });
+}
+
+/// `rat bspline`, its words apart by any white space.
+fn is_rational_bspline(kind: &[u8]) -> bool {
+    let mut words = kind
+        .split(u8::is_ascii_whitespace)
+        .filter(|w| !w.is_empty());
+    words.next() == Some(b"rat") && words.next() == Some(b"bspline") && words.next().is_none()
+}
+
+/// `deg`'s first number. Blender's importer reads leniently
+/// (`blender_numbers`): an integer's digits, else 3.
+fn degree(rest: &[u8], line: u64, blender_numbers: bool) -> Result<i32> {
+    let first = next_token(rest, &mut 0).unwrap_or_default();
+    if blender_numbers {
+        return Ok(integer_prefix(first).map_or(3, |(degree, _)| degree));
+    }
+    std::str::from_utf8(first)
+        .ok()
+        .and_then(|t| t.parse::<i32>().ok())
+        .filter(|&d| d >= 1)
+        .ok_or_else(|| parse_error(line, format!("deg wants a degree, not {}", quoted(first))))
+}
+
+/// The integer a token starts with (a sign, then digits) if it fits, and
+/// whether it is the whole token.
+fn integer_prefix(token: &[u8]) -> Option<(i32, bool)> {
+    let sign = usize::from(matches!(token.first(), Some(b'-' | b'+')));
+    let digits = token[sign..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let value = std::str::from_utf8(&token[..sign + digits])
+        .ok()?
+        .parse()
+        .ok()?;
+    Some((value, sign + digits == token.len()))
+}
+
+/// `curv u0 u1 v1 v2 ...`: the parameter range and the control points. Read
+/// leniently (`blender_numbers`), as Blender's importer reads it: a number
+/// that is not one is 0 in the range, and ends the points.
+fn curve(block: &mut Block, rest: &[u8], line: u64, blender_numbers: bool) -> Result<()> {
+    let mut at = 0;
+    let mut range = [0.0f32; 2];
+    for slot in &mut range {
+        let token = next_token(rest, &mut at).unwrap_or_default();
+        *slot = match blender_numbers {
+            true => std::str::from_utf8(token)
+                .ok()
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(0.0),
+            false => float(token, line)?,
+        };
+    }
+    let mut points = Vec::new();
+    while let Some(token) = next_token(rest, &mut at) {
+        if !blender_numbers {
+            points.push(index(token, line)?);
+            continue;
+        }
+        let Some((point, whole)) = integer_prefix(token) else {
+            break;
+        };
+        points.push(if point == 0 { ZERO } else { point });
+        if !whole {
+            break;
+        }
+    }
+    mark(
+        block,
+        Event::Curve {
+            range,
+            points,
+            line,
+        },
+    );
+    Ok(())
+}
+
+/// `parm u k1 k2 ...`: the knots of the current curve. `parm v` (a
+/// surface's) is skipped with a warning. Read leniently
+/// (`blender_numbers`), a number that is not one ends the knots.
+fn knots(block: &mut Block, rest: &[u8], line: u64, blender_numbers: bool) -> Result<()> {
+    let mut at = 0;
+    let direction = next_token(rest, &mut at).unwrap_or_default();
+    if direction != b"u" {
+        block.skipped += 1;
+        warn(block, line, crate::obj::FREE_FORM_SKIPPED.into());
+        return Ok(());
+    }
+    let mut knots = Vec::new();
+    while let Some(token) = next_token(rest, &mut at) {
+        match blender_numbers {
+            true => match std::str::from_utf8(token).ok().and_then(|t| t.parse().ok()) {
+                Some(knot) => knots.push(knot),
+                None => break,
+            },
+            false => knots.push(float(token, line)?),
+        }
+    }
+    mark(block, Event::Knots(knots));
     Ok(())
 }
 

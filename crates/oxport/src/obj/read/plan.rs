@@ -10,6 +10,7 @@ use crate::{Error, Result};
 use super::{Located, ObjectRule};
 
 use super::block::{Block, Elements, Event, Kind, Layout, Span, layout_of};
+use super::curves::{Nurbs, PlannedCurve, blender_group};
 
 /// The state a face takes from the statements before it.
 #[derive(Clone, Default)]
@@ -69,12 +70,42 @@ pub(super) struct Plan {
 }
 
 /// The object being planned: its name, where its elements start, and its
-/// meshes (one per layout of its faces, in order of appearance).
+/// meshes (one per layout of its faces, in order of appearance); by
+/// Blender's rule, the curve statements given while it is current, and
+/// whether a `cstype` made it a curve.
 #[derive(Default)]
 pub(super) struct Object {
     pub(super) name: String,
     pub(super) first: [usize; 3],
     pub(super) parts: Vec<Plan>,
+    pub(super) nurbs: Nurbs,
+    pub(super) curve: Option<CurveStart>,
+}
+
+/// What a curve object takes from its `cstype`.
+pub(super) struct CurveStart {
+    group: String,
+    rational: bool,
+    plans_before: usize,
+}
+
+/// The free-form curves planned, in file order, and (by the plain rule) the
+/// one the curve statements go to; by Blender's rule, how many faces and
+/// lines went to a curve object, which Blender's importer drops.
+#[derive(Default)]
+pub(super) struct FreeForm {
+    pub(super) curves: Vec<PlannedCurve>,
+    open: Option<PlannedCurve>,
+    /// (The statements before the first `cstype`, by the plain rule.)
+    scratch: Nurbs,
+    pub(super) dropped: usize,
+}
+
+impl Object {
+    /// Whether it has neither faces nor lines.
+    fn is_empty(&self) -> bool {
+        self.parts.iter().all(|p| p.segments.is_empty())
+    }
 }
 
 impl Object {
@@ -144,6 +175,7 @@ pub(super) fn plan(
     rule: ObjectRule,
     normals: bool,
     mtllibs: &mut Vec<String>,
+    free_form: &mut FreeForm,
 ) -> Located<(Vec<Plan>, Vec<Arrays>)> {
     let offsets = &elements.offsets;
     let mut plans = Vec::new();
@@ -161,25 +193,29 @@ pub(super) fn plan(
             let face_end = mark.map_or(block.faces.len() - 1, |m| m.faces as usize);
             let line_end = mark.map_or(block.lines.len() - 1, |m| m.lines as usize);
             let faces = face..face_end;
-            add_faces(&mut object, block, b, faces, span, &state, normals, merge)
-                .map_err(|e| (b, e))?;
-            add_lines(&mut object, block, b, line..line_end);
+            if object.curve.is_some() {
+                // (Blender's importer gives them to the curve, which has no use for them.)
+                free_form.dropped += faces.len() + (line_end - line);
+            } else {
+                add_faces(&mut object, block, b, faces, span, &state, normals, merge)
+                    .map_err(|e| (b, e))?;
+                add_lines(&mut object, block, b, line..line_end);
+            }
             (face, line) = (face_end, line_end);
             let Some(mark) = mark else { continue };
+            let here = Kind::ALL.map(|k| offsets[b][k as usize] + mark.counts[k as usize] as usize);
             let starts = match &mark.event {
                 Event::Object(name) if rule.starts_object(b"o") => Some(name),
                 Event::Group(name) if rule.starts_object(b"g") => Some(name),
                 _ => None,
             };
             if let Some(name) = starts {
-                if rule.is_blender() && object.parts.iter().all(|p| p.segments.is_empty()) {
+                if rule.is_blender() && object.is_empty() && object.curve.is_none() {
                     // Blender renames an object that has neither faces nor lines.
                     object.name = name.clone();
                 } else {
-                    let here = Kind::ALL
-                        .map(|k| offsets[b][k as usize] + mark.counts[k as usize] as usize);
                     let done = std::mem::take(&mut object);
-                    finish(done, here, &mut plans);
+                    finish(done, here, &mut plans, free_form);
                     object.name = match name.is_empty() && rule.is_blender() {
                         // (Blender's name for a new object the statement leaves unnamed.)
                         true => "New object".to_string(),
@@ -209,11 +245,64 @@ pub(super) fn plan(
                     state.material = Some(name.clone());
                 }
                 Event::MtlLib(text) => mtllibs.push(text.clone()),
+                Event::CurveType { rational } if rule.is_blender() => {
+                    let group = blender_group(state.group.as_deref().unwrap_or_default());
+                    let start = CurveStart {
+                        group: group.to_owned(),
+                        rational: *rational,
+                        plans_before: plans.len(),
+                    };
+                    if object.is_empty() && object.curve.is_none() {
+                        // An object of positions alone becomes the curve, its
+                        // statements so far the curve's (Blender's importer).
+                        object.curve = Some(start);
+                    } else {
+                        let done = std::mem::take(&mut object);
+                        finish(done, here, &mut plans, free_form);
+                        object.name = match group.is_empty() {
+                            true => "New object".to_owned(),
+                            false => group.to_owned(),
+                        };
+                        object.first = here;
+                        object.curve = Some(CurveStart {
+                            plans_before: plans.len(),
+                            ..start
+                        });
+                    }
+                }
+                Event::CurveType { rational } => {
+                    free_form.curves.extend(free_form.open.take());
+                    let group = state.group.clone().unwrap_or_default();
+                    free_form.open = Some(PlannedCurve {
+                        name: if group.is_empty() {
+                            object.name.clone()
+                        } else {
+                            group.clone()
+                        },
+                        group,
+                        rational: *rational,
+                        nurbs: Nurbs::default(),
+                        plans_before: plans.len(),
+                    });
+                }
+                Event::OtherCurve => free_form.curves.extend(free_form.open.take()),
+                Event::Degree(degree) => nurbs(&mut object, free_form, rule).degree = *degree,
+                Event::Curve {
+                    range,
+                    points,
+                    line,
+                } => {
+                    let declared = here[Kind::Position as usize];
+                    nurbs(&mut object, free_form, rule)
+                        .add_points(*range, points, declared, b, *line);
+                }
+                Event::Knots(knots) => nurbs(&mut object, free_form, rule).knots.extend(knots),
             }
         }
         smooth = block.smooth_now.or(smooth);
     }
-    finish(object, elements.sizes(), &mut plans);
+    finish(object, elements.sizes(), &mut plans, free_form);
+    free_form.curves.extend(free_form.open.take());
     let arrays = plans
         .iter()
         .map(|plan| {
@@ -380,9 +469,41 @@ pub(super) fn add_lines(object: &mut Object, block: &Block, b: usize, lines: Ran
     part.points += points;
 }
 
+/// Where the curve statements go: by Blender's rule, to the current object;
+/// else to the curve the last `cstype` started (before the first, to none).
+fn nurbs<'a>(
+    object: &'a mut Object,
+    free_form: &'a mut FreeForm,
+    rule: ObjectRule,
+) -> &'a mut Nurbs {
+    if rule.is_blender() {
+        return &mut object.nurbs;
+    }
+    match &mut free_form.open {
+        Some(open) => &mut open.nurbs,
+        None => &mut free_form.scratch,
+    }
+}
+
 /// Keeps an object's meshes: the first owns the object's elements (and is
-/// kept if it has any), the others use them as copies.
-pub(super) fn finish(object: Object, end: [usize; 3], plans: &mut Vec<Plan>) {
+/// kept if it has any), the others use them as copies. A curve object
+/// (Blender's rule) is its curve alone.
+pub(super) fn finish(
+    object: Object,
+    end: [usize; 3],
+    plans: &mut Vec<Plan>,
+    free_form: &mut FreeForm,
+) {
+    if let Some(start) = object.curve {
+        free_form.curves.push(PlannedCurve {
+            name: object.name,
+            group: start.group,
+            rational: start.rational,
+            nurbs: object.nurbs,
+            plans_before: start.plans_before,
+        });
+        return;
+    }
     let mut parts = object.parts;
     if parts.is_empty() {
         parts.push(Plan::default());

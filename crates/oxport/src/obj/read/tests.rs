@@ -451,6 +451,7 @@ fn blender_objects_split_by_o_and_g() {
             objects: ObjectRule::Blender {
                 split_objects,
                 split_groups,
+                rational_curves: true,
             },
             ..ReadOptions::default()
         };
@@ -750,4 +751,105 @@ fn blender_errors_name_their_line() {
             "{objects:?}: {error}"
         );
     }
+}
+
+#[test]
+fn free_form_curves_are_read_with_their_points_weights_and_knots() {
+    let text = "v 0 0 0\nv 1 0 0 0.5\nv 1 1 0\nv 0 1 0\ng G\ncstype rat bspline\ndeg 2\n\
+                curv 0.0 2.0 1 2 -2 -1\nparm u 0 0 0 1 1 1\nparm v 0 1\nend\nsurf 0 1 0 1 1 2\n\
+                o M\nf 1 2 3\ncstype bezier\ndeg 3\n";
+    let read = |objects, threads| {
+        let options = ReadOptions {
+            objects,
+            threads: Some(threads),
+            materials: false,
+            ..ReadOptions::default()
+        };
+        read_bytes(text.as_bytes(), &options).unwrap()
+    };
+    for threads in [1, 3] {
+        let plain = read(ObjectRule::Plain, threads);
+        assert_eq!(plain.curves.len(), 1);
+        let curve = &plain.curves[0];
+        assert_eq!(
+            (curve.name.as_str(), curve.rational, curve.degree),
+            ("G", true, 2)
+        );
+        assert_eq!(curve.range, [0.0, 2.0]);
+        assert_eq!(curve.controls, [0, 1, 2, 3]);
+        assert_eq!(curve.points[1], [1.0, 0.0, 0.0]);
+        assert_eq!(curve.weights, [1.0, 0.5, 1.0, 1.0]);
+        assert_eq!(curve.knots, [0.0, 0.0, 0.0, 1.0, 1.0, 1.0]);
+        assert_eq!(curve.meshes_before, 0);
+        let warned: Vec<&str> = plain.warnings.iter().map(|w| w.what.as_str()).collect();
+        assert!(warned.contains(&FREE_FORM_SKIPPED_TEXT), "{warned:?}");
+        assert!(
+            warned.contains(&crate::obj::CURVE_TYPE_SKIPPED),
+            "{warned:?}"
+        );
+        // Blender's rule: the object of positions alone (before the first
+        // `o`) becomes the curve, keeping its name (none: the file's).
+        let blender = read(ObjectRule::BLENDER, threads);
+        assert_eq!(blender.curves.len(), 1);
+        assert_eq!(
+            (
+                blender.curves[0].name.as_str(),
+                blender.curves[0].group.as_str()
+            ),
+            ("", "G")
+        );
+        assert_eq!(blender.meshes.len(), 1);
+        assert_eq!(blender.meshes[0].name, "M");
+    }
+}
+
+const FREE_FORM_SKIPPED_TEXT: &str = crate::obj::FREE_FORM_SKIPPED;
+
+#[test]
+fn blender_curves_take_the_faces_after_them_and_bad_indices_are_skipped() {
+    let text = "v 0 0 0\nv 1 0 0\nv 1 1 0\no A\nf 1 2 3\ncstype bspline\ncurv 0 1 1 2 3\n\
+                f 1 2 3\nl 1 2\no B\nf 1 2 3\ncstype bspline\ncurv 0 1 1 7\nend\n";
+    let scene = read_bytes(
+        text.as_bytes(),
+        &ReadOptions {
+            objects: ObjectRule::BLENDER,
+            materials: false,
+            ..ReadOptions::default()
+        },
+    )
+    .unwrap();
+    // A curve after a mesh is an object of its own, named New object, made
+    // after A; the face and line given to it are dropped.
+    assert_eq!(scene.curves.len(), 1);
+    assert_eq!(scene.curves[0].name, "New object");
+    assert_eq!(scene.curves[0].meshes_before, 1);
+    assert_eq!(
+        scene
+            .meshes
+            .iter()
+            .map(|m| m.name.as_ref())
+            .collect::<Vec<_>>(),
+        ["A", "B"]
+    );
+    assert_eq!(scene.meshes[0].face_offsets.len(), 2);
+    let warning = |what: &str| {
+        scene
+            .warnings
+            .iter()
+            .find(|w| w.what.starts_with(what))
+            .cloned()
+    };
+    assert_eq!(warning("faces and lines given").unwrap().count, 2);
+    let skipped = warning("free-form curve with a control point").unwrap();
+    assert_eq!(skipped.line, 13);
+    let strict = ReadOptions {
+        objects: ObjectRule::BLENDER,
+        materials: false,
+        strict: true,
+        ..ReadOptions::default()
+    };
+    let error = read_bytes(text.as_bytes(), &strict)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("line 13"), "{error}");
 }
