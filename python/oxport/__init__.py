@@ -35,6 +35,7 @@ from __future__ import annotations
 from . import color, deflate, exr, seekable, zstd
 from ._native import BuildInfo, CorruptError, Error, ParseError, UnsupportedError, __version__, build_info
 from ._obj import (
+    FreeFormCurve,
     Material,
     Mesh,
     ObjConversion,
@@ -57,6 +58,7 @@ __all__ = [
     "BuildInfo",
     "CorruptError",
     "Error",
+    "FreeFormCurve",
     "Material",
     "Mesh",
     "ObjConversion",

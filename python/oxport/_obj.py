@@ -257,6 +257,34 @@ class ReadWarning:
 
 
 @dataclass
+class FreeFormCurve:
+    """A free-form B-spline curve of an OBJ file (``cstype bspline`` or
+    ``cstype rat bspline``, then ``deg``, ``curv`` and ``parm u``)."""
+
+    name: str
+    """The object it is named after: the current group's name, else the
+    object's."""
+    group: str
+    """The group current at its ``cstype`` ("" for none)."""
+    rational: bool
+    """``cstype rat bspline``"""
+    degree: int
+    """``deg`` as given (0 where there is none)."""
+    range: tuple[float, float]
+    """``curv``'s parameter range."""
+    controls: list[int]
+    """The control points' indices among the file's positions (0-based)."""
+    points: list[tuple[float, float, float]]
+    """The control points."""
+    weights: list[float]
+    """Their weights (``v x y z w``; 1 where the line gives none)."""
+    knots: list[float]
+    """``parm u``'s knots."""
+    meshes_before: int
+    """How many of :attr:`Scene.meshes` come before it in the file."""
+
+
+@dataclass
 class Scene:
     """What an OBJ file holds, as :func:`read_obj` reads it."""
 
@@ -267,7 +295,10 @@ class Scene:
     header: list[str] = field(default_factory=list)
     """The comment lines that open the file (without ``# ``)."""
     skipped: int = 0
-    """Statements skipped: unknown ones, and those not kept yet (free-form curves)."""
+    """Statements skipped: unknown ones, and those not kept (free-form
+    surfaces, curves of other types than B-splines)."""
+    curves: list[FreeFormCurve] = field(default_factory=list)
+    """The free-form B-spline curves, in file order."""
     warnings: list[ReadWarning] = field(default_factory=list)
     """What the read passed over: each kind once, with its first line and count."""
     materials: list[Material] = field(default_factory=list)

@@ -198,9 +198,12 @@ def test_import_keeps_the_used_vertices_in_file_order(tmp_path: Path) -> None:
     assert second.materials == ["red"] and second.material_indices.tolist() == [0, 0]
     assert [(name, v.tolist()) for name, v in second.vertex_groups] == [("grp", [0, 1, 2])]
     assert second.positions.flags.writeable is False
-    assert not scene.free_form
-    path.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\ncstype bspline\ndeg 1\ncurv 0.0 1.0 -1 -2\nend\n")
-    assert oxport.blender.import_obj(path).free_form  # Blender would make a curve object
+    assert scene.curves == []
+    path.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0 0.5\nf 1 2 3\ncstype rat bspline\ndeg 1\ncurv 0.0 1.0 -1 -2\nend\n")
+    curve, = oxport.blender.import_obj(path, blender_version=(5, 0)).curves
+    assert (curve.name, curve.order, curve.made_after) == ("New object", 2, 0)  # (sorted before "parts")
+    assert curve.points == [(0.0, 1.0, 0.0, 0.5), (1.0, 0.0, 0.0, 1.0)]
+    assert oxport.blender.import_obj(path).curves == []  # (3.4 reads no rational curves)
 
 
 def test_the_version_rules_are_the_librarys() -> None:

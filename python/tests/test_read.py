@@ -264,3 +264,22 @@ def test_meshes_pickle_with_every_field(tmp_path: Path) -> None:
     scene = oxport.read_obj(path, materials=False)
     assert pickle.loads(pickle.dumps(scene)).write_obj(tmp_path / "a.obj") == scene.write_obj(tmp_path / "b.obj")
     assert_same_file(tmp_path / "a.obj", tmp_path / "b.obj")
+
+
+def test_free_form_curves_are_read(tmp_path: Path) -> None:
+    """B-spline curves with their control points, weights and knots; a
+    surface and a Bezier curve skipped with a warning."""
+    path = tmp_path / "curves.obj"
+    path.write_text("v 0 0 0\nv 1 0 0 0.5\nv 1 1 0\ng rim\ncstype rat bspline\ndeg 2\n"
+                    "curv 0 1 1 2 -1\nparm u 0 0 0 1 1 1\nend\nsurf 0 1 0 1 1 2 3\ncstype bezier\n")
+    scene = oxport.read_obj(path)
+    (curve,) = scene.curves
+    assert (curve.name, curve.rational, curve.degree, curve.range) == ("rim", True, 2, (0.0, 1.0))
+    assert curve.controls == [0, 1, 2] and curve.weights == [1.0, 0.5, 1.0]
+    assert curve.points[1] == (1.0, 0.0, 0.0) and curve.knots == [0, 0, 0, 1, 1, 1]
+    assert {w.what for w in scene.warnings} == {
+        "free-form surface statements skipped (curves alone are read)",
+        "free-form curve type skipped (B-splines alone are read)"}
+    with pytest.raises(oxport.ParseError, match="curves.obj:5: a free-form curve"):
+        path.write_text("v 0 0 0\ncstype bspline\ndeg 1\ncurv 0 1 1 1\ncurv 0 1 1 9\n")
+        oxport.read_obj(path, strict=True)

@@ -281,7 +281,12 @@ fn curve_object(py: Python<'_>, curve: library::ImportedCurve) -> PyResult<Py<Py
     let kwargs = PyDict::new(py);
     kwargs.set_item("name", curve.name)?;
     kwargs.set_item("collections", curve.collections)?;
-    kwargs.set_item("points", curve.points)?;
+    let points: Vec<(f32, f32, f32, f32)> = curve
+        .points
+        .iter()
+        .map(|p| (p[0], p[1], p[2], p[3]))
+        .collect();
+    kwargs.set_item("points", points)?;
     kwargs.set_item("order", curve.order)?;
     kwargs.set_item("cyclic", curve.cyclic)?;
     kwargs.set_item("endpoint", curve.endpoint)?;

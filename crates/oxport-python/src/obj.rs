@@ -437,6 +437,10 @@ pub(crate) fn read_obj(
     kwargs.set_item("mtllibs", scene.mtllibs)?;
     kwargs.set_item("header", scene.header)?;
     kwargs.set_item("skipped", scene.skipped)?;
+    let curves = (scene.curves.into_iter())
+        .map(|curve| free_form_curve(py, curve))
+        .collect::<PyResult<Vec<_>>>()?;
+    kwargs.set_item("curves", curves)?;
     kwargs.set_item("warnings", warning_objects(py, scene.warnings)?)?;
     kwargs.set_item("materials", material_objects(py, scene.materials)?)?;
     kwargs.set_item("mtl_header", scene.mtl_header)?;
@@ -515,4 +519,21 @@ fn material_objects(py: Python<'_>, materials: Vec<oxport::Material>) -> PyResul
         .into_iter()
         .map(|m| material_object(py, m))
         .collect()
+}
+
+/// An `oxport.FreeFormCurve`.
+fn free_form_curve(py: Python<'_>, curve: obj::FreeFormCurve) -> PyResult<Py<PyAny>> {
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("name", curve.name)?;
+    kwargs.set_item("group", curve.group)?;
+    kwargs.set_item("rational", curve.rational)?;
+    kwargs.set_item("degree", curve.degree)?;
+    kwargs.set_item("range", (curve.range[0], curve.range[1]))?;
+    kwargs.set_item("controls", curve.controls)?;
+    let points: Vec<(f32, f32, f32)> = curve.points.iter().map(|p| (p[0], p[1], p[2])).collect();
+    kwargs.set_item("points", points)?;
+    kwargs.set_item("weights", curve.weights)?;
+    kwargs.set_item("knots", curve.knots)?;
+    kwargs.set_item("meshes_before", curve.meshes_before)?;
+    crate::facade::build(py, "_obj", "FreeFormCurve", &kwargs)
 }

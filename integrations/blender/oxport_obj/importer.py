@@ -77,8 +77,7 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
     collection = context.view_layer.active_layer_collection.collection
     validate = options.get("validate_meshes", oxport.blender.Exporter(version).validates_meshes)
     normals = _CustomNormals()
-    created = []
-    curve_objects: list = []
+    created = []  # (in the order Blender makes them: the last is active)
     try:
         # The meshes first, with their materials: appending one walks every
         # object of the file, so it costs least before the objects exist.
@@ -96,15 +95,15 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
         meshes_made = []
         for index, (imported, mesh) in enumerate(zip(meshes, built)):
             while curves and curves[0].made_after <= index:
-                curve_objects.append(_curve_object(curves.pop(0), collection, options))
+                created.append(_curve_object(curves.pop(0), collection, options))
             obj = bpy.data.objects.new(imported.name, mesh)
             _collection(collection, imported.collections).objects.link(obj)
             meshes_made.append(obj)
+            created.append(obj)
             for name, vertices in imported.vertex_groups:
                 obj.vertex_groups.new(name=name).add(vertices.tolist(), 1.0, "REPLACE")
             report.faces += len(imported.smooth_faces)
-        curve_objects += [_curve_object(curve, collection, options) for curve in curves]
-        created = meshes_made + curve_objects
+        created += [_curve_object(curve, collection, options) for curve in curves]
         for obj in created:
             obj.matrix_basis = matrix
             if scene.scale is not None:

@@ -51,10 +51,10 @@ pub(super) struct Nurbs {
     pub(super) degree: i32,
     pub(super) range: [f32; 2],
     /// Global 0-based indices, negative where the file's count back past
-    /// the first position (or are 0), and the block and line of the first
-    /// `curv` statement.
+    /// the first position (or are 0).
     pub(super) controls: Vec<i64>,
-    pub(super) line: Option<(usize, u64)>,
+    /// Per `curv` statement, its block and line and its first control's index.
+    pub(super) lines: Vec<(usize, u64, usize)>,
     pub(super) knots: Vec<f32>,
 }
 
@@ -64,7 +64,7 @@ impl Default for Nurbs {
             degree: 0,
             range: [0.0, 1.0],
             controls: Vec::new(),
-            line: None,
+            lines: Vec::new(),
             knots: Vec::new(),
         }
     }
@@ -82,7 +82,7 @@ impl Nurbs {
         line: u64,
     ) {
         self.range = range;
-        self.line.get_or_insert((block, line));
+        self.lines.push((block, line, self.controls.len()));
         // (A positive index may point past the positions declared so far:
         // Blender's importer looks them up once the file is read.)
         self.controls.extend(points.iter().map(|&raw| match raw {
@@ -136,10 +136,13 @@ pub(super) fn resolve_curves(
             plans_before,
         } = curve;
         let total = elements.sizes()[Kind::Position as usize] as i64;
-        if nurbs.controls.iter().any(|&g| g < 0 || g >= total) {
-            let (block, line) = nurbs.line.unwrap_or_default();
+        if let Some(bad) = nurbs.controls.iter().position(|&g| g < 0 || g >= total) {
+            // (The `curv` statement of the first.)
+            let at = nurbs.lines.partition_point(|l| l.2 <= bad).max(1) - 1;
+            let (block, line, _) = nurbs.lines[at];
             if strict {
-                return Err((block, parse_error(line, CURVE_OUT_OF_RANGE)));
+                let what = "a free-form curve's control point index is out of range (or 0)";
+                return Err((block, parse_error(line, what)));
             }
             let first = skipped.get_or_insert(Skipped {
                 block,
