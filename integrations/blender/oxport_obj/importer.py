@@ -1,6 +1,8 @@
 """Importing OBJ files: each file read on all cores into the arrays of its
 meshes (``oxport.blender.import_obj``), which are then copied into Blender
-meshes whole (``foreach_set``), with the data Blender's own importer makes.
+meshes whole (``foreach_set``), with the data Blender's own importer makes;
+its free-form curves become NURBS curve objects among them, in Blender's
+order.
 
 The materials are the one part made by Blender's importer itself: a small
 OBJ file that uses each material once, with the original's ``mtllib``
