@@ -52,20 +52,12 @@ fn check(data: &[u8]) {
 /// A curve read, and the curve objects Blender's importers would make of
 /// it: consistent arrays.
 fn blender_curve(curve: &oxport::obj::FreeFormCurve, meshes: usize, positions: usize) {
-    use oxport::blender::{CurveInput, Exporter, curve_obj, imported_curve};
+    use oxport::blender::{Exporter, curve_obj, imported_curve};
     let count = curve.controls.len();
     assert!(curve.points.len() == count && curve.weights.len() == count);
     assert!(curve.controls.iter().all(|&c| (c as usize) < positions));
     assert!(curve.meshes_before <= meshes);
-    let input = CurveInput {
-        name: &curve.name,
-        group: &curve.group,
-        degree: curve.degree,
-        controls: &curve.controls,
-        points: &curve.points,
-        weights: &curve.weights,
-        knots: &curve.knots,
-    };
+    let input = oxport::blender_obj::curve_input(curve, &curve.name);
     for importer in [
         Exporter::Blender34,
         Exporter::Blender45,

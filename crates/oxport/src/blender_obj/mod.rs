@@ -92,15 +92,7 @@ pub fn import_obj(
     let scale = blender::clamped_scale(&meshes, options);
     let mut curves = Vec::new();
     for (curve, (after, place)) in scene.curves.iter().zip(places) {
-        let input = CurveInput {
-            name: name(curve, &stem),
-            group: &curve.group,
-            degree: curve.degree,
-            controls: &curve.controls,
-            points: &curve.points,
-            weights: &curve.weights,
-            knots: &curve.knots,
-        };
+        let input = curve_input(curve, name(curve, &stem));
         let made = blender::imported_curve(
             &input,
             options.importer,
@@ -123,6 +115,20 @@ pub fn import_obj(
         warnings: scene.warnings,
         scale,
     })
+}
+
+/// A free-form curve as [`blender::imported_curve`] takes it, listed
+/// under `name`.
+pub fn curve_input<'a>(curve: &'a obj::FreeFormCurve, name: &'a str) -> CurveInput<'a> {
+    CurveInput {
+        name,
+        group: &curve.group,
+        degree: curve.degree,
+        controls: &curve.controls,
+        points: &curve.points,
+        weights: &curve.weights,
+        knots: &curve.knots,
+    }
 }
 
 #[cfg(test)]
