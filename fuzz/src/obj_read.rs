@@ -16,6 +16,7 @@ fn check(data: &[u8]) {
         split_objects: false,
         split_groups: true,
         rational_curves: false,
+        whole_lines: false,
     };
     for objects in [ObjectRule::Plain, ObjectRule::BLENDER, split_groups] {
         let read = |threads| {

@@ -304,6 +304,36 @@ def test_free_form_curves(options: dict, tmp_path: Path, version: str) -> None:
         assert found is None, f"{source.name}: {found}"
 
 
+# Lines of every length and form: more than two points (3.4 makes the
+# first edge alone), one point (3.4: an edge to the last vertex; later: a
+# loose vertex), UV indices, relative indices.
+LINES = """\
+v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0
+v 0 2 1
+v 1 2 1
+vt 0 0
+vt 1 1
+l 1 2 3 4
+l 5
+l 3/1 4/2
+l -1 -2
+o second
+v 3 3 3
+v 4 4 4
+f 1 2 7
+l 8 2 1
+"""
+
+
+def test_lines(tmp_path: Path, version: str) -> None:
+    path = tmp_path / "lines.obj"
+    path.write_text(LINES)
+    assert_same_import(version, [path], tmp_path)
+
+
 def test_several_files_at_once(tmp_path: Path, version: str) -> None:
     first = blender_file(tmp_path, "monkey.py", ["1"], "monkey.obj", version)
     second = blender_file(tmp_path, "scene.py", ["20", "2"], "scene.obj", version)
@@ -429,9 +459,7 @@ TINYOBJLOADER = ROOT / "target" / "test-models" / "tinyobjloader"
 DIFFERENT: dict[str, str] = {
 }
 # Those that differ in one version only.
-DIFFERENT_IN = {
-    "3.4": {"line-prim.obj": "an `l` line of more than two points: Blender 3.4 makes its first edge alone"},
-}
+DIFFERENT_IN: dict[str, dict[str, str]] = {}
 # Files Blender itself crashes on (the test checks that it still does).
 CRASHES = {"3.4": {"invalid-face-definition.obj"}}
 

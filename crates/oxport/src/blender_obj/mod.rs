@@ -66,6 +66,7 @@ pub fn import_obj(
             split_objects: options.split_objects,
             split_groups: options.split_groups,
             rational_curves: options.importer >= Exporter::Blender45,
+            whole_lines: options.importer >= Exporter::Blender45,
         },
         ..obj::ReadOptions::default()
     };

@@ -115,6 +115,12 @@ pub enum ObjectRule {
         /// `cstype rat bspline` starts a curve, as it does in the importers
         /// of 4.5 and 5.0 (3.4's skips the statement).
         rational_curves: bool,
+        /// `l` lines give an edge per pair of points, as from 4.5 (a line of
+        /// one point keeps it, as a loose vertex). Otherwise, as 3.4's
+        /// importer reads them, the edge of their first two indices alone:
+        /// the second counted as `-1` (the last vertex declared) where
+        /// the first is not a plain index or the line has no second.
+        whole_lines: bool,
     },
 }
 
@@ -125,6 +131,7 @@ impl ObjectRule {
         split_objects: true,
         split_groups: false,
         rational_curves: true,
+        whole_lines: true,
     };
 
     /// Blender's rule, whatever its options.
@@ -141,6 +148,14 @@ impl ObjectRule {
                 split_groups,
                 ..
             } => (split_objects && keyword == b"o") || (split_groups && keyword == b"g"),
+        }
+    }
+
+    /// `l` lines give all their edges (see [`ObjectRule::Blender`]).
+    fn whole_lines(self) -> bool {
+        match self {
+            ObjectRule::Plain => true,
+            ObjectRule::Blender { whole_lines, .. } => whole_lines,
         }
     }
 

@@ -136,7 +136,8 @@ pub(super) fn parse_line(
             block.normals.push(values);
         }
         b"f" => face(block, rest, number, strict, rule.is_blender())?,
-        b"l" => polyline(block, rest, number, strict)?,
+        b"l" if blender_numbers && !rule.whole_lines() => first_edge(block, rest),
+        b"l" => polyline(block, rest, number, strict, blender_numbers)?,
         b"o" => {
             mark(block, Event::Object(text(trim(rest), number, "o")?));
             smooth_off_at_object(block, rule, keyword);
@@ -463,12 +464,22 @@ pub(super) fn face(
 }
 
 /// A line (`l`) of two or more points; leniently, one of fewer is skipped
-/// with a warning.
-pub(super) fn polyline(block: &mut Block, rest: &[u8], line: u64, strict: bool) -> Result<()> {
+/// with a warning, but that by Blender's rule (`blender`) a line of one
+/// point keeps it, as a loose vertex.
+pub(super) fn polyline(
+    block: &mut Block,
+    rest: &[u8],
+    line: u64,
+    strict: bool,
+    blender: bool,
+) -> Result<()> {
     let mut points = Vec::new();
     let mut at = 0;
     while let Some(token) = next_token(rest, &mut at) {
         points.push(corner(token, line)?[0]);
+    }
+    if points.len() == 1 && blender {
+        return points_statement(block, &points);
     }
     if points.len() < 2 {
         let size = points.len();
@@ -505,10 +516,35 @@ fn points(block: &mut Block, rest: &[u8], line: u64, strict: bool) -> Result<()>
         warn(block, line, "p without points skipped".into());
         return Ok(());
     }
+    points_statement(block, &points)
+}
+
+/// Points kept as a line without edges.
+fn points_statement(block: &mut Block, points: &[i32]) -> Result<()> {
     block.point_lines.push((block.lines.len() - 1) as u32);
     let negative = points.iter().any(|&p| p < 0);
-    add_line(block, &points, negative);
+    add_line(block, points, negative);
     Ok(())
+}
+
+/// An `l` line as Blender 3.4's importer reads it: the edge of its first
+/// two indices alone, each an integer's digits; the second is `-1` (the
+/// last vertex declared) where the first is not a plain index or the line
+/// has no second, the first where the line has none.
+fn first_edge(block: &mut Block, rest: &[u8]) {
+    let mut at = 0;
+    let first = next_token(rest, &mut at).and_then(integer_prefix);
+    let second = match first {
+        Some((_, true)) => next_token(rest, &mut at).and_then(integer_prefix),
+        _ => None,
+    };
+    let index = |parsed: Option<(i32, bool)>| match parsed.map_or(-1, |(i, _)| i) {
+        0 => ZERO,
+        i => i,
+    };
+    let points = [index(first), index(second)];
+    let negative = points.iter().any(|&p| p < 0);
+    add_line(block, &points, negative);
 }
 
 /// Appends a line of `points` (raw position indices; `negative` if any

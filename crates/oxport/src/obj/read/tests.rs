@@ -452,6 +452,7 @@ fn blender_objects_split_by_o_and_g() {
                 split_objects,
                 split_groups,
                 rational_curves: true,
+                whole_lines: true,
             },
             ..ReadOptions::default()
         };
@@ -852,4 +853,36 @@ fn blender_curves_take_the_faces_after_them_and_bad_indices_are_skipped() {
         .unwrap_err()
         .to_string();
     assert!(error.contains("line 13"), "{error}");
+}
+
+#[test]
+fn blender_lines_by_each_rule() {
+    let text = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nl 1 2 3\nl 4\nl 3/1 4\n";
+    let edges = |whole_lines| {
+        let options = ReadOptions {
+            objects: ObjectRule::Blender {
+                split_objects: true,
+                split_groups: false,
+                rational_curves: whole_lines,
+                whole_lines,
+            },
+            materials: false,
+            ..ReadOptions::default()
+        };
+        let scene = read_bytes(text.as_bytes(), &options).unwrap();
+        let mesh = &scene.meshes[0];
+        let global = |v: u32| mesh.positions[v as usize][0] + 2.0 * mesh.positions[v as usize][1];
+        let edges: Vec<[f32; 2]> = (mesh.edges.as_deref().unwrap().iter())
+            .map(|e| [global(e[0]), global(e[1])])
+            .collect();
+        (edges, mesh.points.as_deref().map(<[u32]>::len))
+    };
+    // 4.5 on: every pair, and the point of a line of one kept (loose).
+    let (whole, points) = edges(true);
+    assert_eq!(whole, [[0.0, 1.0], [1.0, 3.0], [3.0, 2.0]]);
+    assert_eq!(points, Some(1));
+    // 3.4: the first pair alone; a line of one point, or whose first is not
+    // a plain index, ends at the last vertex (0 1 0: 2.0 here).
+    let (pairs, _) = edges(false);
+    assert_eq!(pairs, [[0.0, 1.0], [2.0, 2.0], [3.0, 2.0]]);
 }
