@@ -416,7 +416,7 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         &mut arrays,
         options.strict,
         normals,
-        blender,
+        options.objects,
     )
     .map_err(located)?;
     if foreign.iter().any(|f| !f.skipped.is_empty()) {
@@ -426,7 +426,7 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
             &mut foreign,
             &blocks,
             &elements,
-            blender,
+            options.objects,
         );
         if let Some((block, line)) = first {
             let skipped = foreign.iter().flat_map(|f| &f.skipped);

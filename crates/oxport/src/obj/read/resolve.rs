@@ -5,10 +5,10 @@
 use crate::Error;
 use crate::pipeline::Pipeline;
 
-use super::Located;
 use super::block::{ABSENT, Block, Counts, Elements, Kind, Reference, Relative, ZERO, layout_of};
 use super::plan::{Arrays, Plan, Segment};
 use super::split::{parse_error, statements, trim};
+use super::{Located, ObjectRule};
 
 /// References from an object to elements outside its own: where in its index
 /// arrays (corner, or edge point as `2 * edge + end`) and which global element.
@@ -74,8 +74,9 @@ pub(super) fn resolve(
     arrays: &mut [Arrays],
     strict: bool,
     normals: bool,
-    blender: bool,
+    rule: ObjectRule,
 ) -> Located<Vec<Foreign>> {
+    let blender = rule.is_blender();
     let mut tasks = Vec::new();
     for (plan, arrays) in plans.iter().zip(arrays.iter_mut()) {
         let mut face_offsets = arrays.face_offsets.get_mut(1..).unwrap_or_default();
@@ -149,7 +150,7 @@ pub(super) fn resolve(
             &blocks[b],
             elements.offsets[b],
             sizes,
-            blender,
+            rule,
             strict,
         ),
     ))
@@ -177,12 +178,16 @@ pub(super) fn describe(
     block: &Block,
     offset: [usize; 3],
     sizes: [usize; 3],
-    blender: bool,
+    rule: ObjectRule,
     strict: bool,
 ) -> Error {
     // Faces of 1 or 2 corners are faces by Blender's rule read leniently
     // (else lines, or skipped); `p` statements are lines but by its rule.
+    // By its rule read leniently an `l` of one point is a line too, and by
+    // 3.4's any `l` is (its first edge).
+    let blender = rule.is_blender();
     let short_faces = blender && !strict;
+    let any_line = short_faces && !rule.whole_lines();
     let mut declared = [0usize; 3];
     let (mut faces, mut lines) = (0, 0);
     for (number, line) in statements(block.text) {
@@ -205,6 +210,8 @@ pub(super) fn describe(
             }
             (b"f", 3..) => (b"f", &mut faces),
             (b"f", 1..=2) if short_faces => (b"f", &mut faces),
+            (b"l", _) if any_line => (b"l", &mut lines),
+            (b"l", 1) if short_faces => (b"l", &mut lines),
             (b"f" | b"l", 2) | (b"l", 3..) => (b"l", &mut lines),
             (b"p", 1..) if !blender => (b"l", &mut lines),
             _ => continue,
@@ -521,7 +528,7 @@ pub(super) fn skip_faces(
     foreign: &mut [Foreign],
     blocks: &[Block],
     elements: &Elements,
-    blender: bool,
+    rule: ObjectRule,
 ) -> Option<(usize, u64)> {
     let segments = plans.iter().flat_map(|p| &p.segments);
     let out_of_range = |f: &Foreign| f.skipped.iter().any(|s| s.1.is_some());
@@ -537,7 +544,7 @@ pub(super) fn skip_faces(
             .flat_map(|(_, f)| f.skipped.iter().filter_map(|&(_, error)| error))
             .collect();
         let (block, offset) = (&blocks[b], elements.offsets[b]);
-        match describe(&candidates, block, offset, elements.sizes(), blender, false) {
+        match describe(&candidates, block, offset, elements.sizes(), rule, false) {
             Error::Parse { line, .. } => (b, line),
             _ => (b, 0),
         }

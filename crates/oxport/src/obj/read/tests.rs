@@ -885,4 +885,26 @@ fn blender_lines_by_each_rule() {
     // a plain index, ends at the last vertex (0 1 0: 2.0 here).
     let (pairs, _) = edges(false);
     assert_eq!(pairs, [[0.0, 1.0], [2.0, 2.0], [3.0, 2.0]]);
+    // An index 0 is found again at its line by either rule, on any number
+    // of threads (every `l` is a line by 3.4's, one of one point from 4.5).
+    for whole_lines in [false, true] {
+        for threads in [1, 2] {
+            let options = ReadOptions {
+                objects: ObjectRule::Blender {
+                    split_objects: true,
+                    split_groups: false,
+                    rational_curves: whole_lines,
+                    whole_lines,
+                },
+                threads: Some(threads),
+                materials: false,
+                ..ReadOptions::default()
+            };
+            let text = "v 0 0 0\nl 1\nl\nl 1 1\nl 0 1\n";
+            let error = read_bytes(text.as_bytes(), &options)
+                .unwrap_err()
+                .to_string();
+            assert!(error.contains("line 5: index 0"), "{error}");
+        }
+    }
 }
