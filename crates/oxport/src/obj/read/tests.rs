@@ -858,17 +858,19 @@ fn blender_curves_take_the_faces_after_them_and_bad_indices_are_skipped() {
 #[test]
 fn blender_lines_by_each_rule() {
     let text = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nl 1 2 3\nl 4\nl 3/1 4\n";
+    let rule = |threads, whole_lines| ReadOptions {
+        objects: ObjectRule::Blender {
+            split_objects: true,
+            split_groups: false,
+            rational_curves: whole_lines,
+            whole_lines,
+        },
+        threads: Some(threads),
+        materials: false,
+        ..ReadOptions::default()
+    };
     let edges = |whole_lines| {
-        let options = ReadOptions {
-            objects: ObjectRule::Blender {
-                split_objects: true,
-                split_groups: false,
-                rational_curves: whole_lines,
-                whole_lines,
-            },
-            materials: false,
-            ..ReadOptions::default()
-        };
+        let options = rule(2, whole_lines);
         let scene = read_bytes(text.as_bytes(), &options).unwrap();
         let mesh = &scene.meshes[0];
         let global = |v: u32| mesh.positions[v as usize][0] + 2.0 * mesh.positions[v as usize][1];
@@ -889,17 +891,7 @@ fn blender_lines_by_each_rule() {
     // of threads (every `l` is a line by 3.4's, one of one point from 4.5).
     for whole_lines in [false, true] {
         for threads in [1, 2] {
-            let options = ReadOptions {
-                objects: ObjectRule::Blender {
-                    split_objects: true,
-                    split_groups: false,
-                    rational_curves: whole_lines,
-                    whole_lines,
-                },
-                threads: Some(threads),
-                materials: false,
-                ..ReadOptions::default()
-            };
+            let options = rule(threads, whole_lines);
             let text = "v 0 0 0\nl 1\nl\nl 1 1\nl 0 1\n";
             let error = read_bytes(text.as_bytes(), &options)
                 .unwrap_err()
