@@ -280,8 +280,9 @@ end
 """
 
 
-@pytest.mark.parametrize("options", [{}, {"close_spline_loops": False}, {"collection_separator": "/"}],
-                         ids=["default", "open_loops", "collections"])
+@pytest.mark.parametrize("options", [{}, {"close_spline_loops": False}, {"collection_separator": "/"},
+                                     {"clamp_size": 2.0}],
+                         ids=["default", "open_loops", "collections", "clamp_size"])
 def test_free_form_curves(options: dict, tmp_path: Path, version: str) -> None:
     """Free-form curves as each version's importer makes them (order,
     flags, points and weights, and the points Blender evaluates, which
@@ -289,6 +290,7 @@ def test_free_form_curves(options: dict, tmp_path: Path, version: str) -> None:
     and on a Blender scene's Bezier and NURBS curves and surface written as
     NURBS by that version's exporter."""
     if options and version == "3.4":
+        # (3.4 crashes clamping a file with curves.)
         pytest.skip("3.4's importer has neither close_spline_loops nor collection_separator")
     path = tmp_path / "curves.obj"
     path.write_text(CURVES)

@@ -131,6 +131,17 @@ impl Default for ImportOptions {
 /// ten up to 1 at which 2 fits in `clamp_size`, given every object, in
 /// place of `global_scale`.
 pub fn clamped_scale(meshes: &[ImportedMesh], options: &ImportOptions) -> Option<f32> {
+    clamped_scale_with_curves(meshes, &[], options)
+}
+
+/// [`clamped_scale`] of a file with curve objects too (from 4.5 their
+/// control points count, each widened by its radius, 1, as Blender bounds
+/// a curve).
+pub fn clamped_scale_with_curves(
+    meshes: &[ImportedMesh],
+    curves: &[super::ImportedCurve],
+    options: &ImportOptions,
+) -> Option<f32> {
     let clamp = options.clamp_size;
     if options.importer < Exporter::Blender45 {
         if clamp == 0.0 {
@@ -146,13 +157,19 @@ pub fn clamped_scale(meshes: &[ImportedMesh], options: &ImportOptions) -> Option
     if clamp <= 0.0 {
         return None;
     }
-    let mut points = meshes.iter().flat_map(|m| &m.positions).peekable();
-    points.peek()?;
+    let positions = meshes.iter().flat_map(|m| &m.positions).map(|p| (*p, *p));
+    let widened = |p: &[f32; 4]| {
+        let [x, y, z, _] = *p;
+        ([x - 1.0, y - 1.0, z - 1.0], [x + 1.0, y + 1.0, z + 1.0])
+    };
+    let controls = curves.iter().flat_map(|c| &c.points).map(widened);
+    let mut bounds = positions.chain(controls).peekable();
+    bounds.peek()?;
     let (mut min, mut max) = ([f32::MAX; 3], [f32::MIN; 3]);
-    for p in points {
+    for (low, high) in bounds {
         for axis in 0..3 {
-            min[axis] = min[axis].min(p[axis]);
-            max[axis] = max[axis].max(p[axis]);
+            min[axis] = min[axis].min(low[axis]);
+            max[axis] = max[axis].max(high[axis]);
         }
     }
     let largest = (0..3).map(|a| max[a] - min[a]).fold(f32::MIN, f32::max);
@@ -669,6 +686,21 @@ mod tests {
         assert_eq!(
             clamped_scale(&[], &options(Exporter::Blender50, 10.0, 1.0)),
             None
+        );
+        // A curve's control points count, widened by their radius (Blender
+        // 5.0 gives 2/22 for points from z 0 to 20, beside a triangle within).
+        let curve = super::super::ImportedCurve {
+            points: vec![[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 20.0, 1.0]],
+            ..Default::default()
+        };
+        let with_curve = |importer| {
+            let o = options(importer, 2.0, 1.0);
+            clamped_scale_with_curves(&[], std::slice::from_ref(&curve), &o)
+        };
+        assert_eq!(with_curve(Exporter::Blender50), Some(2.0f32 / 22.0));
+        assert_eq!(
+            with_curve(Exporter::Blender34),
+            scale(options(Exporter::Blender34, 2.0, 1.0))
         );
     }
 

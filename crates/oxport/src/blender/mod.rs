@@ -44,8 +44,8 @@ pub use curve_import::{CurveInput, ImportedCurve, curve_obj, imported_curve};
 pub use custom_normals::{CustomNormals, ImportedSource, NormalsStream, encode_custom_normals};
 pub use exporter::{Exporter, exported_name};
 pub use import::{
-    CurvePlace, ImportOptions, ImportedMesh, clamped_scale, collection_path, collection_separator,
-    imported_mesh, imported_meshes, imported_objects,
+    CurvePlace, ImportOptions, ImportedMesh, clamped_scale, clamped_scale_with_curves,
+    collection_path, collection_separator, imported_mesh, imported_meshes, imported_objects,
 };
 pub use material::{Bsdf, ImageTexture, MaterialInput, TextureInput, mtl_material};
 pub use mesh::{Gathered, mesh, meshes, unused_edges};

@@ -90,7 +90,6 @@ pub fn import_obj(
         .collect();
     let (meshes, places) =
         blender::imported_objects(&scene.meshes, &listed, &stem, file_uvs, options, threads)?;
-    let scale = blender::clamped_scale(&meshes, options);
     let mut curves = Vec::new();
     for (curve, (after, place)) in scene.curves.iter().zip(places) {
         let input = curve_input(curve, name(curve, &stem));
@@ -109,10 +108,12 @@ pub fn import_obj(
         }
     }
     curves.sort_by_key(|c| c.0);
+    let curves: Vec<ImportedCurve> = curves.into_iter().map(|c| c.1).collect();
+    let scale = blender::clamped_scale_with_curves(&meshes, &curves, options);
     Ok(ImportedScene {
         meshes,
         mtllibs: scene.mtllibs,
-        curves: curves.into_iter().map(|c| c.1).collect(),
+        curves,
         warnings: scene.warnings,
         scale,
     })
