@@ -264,31 +264,31 @@ pub fn imported_objects(
     }
     // Meshes and curves in file order (a curve after the meshes before it),
     // as Blender's importer lists them before it sorts them.
-    let mut listed: Vec<(&str, Option<usize>)> = Vec::with_capacity(names.len() + curves.len());
+    enum Listed {
+        Mesh(usize),
+        Curve(usize),
+    }
+    let mut listed: Vec<(&str, Listed)> = Vec::with_capacity(names.len() + curves.len());
     let mut next_curve = 0;
     for m in 0..=names.len() {
         while next_curve < curves.len() && curves[next_curve].0 <= m {
-            listed.push((curves[next_curve].1, None));
+            listed.push((curves[next_curve].1, Listed::Curve(next_curve)));
             next_curve += 1;
         }
         if m < names.len() {
-            listed.push((&names[m], Some(m)));
+            listed.push((&names[m], Listed::Mesh(m)));
         }
     }
-    let curve_items: Vec<usize> = (0..listed.len())
-        .filter(|&i| listed[i].1.is_none())
-        .collect();
     let list_names: Vec<&str> = listed.iter().map(|l| l.0).collect();
     let mut made = Vec::with_capacity(names.len());
     let mut places = vec![(0, 0); curves.len()];
     let mut curves_made = 0;
     for i in creation_order(&list_names) {
         match listed[i].1 {
-            Some(m) if uses(&meshes[m]) => made.push(m),
-            Some(_) => {}
-            None => {
-                let curve = curve_items.binary_search(&i).expect("a listed curve");
-                places[curve] = (made.len(), made.len() + curves_made);
+            Listed::Mesh(m) if uses(&meshes[m]) => made.push(m),
+            Listed::Mesh(_) => {}
+            Listed::Curve(c) => {
+                places[c] = (made.len(), made.len() + curves_made);
                 curves_made += 1;
             }
         }

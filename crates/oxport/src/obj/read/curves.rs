@@ -127,6 +127,7 @@ pub(super) fn resolve_curves(
 ) -> Located<(Vec<FreeFormCurve>, Option<Skipped>)> {
     let mut curves = Vec::with_capacity(planned.len());
     let mut skipped: Option<Skipped> = None;
+    let total = elements.sizes()[Kind::Position as usize] as i64;
     for curve in planned {
         let PlannedCurve {
             name,
@@ -135,7 +136,6 @@ pub(super) fn resolve_curves(
             nurbs,
             plans_before,
         } = curve;
-        let total = elements.sizes()[Kind::Position as usize] as i64;
         if let Some(bad) = nurbs.controls.iter().position(|&g| g < 0 || g >= total) {
             // (The `curv` statement of the first.)
             let at = nurbs.lines.partition_point(|l| l.2 <= bad).max(1) - 1;

@@ -106,9 +106,7 @@ impl Object {
     fn is_empty(&self) -> bool {
         self.parts.iter().all(|p| p.segments.is_empty())
     }
-}
 
-impl Object {
     /// The first part, its layout extended to `layout`: one mesh for faces
     /// of every layout (Blender's rule).
     fn whole(&mut self, layout: Layout) -> &mut Plan {
