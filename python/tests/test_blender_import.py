@@ -189,7 +189,9 @@ def test_objects_split_by_o_and_g(options: dict, blender: str, tmp_path: Path, r
 # object of positions alone a `cstype` turns into a curve, faces given to a
 # curve (dropped), groups naming curves (and `g off`), a curve without
 # points, a surface and a Bezier type (skipped), names that sort curves
-# among the meshes; on 4.5 and 5.0 a separator in some names.
+# among the meshes; on 4.5 and 5.0 a separator in some names. Damaged
+# statements read as Blender reads them: a bad range, non-integer points,
+# `parm u0`, a knot that is not a number, knots over two `parm` lines.
 CURVES = """\
 v 0 0 0
 v 1 0 0
@@ -277,6 +279,26 @@ deg 3
 curv 0 1 1 2 3 4 5 1 2 3
 parm u 0 0 0 0 1 2 3 4 4 4 4
 end
+o damaged
+cstype bspline
+deg 2.5
+curv 0 1 1 +2 3.5 4
+parm u0 0 0
+parm u 1 x 3
+end
+o unread
+cstype bspline
+deg x
+curv a 1 1 2 3
+parm v 0 1
+end
+o two_parms
+cstype bspline
+deg 2
+curv 0 1 1 2 3 4 5
+parm u 0 0 0 1 2 3
+parm u 3 3 3
+end
 """
 
 
@@ -311,7 +333,9 @@ def test_free_form_curves(options: dict, tmp_path: Path, version: str) -> None:
 
 # Lines of every length and form: more than two points (3.4 makes the
 # first edge alone), one point (3.4: an edge to the last vertex; later: a
-# loose vertex), UV indices, relative indices.
+# loose vertex), UV indices, relative indices; damaged ones as each reads
+# them: an index beyond 32 bits, `++4`, a word that is no index (from 4.5 the
+# line ends there, or is skipped without a first point).
 LINES = """\
 v 0 0 0
 v 1 0 0
@@ -330,6 +354,11 @@ v 3 3 3
 v 4 4 4
 f 1 2 7
 l 8 2 1
+l 99999999999 2
+l +3 ++4
+l 2 x 3
+l y 1
+l 1/1 2/2/2 3
 """
 
 

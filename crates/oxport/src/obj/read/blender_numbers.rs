@@ -2,7 +2,8 @@
 //! that moves along the line, each number the longest one found there after
 //! spaces and a `+`, or a fallback value where none is found, the cursor
 //! then left where it is (so that every number after it falls back too).
-//! `1.#IND` is 1 and a stuck cursor; `v 1 2` has a z of 0.
+//! `1.#IND` is 1 and a stuck cursor; `v 1 2` has a z of 0. Blender's
+//! spaces are the control characters, the space and `\\`.
 
 /// `N` numbers from `text[*at..]`, `fallback` for those not found; `at`
 /// moves past each number read.
@@ -14,7 +15,7 @@ pub(super) fn blender_floats<const N: usize>(
     let mut values = [fallback; N];
     for value in &mut values {
         let mut start = *at;
-        while text.get(start).is_some_and(|b| b.is_ascii_whitespace()) {
+        while text.get(start).copied().is_some_and(is_space) {
             start += 1;
         }
         if text.get(start) == Some(&b'+') {
@@ -30,6 +31,36 @@ pub(super) fn blender_floats<const N: usize>(
         }
     }
     values
+}
+
+/// An integer as Blender's importer reads one (`parse_int`): after spaces
+/// and a `+`, an optional `-` and digits; `None` where none is found or it
+/// does not fit an `i32`. `at` moves past the spaces, the `+` and the
+/// digits, as C++'s `from_chars` leaves its cursor (past the digits of a
+/// number out of range too).
+pub(super) fn blender_int(text: &[u8], at: &mut usize) -> Option<i32> {
+    while text.get(*at).copied().is_some_and(is_space) {
+        *at += 1;
+    }
+    if text.get(*at) == Some(&b'+') {
+        *at += 1;
+    }
+    let start = *at;
+    let sign = usize::from(text.get(start) == Some(&b'-'));
+    let digits = text[(start + sign).min(text.len())..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if digits == 0 {
+        return None;
+    }
+    *at = start + sign + digits;
+    std::str::from_utf8(&text[start..*at]).ok()?.parse().ok()
+}
+
+/// A space to Blender's importer (`is_whitespace`).
+pub(super) fn is_space(b: u8) -> bool {
+    b <= b' ' || b == b'\\'
 }
 
 /// The length of the number `text` starts with (0: none): a decimal with
@@ -93,5 +124,25 @@ mod tests {
         assert!(a.is_nan() && b == f32::NEG_INFINITY && c == f32::INFINITY);
         assert_eq!(read::<3>(" x 1 2", -1.0), ([-1.0; 3], 0));
         assert_eq!(read::<1>(" -", 4.0), ([4.0], 0));
+    }
+
+    #[test]
+    fn integers_are_read_as_blenders_importer_reads_them() {
+        let read = |text: &str| {
+            let mut at = 0;
+            let value = blender_int(text.as_bytes(), &mut at);
+            (value, at)
+        };
+        assert_eq!(read(" 12 3"), (Some(12), 3));
+        assert_eq!(read("\t+7"), (Some(7), 3));
+        assert_eq!(read(" -4/2"), (Some(-4), 3));
+        assert_eq!(read(" 2.5"), (Some(2), 2));
+        assert_eq!(read(" +-1"), (Some(-1), 4));
+        assert_eq!(read(" x"), (None, 1));
+        assert_eq!(read(" ++3"), (None, 2));
+        assert_eq!(read(" -"), (None, 1));
+        assert_eq!(read(" 99999999999 2"), (None, 12));
+        assert_eq!(read(" "), (None, 1));
+        assert_eq!(read("+"), (None, 1));
     }
 }

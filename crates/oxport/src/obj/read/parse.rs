@@ -5,7 +5,7 @@ use crate::obj::quoted;
 use crate::{Error, Result};
 
 use super::ObjectRule;
-use super::blender_numbers::blender_floats;
+use super::blender_numbers::{blender_floats, blender_int, is_space};
 use super::block::{
     Block, Event, Layout, Relative, Span, ZERO, corner_layout, counts, end_face, mark, vertex, warn,
 };
@@ -242,10 +242,10 @@ fn is_rational_bspline(kind: &[u8]) -> bool {
 /// `deg`'s first number. Blender's importer reads leniently
 /// (`blender_numbers`): an integer's digits, else 3.
 fn degree(rest: &[u8], line: u64, blender_numbers: bool) -> Result<i32> {
-    let first = next_token(rest, &mut 0).unwrap_or_default();
     if blender_numbers {
-        return Ok(integer_prefix(first).map_or(3, |(degree, _)| degree));
+        return Ok(blender_int(rest, &mut 0).unwrap_or(3));
     }
+    let first = next_token(rest, &mut 0).unwrap_or_default();
     std::str::from_utf8(first)
         .ok()
         .and_then(|t| t.parse::<i32>().ok())
@@ -253,51 +253,35 @@ fn degree(rest: &[u8], line: u64, blender_numbers: bool) -> Result<i32> {
         .ok_or_else(|| parse_error(line, format!("deg wants a degree, not {}", quoted(first))))
 }
 
-/// The integer a token starts with (a sign, then digits) if it fits, and
-/// whether it is the whole token.
-fn integer_prefix(token: &[u8]) -> Option<(i32, bool)> {
-    let sign = usize::from(matches!(token.first(), Some(b'-' | b'+')));
-    let digits = token[sign..]
-        .iter()
-        .take_while(|b| b.is_ascii_digit())
-        .count();
-    let value = std::str::from_utf8(&token[..sign + digits])
-        .ok()?
-        .parse()
-        .ok()?;
-    Some((value, sign + digits == token.len()))
-}
-
 /// `curv u0 u1 v1 v2 ...`: the parameter range and the control points. Read
-/// leniently (`blender_numbers`), as Blender's importer reads it: a number
-/// that is not one is 0 in the range, and ends the points.
+/// leniently (`blender_numbers`), as Blender's importer reads it: the range
+/// as two numbers read together (0 where none is found), then integers up to
+/// the first that is not one.
 fn curve(block: &mut Block, rest: &[u8], line: u64, blender_numbers: bool) -> Result<()> {
     let mut at = 0;
-    let mut range = [0.0f32; 2];
-    for slot in &mut range {
-        let token = next_token(rest, &mut at).unwrap_or_default();
-        *slot = match blender_numbers {
-            true => std::str::from_utf8(token)
-                .ok()
-                .and_then(|t| t.parse().ok())
-                .unwrap_or(0.0),
-            false => float(token, line)?,
-        };
-    }
     let mut points = Vec::new();
-    while let Some(token) = next_token(rest, &mut at) {
-        if !blender_numbers {
+    let range = if blender_numbers {
+        let range = blender_floats::<2>(rest, &mut at, 0.0);
+        while at < rest.len() {
+            // (Blender's end marker: i32::MAX stops the points too.)
+            match blender_int(rest, &mut at) {
+                Some(point) if point != i32::MAX => {
+                    points.push(if point == 0 { ZERO } else { point })
+                }
+                _ => break,
+            }
+        }
+        range
+    } else {
+        let mut range = [0.0f32; 2];
+        for slot in &mut range {
+            *slot = float(next_token(rest, &mut at).unwrap_or_default(), line)?;
+        }
+        while let Some(token) = next_token(rest, &mut at) {
             points.push(index(token, line)?);
-            continue;
         }
-        let Some((point, whole)) = integer_prefix(token) else {
-            break;
-        };
-        points.push(if point == 0 { ZERO } else { point });
-        if !whole {
-            break;
-        }
-    }
+        range
+    };
     mark(
         block,
         Event::Curve {
@@ -309,29 +293,44 @@ fn curve(block: &mut Block, rest: &[u8], line: u64, blender_numbers: bool) -> Re
     Ok(())
 }
 
-/// `parm u k1 k2 ...`: the knots of the current curve. `parm v` (a
-/// surface's) is skipped with a warning. Read leniently
-/// (`blender_numbers`), a number that is not one ends the knots.
+/// `parm u k1 k2 ...`: the knots of the current curve, added to those it
+/// has. `parm v` (a surface's) is skipped with a warning. Read leniently
+/// (`blender_numbers`), as Blender's importer reads it: the `u` is the first
+/// character alone, and a number that is not one ends the knots.
 fn knots(block: &mut Block, rest: &[u8], line: u64, blender_numbers: bool) -> Result<()> {
     let mut at = 0;
-    let direction = next_token(rest, &mut at).unwrap_or_default();
-    if direction != b"u" {
-        block.skipped += 1;
-        warn(block, line, crate::obj::FREE_FORM_SKIPPED.into());
-        return Ok(());
-    }
     let mut knots = Vec::new();
-    while let Some(token) = next_token(rest, &mut at) {
-        match blender_numbers {
-            true => match std::str::from_utf8(token).ok().and_then(|t| t.parse().ok()) {
-                Some(knot) => knots.push(knot),
-                None => break,
-            },
-            false => knots.push(float(token, line)?),
+    if blender_numbers {
+        at = rest.iter().take_while(|&&b| is_space(b)).count();
+        if rest.get(at) != Some(&b'u') {
+            skip_surface(block, line);
+            return Ok(());
+        }
+        at += 1;
+        while at < rest.len() {
+            // (Blender's end marker: f32::MAX stops the knots too.)
+            match blender_floats::<1>(rest, &mut at, f32::MAX) {
+                [f32::MAX] => break,
+                [knot] => knots.push(knot),
+            }
+        }
+    } else {
+        if next_token(rest, &mut at) != Some(b"u") {
+            skip_surface(block, line);
+            return Ok(());
+        }
+        while let Some(token) = next_token(rest, &mut at) {
+            knots.push(float(token, line)?);
         }
     }
     mark(block, Event::Knots(knots));
     Ok(())
+}
+
+/// A surface's statement, skipped with a warning.
+fn skip_surface(block: &mut Block, line: u64) {
+    block.skipped += 1;
+    warn(block, line, crate::obj::FREE_FORM_SKIPPED.into());
 }
 
 /// Blender's objects start with the smooth state off: where `keyword`
@@ -473,13 +472,13 @@ pub(super) fn polyline(
     strict: bool,
     blender: bool,
 ) -> Result<()> {
+    if blender {
+        return blender_polyline(block, rest, line);
+    }
     let mut points = Vec::new();
     let mut at = 0;
     while let Some(token) = next_token(rest, &mut at) {
         points.push(corner(token, line)?[0]);
-    }
-    if points.len() == 1 && blender {
-        return points_statement(block, &points);
     }
     if points.len() < 2 {
         let size = points.len();
@@ -499,6 +498,32 @@ pub(super) fn polyline(
     let negative = points.iter().any(|&p| p < 0);
     add_line(block, &points, negative);
     Ok(())
+}
+
+/// An `l` line as Blender's importer reads it from 4.5: a line of one point
+/// keeps it, one of none is skipped.
+fn blender_polyline(block: &mut Block, rest: &[u8], line: u64) -> Result<()> {
+    let points = blender_polyline_points(rest);
+    match points.len() {
+        0 => warn(block, line, "a line without a first point skipped".into()),
+        1 => return points_statement(block, &points),
+        _ => add_line(block, &points, points.iter().any(|&p| p < 0)),
+    }
+    Ok(())
+}
+
+/// The points of an `l` line as Blender's importer reads them from 4.5
+/// (`geom_add_polyline`): each the integer its word starts with, up to the
+/// first that is not one (or is 0).
+pub(super) fn blender_polyline_points(rest: &[u8]) -> Vec<i32> {
+    let mut points = Vec::new();
+    let mut at = 0;
+    while let Some(point) = blender_int(rest, &mut at).filter(|&p| p != 0 && p != i32::MAX) {
+        points.push(point);
+        // (What follows the index in its word, a UV index, is not read.)
+        at += rest[at..].iter().take_while(|&&b| !is_space(b)).count();
+    }
+    points
 }
 
 /// A `p` statement: its points, kept as a line without edges; leniently, one
@@ -528,21 +553,16 @@ fn points_statement(block: &mut Block, points: &[i32]) -> Result<()> {
 }
 
 /// An `l` line as Blender 3.4's importer reads it: the edge of its first
-/// two indices alone, each an integer's digits; the second is `-1` (the
-/// last vertex declared) where the first is not a plain index or the line
-/// has no second, the first where the line has none.
+/// two integers alone, read one after the other (the second from where the
+/// first ends: `1/2` or `1.5` leave it nothing), `-1` (the last vertex
+/// declared) for each not found.
 fn first_edge(block: &mut Block, rest: &[u8]) {
     let mut at = 0;
-    let first = next_token(rest, &mut at).and_then(integer_prefix);
-    let second = match first {
-        Some((_, true)) => next_token(rest, &mut at).and_then(integer_prefix),
-        _ => None,
-    };
-    let index = |parsed: Option<(i32, bool)>| match parsed.map_or(-1, |(i, _)| i) {
+    let mut index = || match blender_int(rest, &mut at).unwrap_or(-1) {
         0 => ZERO,
         i => i,
     };
-    let points = [index(first), index(second)];
+    let points = [index(), index()];
     let negative = points.iter().any(|&p| p < 0);
     add_line(block, &points, negative);
 }

@@ -6,6 +6,7 @@ use crate::Error;
 use crate::pipeline::Pipeline;
 
 use super::block::{ABSENT, Block, Counts, Elements, Kind, Reference, Relative, ZERO, layout_of};
+use super::parse::blender_polyline_points;
 use super::plan::{Arrays, Plan, Segment};
 use super::split::{parse_error, statements, trim};
 use super::{Located, ObjectRule};
@@ -183,8 +184,8 @@ pub(super) fn describe(
 ) -> Error {
     // Faces of 1 or 2 corners are faces by Blender's rule read leniently
     // (else lines, or skipped); `p` statements are lines but by its rule.
-    // By its rule read leniently an `l` of one point is a line too, and by
-    // 3.4's any `l` is (its first edge).
+    // By its rule read leniently an `l` with a first point is a line (from
+    // 4.5), and by 3.4's any `l` is (its first edge).
     let blender = rule.is_blender();
     let short_faces = blender && !strict;
     let any_line = short_faces && !rule.whole_lines();
@@ -211,7 +212,12 @@ pub(super) fn describe(
             (b"f", 3..) => (b"f", &mut faces),
             (b"f", 1..=2) if short_faces => (b"f", &mut faces),
             (b"l", _) if any_line => (b"l", &mut lines),
-            (b"l", 1) if short_faces => (b"l", &mut lines),
+            (b"l", _) if short_faces => {
+                match blender_polyline_points(&line[word.len()..]).is_empty() {
+                    true => continue,
+                    false => (b"l", &mut lines),
+                }
+            }
             (b"f" | b"l", 2) | (b"l", 3..) => (b"l", &mut lines),
             (b"p", 1..) if !blender => (b"l", &mut lines),
             _ => continue,

@@ -804,6 +804,34 @@ fn free_form_curves_are_read_with_their_points_weights_and_knots() {
     }
 }
 
+#[test]
+fn blender_reads_damaged_curve_statements_as_its_importer_does() {
+    // The range read as two numbers together (a bad first leaves both 0 and
+    // the points after it unread); points up to the first non-integer;
+    // `parm u` with the `u` as its first character, knots up to the first
+    // non-number and added to those before; `deg` an integer's digits.
+    let text = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n\
+                o A\ncstype bspline\ndeg 2.5\ncurv 0 1 1 +2 3.5 4\nparm u0 1\nparm u 2 x 3\nend\n\
+                o B\ncstype bspline\ndeg x\ncurv a 1 1 2 3\nparm v 0 1\nend\n";
+    let scene = read_bytes(
+        text.as_bytes(),
+        &ReadOptions {
+            objects: ObjectRule::BLENDER,
+            materials: false,
+            ..ReadOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(scene.curves.len(), 2);
+    let a = &scene.curves[0];
+    assert_eq!((a.name.as_str(), a.degree, a.range), ("A", 2, [0.0, 1.0]));
+    assert_eq!(a.controls, [0, 1, 2]);
+    assert_eq!(a.knots, [0.0, 1.0, 2.0]);
+    let b = &scene.curves[1];
+    assert_eq!((b.name.as_str(), b.degree, b.range), ("B", 3, [0.0, 0.0]));
+    assert!(b.controls.is_empty() && b.knots.is_empty());
+}
+
 const FREE_FORM_SKIPPED_TEXT: &str = crate::obj::FREE_FORM_SKIPPED;
 
 #[test]
@@ -887,16 +915,32 @@ fn blender_lines_by_each_rule() {
     // a plain index, ends at the last vertex (0 1 0: 2.0 here).
     let (pairs, _) = edges(false);
     assert_eq!(pairs, [[0.0, 1.0], [2.0, 2.0], [3.0, 2.0]]);
-    // An index 0 is found again at its line by either rule, on any number
-    // of threads (every `l` is a line by 3.4's, one of one point from 4.5).
-    for whole_lines in [false, true] {
+    // From 4.5 a line ends at its first point that is not an integer or
+    // is 0, and without a first point is skipped.
+    let text = "v 0 0 0\nv 1 0 0\nl 1 2 x 1\nl 2 0 1\nl 0 1\nl +\n";
+    let scene = read_bytes(text.as_bytes(), &rule(1, true)).unwrap();
+    assert_eq!(scene.meshes[0].edges.as_deref(), Some(&[[0, 1]][..]));
+    assert_eq!(scene.meshes[0].points.as_deref(), Some(&[1][..]));
+    assert_eq!(scene.warnings[0].count, 2);
+    // An index 0 (3.4), an index out of range (4.5), is found again at its
+    // line on any number of threads (every `l` is a line by 3.4's, one with
+    // a first point from 4.5).
+    for (whole_lines, found) in [
+        (false, "line 5: index 0"),
+        (true, "line 5: position index 3"),
+    ] {
         for threads in [1, 2] {
             let options = rule(threads, whole_lines);
-            let text = "v 0 0 0\nl 1\nl\nl 1 1\nl 0 1\n";
+            let text = "v 0 0 0\nl 1\nl\nl x 1\nl 0 1\nl 1 3\n";
+            let text = if whole_lines {
+                text.replace("l 0 1\n", "")
+            } else {
+                text.into()
+            };
             let error = read_bytes(text.as_bytes(), &options)
                 .unwrap_err()
                 .to_string();
-            assert!(error.contains("line 5: index 0"), "{error}");
+            assert!(error.contains(found), "{error}");
         }
     }
 }
