@@ -66,20 +66,7 @@ pub(crate) fn merge<T: Copy + Send + Sync>(
         provisional[slot] = index;
     }
     drop(last);
-    // Sorted by key then provisional index, the first of each key is the
-    // first appearance of its value.
-    let mut by_key: Vec<(u64, u32)> = keys
-        .iter()
-        .enumerate()
-        .filter_map(|(i, key)| key.map(|key| (key, i as u32)))
-        .collect();
-    pipeline.sort_unstable_by(&mut by_key, size_of::<(u64, u32)>(), Ord::cmp);
-    let mut first: Vec<u32> = (0..values.len() as u32).collect();
-    for group in by_key.chunk_by(|a, b| a.0 == b.0) {
-        for &(_, later) in &group[1..] {
-            first[later as usize] = group[0].1;
-        }
-    }
+    let first = first_with_key(&keys, pipeline);
     // The first appearances, numbered in order; the others take their number.
     let mut merged = Vec::new();
     let mut index = vec![0u32; values.len()];
@@ -95,4 +82,92 @@ pub(crate) fn merge<T: Copy + Send + Sync>(
         index.get(provisional[slot] as usize).copied().unwrap_or(0)
     });
     (merged, slot_indices)
+}
+
+/// For each provisional value, the first one with its key (itself where
+/// none before has it; `None` keys have none). The keys are put in buckets
+/// by their top bits (after a bijection that spreads them: an odd
+/// multiplier), about 512 to a bucket, and each bucket sorted by key and
+/// index: a pass over memory and small sorts in the cache, where one sort
+/// of all the keys passes over memory some twenty times.
+fn first_with_key(keys: &[Option<u64>], pipeline: &Pipeline) -> Vec<u32> {
+    const BUCKET: usize = 512;
+    let mut first: Vec<u32> = (0..keys.len() as u32).collect();
+    let bits = (keys.len() / BUCKET).max(1).ilog2();
+    let spread = |key: u64| key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let bucket = |spread: u64| spread.checked_shr(64 - bits).unwrap_or(0) as usize;
+    let mut starts = vec![0usize; (1 << bits) + 1];
+    for &key in keys.iter().flatten() {
+        starts[bucket(spread(key)) + 1] += 1;
+    }
+    for b in 1..starts.len() {
+        starts[b] += starts[b - 1];
+    }
+    let mut sorted = vec![(0u64, 0u32); starts[starts.len() - 1]];
+    let mut next = starts.clone();
+    for (i, key) in keys.iter().enumerate() {
+        if let Some(key) = *key {
+            let key = spread(key);
+            let at = &mut next[bucket(key)];
+            sorted[*at] = (key, i as u32);
+            *at += 1;
+        }
+    }
+    // The buckets in tasks of about a thread's share, each sorted in turn.
+    let share = sorted.len().div_ceil(4 * pipeline.threads()).max(BUCKET);
+    let mut tasks: Vec<Vec<&mut [(u64, u32)]>> = vec![Vec::new()];
+    let (mut rest, mut in_task) = (&mut sorted[..], 0);
+    for size in starts.windows(2).map(|w| w[1] - w[0]) {
+        let (bucket, tail) = std::mem::take(&mut rest).split_at_mut(size);
+        rest = tail;
+        if in_task >= share {
+            tasks.push(Vec::new());
+            in_task = 0;
+        }
+        in_task += size;
+        tasks.last_mut().expect("a task").push(bucket);
+    }
+    let repeats = pipeline.map(tasks, |buckets| {
+        let mut repeats = Vec::new();
+        for bucket in buckets {
+            bucket.sort_unstable();
+            for group in bucket.chunk_by(|a, b| a.0 == b.0) {
+                repeats.extend(group[1..].iter().map(|&(_, later)| (later, group[0].1)));
+            }
+        }
+        repeats
+    });
+    for (later, earlier) in repeats.into_iter().flatten() {
+        first[later as usize] = earlier;
+    }
+    first
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_value_finds_the_first_with_its_key() {
+        // Many keys, some repeated far apart, some absent: what a plain
+        // search finds, on one thread and on several.
+        let keys: Vec<Option<u64>> = (0..20_000u64)
+            .map(|i| (i % 7 != 3).then_some(((i * 7919) % 5003) << (i % 3 * 20)))
+            .collect();
+        let mut expected = Vec::new();
+        for (i, key) in keys.iter().enumerate() {
+            let earlier = key.and_then(|k| keys[..i].iter().position(|&o| o == Some(k)));
+            expected.push(earlier.unwrap_or(i) as u32);
+        }
+        for threads in [1, 3] {
+            let pipeline = Pipeline::new(Some(threads)).unwrap();
+            assert_eq!(first_with_key(&keys, &pipeline), expected);
+        }
+        let pipeline = Pipeline::new(Some(2)).unwrap();
+        assert!(first_with_key(&[], &pipeline).is_empty());
+        assert_eq!(
+            first_with_key(&[Some(1), None, Some(1)], &pipeline),
+            [0, 1, 0]
+        );
+    }
 }

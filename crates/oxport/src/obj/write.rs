@@ -649,6 +649,11 @@ fn encode_rows<const N: usize>(
     }
 }
 
+/// The number of decimal digits of `value`.
+fn digit_count(value: u64) -> usize {
+    value.checked_ilog10().map_or(1, |log| log as usize + 1)
+}
+
 /// Faces `start..end` of `mesh`, with `s`, `g` and `usemtl` where the smooth
 /// group, the group or the material differs from the previous face's (always
 /// at the mesh's first face).
@@ -669,7 +674,18 @@ fn encode_faces(
         .as_deref()
         .filter(|_| options.materials);
     let offsets = &mesh.face_offsets;
-    out.reserve((offsets[end] - offsets[start]) as usize * 20 + (end - start) * 4);
+    // Room for every corner's indices at their widest, so that the buffer
+    // never grows (a copy of all it holds, and fresh pages).
+    let width = |base: u64, count: usize| digit_count(base + count as u64);
+    let corner = 1
+        + width(base.position, mesh.positions.len())
+        + uv_indices.map_or(0, |_| {
+            1 + width(base.uv, mesh.uvs.as_ref().map_or(0, |u| u.len()))
+        })
+        + normal_indices.map_or(0, |_| {
+            2 + width(base.normal, mesh.normals.as_ref().map_or(0, |n| n.len()))
+        });
+    out.reserve((offsets[end] - offsets[start]) as usize * corner + (end - start) * 2);
     for face in start..end {
         if let Some(smooth) = smooth
             && (face == 0 || smooth[face] != smooth[face - 1])
