@@ -480,6 +480,11 @@ class ImportedMesh:
     @property
     def valid(self) -> bool:
         """Blender's ``Mesh.validate`` would change nothing in this mesh."""
+    @property
+    def faces_skipped(self) -> bool:
+        """The object had a face skipped for an index out of range or 0:
+        Blender's importer then validates its mesh, whatever
+        ``validate_meshes`` says."""
 
 @final
 class CustomNormals:

@@ -335,7 +335,8 @@ def test_free_form_curves(options: dict, tmp_path: Path, version: str) -> None:
 # first edge alone), one point (3.4: an edge to the last vertex; later: a
 # loose vertex), UV indices, relative indices; damaged ones as each reads
 # them: an index beyond 32 bits, `++4`, a word that is no index (from 4.5 the
-# line ends there, or is skipped without a first point).
+# line ends there, or is skipped without a first point). Faces naming a
+# position or UV declared after them (skipped, by every version).
 LINES = """\
 v 0 0 0
 v 1 0 0
@@ -359,6 +360,12 @@ l +3 ++4
 l 2 x 3
 l y 1
 l 1/1 2/2/2 3
+f 2 7 9
+f 1/3 7/3 8/3
+v 5 5 5
+vt 0.5 0.5
+f 2 7 9
+f 1/3 7/3 8/3
 """
 
 

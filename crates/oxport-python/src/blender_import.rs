@@ -143,6 +143,14 @@ impl ImportedMesh {
         self.mesh.valid
     }
 
+    /// The object had a face skipped for an index out of range or 0:
+    /// Blender's importer then validates its mesh, whatever
+    /// `validate_meshes` says.
+    #[getter]
+    fn faces_skipped(&self) -> bool {
+        self.mesh.faces_skipped
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "ImportedMesh({:?}, {} vertices, {} faces)",

@@ -117,8 +117,9 @@ def _import_file(context, path: str, options: dict, version: tuple, report: Impo
                 normals.store(obj.data, custom)
             elif imported.corner_normals is not None:
                 normals.set(obj, imported.corner_normals, version)
-            if validate and not imported.valid:
-                # (oxport knows when it would change nothing: then it is skipped.)
+            # (Blender validates a mesh that had a face skipped in any case;
+            # oxport knows when it would change nothing: then it is skipped.)
+            if (validate or imported.faces_skipped) and not imported.valid:
                 obj.data.validate()
     finally:
         normals.close()

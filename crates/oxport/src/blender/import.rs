@@ -74,6 +74,10 @@ pub struct ImportedMesh {
     /// no two faces on one set of vertices, no degenerate or repeated loose
     /// edge): an importer may skip it.
     pub valid: bool,
+    /// The object had a face skipped for an index out of range or 0 (given
+    /// by [`imported_objects`]): Blender's importer then validates its
+    /// mesh, whatever `validate_meshes` says.
+    pub faces_skipped: bool,
 }
 
 impl ImportedMesh {
@@ -223,7 +227,7 @@ pub fn imported_meshes(
     options: &ImportOptions,
     threads: Option<usize>,
 ) -> Result<Vec<ImportedMesh>> {
-    let made = imported_objects(meshes, &[], unnamed, file_uvs, options, threads)?;
+    let made = imported_objects(meshes, &[], &[], unnamed, file_uvs, options, threads)?;
     Ok(made.0)
 }
 
@@ -235,10 +239,12 @@ pub type CurvePlace = (usize, usize);
 /// each curve's name and how many of `meshes` come before it in the file.
 /// Blender's importer sorts curves and meshes together; the second result
 /// is, per curve, how many of the meshes it makes before that curve and
-/// the curve's place among every object it makes.
+/// the curve's place among every object it makes. `faces_skipped` lists
+/// the meshes that had a face skipped ([`crate::obj::Scene::faces_skipped`]).
 pub fn imported_objects(
     meshes: &[Mesh],
     curves: &[(usize, &str)],
+    faces_skipped: &[usize],
     unnamed: &str,
     file_uvs: bool,
     options: &ImportOptions,
@@ -293,8 +299,9 @@ pub fn imported_objects(
             }
         }
     }
-    let built = pipeline.map(made, |i| {
-        imported_mesh(&meshes[i], &names[i], options, file_uvs, &pipeline)
+    let built = pipeline.map(made, |i| ImportedMesh {
+        faces_skipped: faces_skipped.binary_search(&i).is_ok(),
+        ..imported_mesh(&meshes[i], &names[i], options, file_uvs, &pipeline)
     });
     Ok((built, places))
 }
@@ -466,6 +473,7 @@ fn built(
         colors,
         vertex_groups,
         valid: false,
+        faces_skipped: false,
     };
     imported.valid = super::validity::valid(&imported, pipeline);
     imported

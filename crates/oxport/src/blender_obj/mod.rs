@@ -88,8 +88,15 @@ pub fn import_obj(
     let listed: Vec<(usize, &str)> = (scene.curves.iter())
         .map(|c| (c.meshes_before, name(c, &stem)))
         .collect();
-    let (meshes, places) =
-        blender::imported_objects(&scene.meshes, &listed, &stem, file_uvs, options, threads)?;
+    let (meshes, places) = blender::imported_objects(
+        &scene.meshes,
+        &listed,
+        &scene.faces_skipped,
+        &stem,
+        file_uvs,
+        options,
+        threads,
+    )?;
     let mut curves = Vec::new();
     for (curve, (after, place)) in scene.curves.iter().zip(places) {
         let input = curve_input(curve, name(curve, &stem));

@@ -35,9 +35,9 @@ pub(super) struct Block<'a> {
     pub(super) lines: Vec<u32>,
     /// Which of `lines` are `p` statements (points, no edges), in order.
     pub(super) point_lines: Vec<u32>,
-    /// The faces (and lines) with a negative index, with the counts before them.
-    pub(super) relative_faces: Vec<Relative>,
-    pub(super) relative_lines: Vec<Relative>,
+    /// The elements declared before each face and line: an entry where a
+    /// face or line follows elements declared since the last entry.
+    pub(super) declared: Vec<Declared>,
     /// Smooth groups, per face from the block's first `s` on (faces before
     /// it take the group the block starts with): Blender writes an `s` each
     /// time it changes, which can be every other face.
@@ -55,11 +55,78 @@ pub(super) struct Block<'a> {
     pub(super) warnings: Vec<Warned>,
 }
 
-/// A face (or line) of a block with a negative index, and the element
-/// counts before it (what its indices count back from).
-pub(super) struct Relative {
-    pub(super) item: u32,
+/// The elements a block declares before its faces from `faces` on and its
+/// lines from `lines` on (up to the next entry): what negative indices
+/// count back from, and, by Blender's rule, all a face may name.
+pub(super) struct Declared {
+    pub(super) faces: u32,
+    pub(super) lines: u32,
     pub(super) counts: Counts,
+}
+
+/// Notes the elements declared before the face or line that follows.
+#[inline]
+pub(super) fn note_declared(block: &mut Block) {
+    let counts = counts(block);
+    if block.declared.last().map(|d| d.counts) != Some(counts) {
+        block.declared.push(Declared {
+            faces: (block.faces.len() - 1) as u32,
+            lines: (block.lines.len() - 1) as u32,
+            counts,
+        });
+    }
+}
+
+impl Block<'_> {
+    /// The entries of [`Block::declared`] from the one of face `face` on,
+    /// for [`Before`] to walk.
+    pub(super) fn declared_from_face(&self, face: usize) -> Before<'_> {
+        Before::new(
+            &self.declared,
+            self.declared.partition_point(|d| d.faces as usize <= face),
+            |d| d.faces,
+        )
+    }
+
+    /// As [`Block::declared_from_face`], for line `line`.
+    pub(super) fn declared_from_line(&self, line: usize) -> Before<'_> {
+        Before::new(
+            &self.declared,
+            self.declared.partition_point(|d| d.lines as usize <= line),
+            |d| d.lines,
+        )
+    }
+}
+
+/// Walks a block's [`Declared`] entries along its faces (or lines), in order.
+pub(super) struct Before<'a> {
+    declared: &'a [Declared],
+    /// The entry of the item asked for last.
+    at: usize,
+    item: fn(&Declared) -> u32,
+}
+
+impl<'a> Before<'a> {
+    fn new(declared: &'a [Declared], after: usize, item: fn(&Declared) -> u32) -> Self {
+        Before {
+            declared,
+            at: after.saturating_sub(1),
+            item,
+        }
+    }
+
+    /// The elements declared before item `item` (at or after the last asked).
+    #[inline]
+    pub(super) fn counts(&mut self, item: usize) -> &'a Counts {
+        while self
+            .declared
+            .get(self.at + 1)
+            .is_some_and(|d| (self.item)(d) as usize <= item)
+        {
+            self.at += 1;
+        }
+        &self.declared[self.at].counts
+    }
 }
 
 /// Something a block passed over: its first line (from the block's start),
@@ -167,6 +234,7 @@ pub(super) fn vertex(block: &mut Block, position: [f32; 3], color: Option<[f32; 
 
 /// Ends a face whose corners are pushed: its layout, its smooth group, its end.
 pub(super) fn end_face(block: &mut Block, layout: Layout) {
+    note_declared(block);
     let span = block.spans.last_mut().expect("one span more than marks");
     span.see(layout);
     if let Some(group) = block.smooth_now {

@@ -203,6 +203,9 @@ pub struct Scene {
     /// The free-form curves, in file order ([`FreeFormCurve::meshes_before`]
     /// places them among the meshes).
     pub curves: Vec<FreeFormCurve>,
+    /// The meshes (their indices in `meshes`) that had a face skipped for
+    /// an index out of range or 0, read leniently.
+    pub faces_skipped: Vec<usize>,
     /// The materials of the MTL files read ([`ReadOptions::materials`]), in file order.
     pub materials: Vec<Material>,
     /// The comment lines that open the first MTL file read.
@@ -462,6 +465,13 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
     } else {
         Colors::None
     };
+    let skipped_in: Vec<bool> = (work.iter())
+        .map(|(_, _, found)| {
+            found
+                .iter()
+                .any(|f| f.skipped.iter().any(|s| s.1.is_some()))
+        })
+        .collect();
     let meshes = pipeline.map(work, |(plan, arrays, found)| {
         build(plan, arrays, &found, &blocks, &elements, &colors, blender)
     });
@@ -476,6 +486,12 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         .map(|mesh| mesh.filter(|mesh| !mesh.positions.is_empty()))
         .collect();
     let kept: Vec<bool> = meshes.iter().map(Option::is_some).collect();
+    scene.faces_skipped = (kept.iter().zip(&skipped_in))
+        .filter(|(kept, _)| **kept)
+        .enumerate()
+        .filter(|(_, (_, skipped))| **skipped)
+        .map(|(m, _)| m)
+        .collect();
     scene.meshes = meshes.into_iter().flatten().collect();
     let (curves, skipped) =
         resolve_curves(free_form.curves, &blocks, &elements, &kept, options.strict)

@@ -7,7 +7,7 @@ use crate::{Error, Result};
 use super::ObjectRule;
 use super::blender_numbers::{blender_floats, blender_int, is_space};
 use super::block::{
-    Block, Event, Layout, Relative, Span, ZERO, corner_layout, counts, end_face, mark, vertex, warn,
+    Block, Event, Layout, Span, ZERO, corner_layout, end_face, mark, note_declared, vertex, warn,
 };
 use super::fast::common_line;
 use super::split::{Statements, next_token, parse_error, text, trim};
@@ -32,8 +32,7 @@ pub(super) fn parse_block(text: &[u8], strict: bool, rule: ObjectRule) -> Result
         points: Vec::new(),
         lines: vec![0],
         point_lines: Vec::new(),
-        relative_faces: Vec::new(),
-        relative_lines: Vec::new(),
+        declared: Vec::new(),
         marks: Vec::new(),
         spans: vec![Span::default()],
         skipped: 0,
@@ -398,10 +397,8 @@ pub(super) fn face(
 ) -> Result<()> {
     let start = block.corners.len();
     let mut at = 0;
-    let mut negative = false;
     while let Some(token) = next_token(rest, &mut at) {
         let corner = corner(token, line)?;
-        negative |= corner.iter().any(|&i| i < 0);
         block.corners.push(corner);
     }
     let corners = &block.corners[start..];
@@ -422,7 +419,7 @@ pub(super) fn face(
                 line,
                 "a face with 2 corners read as a loose edge".into(),
             );
-            add_line(block, &points, negative);
+            add_line(block, &points);
             return Ok(());
         }
         warn(
@@ -450,13 +447,6 @@ pub(super) fn face(
             line,
             format!("a face with {count} corners skipped, its positions kept").into(),
         );
-    }
-    if negative {
-        let counts = counts(block);
-        block.relative_faces.push(Relative {
-            item: (block.faces.len() - 1) as u32,
-            counts,
-        });
     }
     end_face(block, layout);
     Ok(())
@@ -495,8 +485,7 @@ pub(super) fn polyline(
         );
         return Ok(());
     }
-    let negative = points.iter().any(|&p| p < 0);
-    add_line(block, &points, negative);
+    add_line(block, &points);
     Ok(())
 }
 
@@ -507,7 +496,7 @@ fn blender_polyline(block: &mut Block, rest: &[u8], line: u64) -> Result<()> {
     match points.len() {
         0 => warn(block, line, "a line without a first point skipped".into()),
         1 => return points_statement(block, &points),
-        _ => add_line(block, &points, points.iter().any(|&p| p < 0)),
+        _ => add_line(block, &points),
     }
     Ok(())
 }
@@ -547,8 +536,7 @@ fn points(block: &mut Block, rest: &[u8], line: u64, strict: bool) -> Result<()>
 /// Points kept as a line without edges.
 fn points_statement(block: &mut Block, points: &[i32]) -> Result<()> {
     block.point_lines.push((block.lines.len() - 1) as u32);
-    let negative = points.iter().any(|&p| p < 0);
-    add_line(block, points, negative);
+    add_line(block, points);
     Ok(())
 }
 
@@ -563,20 +551,12 @@ fn first_edge(block: &mut Block, rest: &[u8]) {
         i => i,
     };
     let points = [index(), index()];
-    let negative = points.iter().any(|&p| p < 0);
-    add_line(block, &points, negative);
+    add_line(block, &points);
 }
 
-/// Appends a line of `points` (raw position indices; `negative` if any
-/// counts back from the elements declared so far).
-fn add_line(block: &mut Block, points: &[i32], negative: bool) {
-    if negative {
-        let counts = counts(block);
-        block.relative_lines.push(Relative {
-            item: (block.lines.len() - 1) as u32,
-            counts,
-        });
-    }
+/// Appends a line of `points` (raw position indices).
+fn add_line(block: &mut Block, points: &[i32]) {
+    note_declared(block);
     block.points.extend_from_slice(points);
     block.lines.push(block.points.len() as u32);
 }

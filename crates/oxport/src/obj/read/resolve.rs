@@ -5,7 +5,7 @@
 use crate::Error;
 use crate::pipeline::Pipeline;
 
-use super::block::{ABSENT, Block, Counts, Elements, Kind, Reference, Relative, ZERO, layout_of};
+use super::block::{ABSENT, Block, Counts, Elements, Kind, Reference, ZERO, layout_of};
 use super::parse::blender_polyline_points;
 use super::plan::{Arrays, Plan, Segment};
 use super::split::{parse_error, statements, trim};
@@ -265,20 +265,31 @@ pub(super) struct Resolver {
 
 impl Resolver {
     /// The global index of a raw one (None: out of range, or 0); `counts`
-    /// are the elements declared before its statement, for a negative one.
+    /// are the elements declared before its statement, which a negative one
+    /// counts back from, and which a positive one must be among where
+    /// `declared_first` (Blender's rule for faces).
     #[inline]
-    pub(super) fn global(&self, raw: i32, kind: Kind, counts: Option<&Counts>) -> Option<usize> {
+    pub(super) fn global(
+        &self,
+        raw: i32,
+        kind: Kind,
+        counts: &Counts,
+        declared_first: bool,
+    ) -> Option<usize> {
         let k = kind as usize;
+        let declared = self.offset[k] + counts[k] as usize;
         if raw == ZERO {
             None
         } else if raw > 0 {
             let g = raw as usize - 1;
-            (g < self.sizes[k]).then_some(g)
+            let limit = if declared_first {
+                declared
+            } else {
+                self.sizes[k]
+            };
+            (g < limit).then_some(g)
         } else {
-            counts.and_then(|counts| {
-                let declared = self.offset[k] + counts[k] as usize;
-                declared.checked_sub(raw.unsigned_abs() as usize)
-            })
+            declared.checked_sub(raw.unsigned_abs() as usize)
         }
     }
 
@@ -291,14 +302,15 @@ impl Resolver {
         &self,
         raw: i32,
         kind: Kind,
-        counts: Option<&Counts>,
+        counts: &Counts,
+        declared_first: bool,
         slot: usize,
         foreign: &mut Vec<Reference>,
         keyword: &'static [u8],
         nth: usize,
     ) -> std::result::Result<u32, OutOfRange> {
         let k = kind as usize;
-        let Some(g) = self.global(raw, kind, counts) else {
+        let Some(g) = self.global(raw, kind, counts, declared_first) else {
             return Err(OutOfRange {
                 keyword,
                 nth,
@@ -313,16 +325,6 @@ impl Resolver {
             Ok(0)
         }
     }
-}
-
-/// The entries of a block's `relative` list from item `start` on.
-pub(super) fn relative_from(
-    relative: &[Relative],
-    start: usize,
-) -> std::iter::Peekable<std::slice::Iter<'_, Relative>> {
-    relative[relative.partition_point(|r| (r.item as usize) < start)..]
-        .iter()
-        .peekable()
 }
 
 pub(super) fn fill(
@@ -356,7 +358,8 @@ pub(super) fn fill(
         end,
     };
     let mut foreign = Foreign::default();
-    let mut relative = relative_from(&block.relative_faces, segment.faces.start);
+    // (By Blender's rule a face names only the elements declared before it.)
+    let mut before = block.declared_from_face(segment.faces.start);
     let mut slot = 0;
     let faces = segment.faces.clone();
     let kept = faces.filter(|&f| {
@@ -365,10 +368,7 @@ pub(super) fn fill(
             .is_none_or(|only| layout_of(block, f, with_normals) == only)
     });
     for (i, f) in kept.enumerate() {
-        while relative.next_if(|r| (r.item as usize) < f).is_some() {}
-        let counts = relative
-            .next_if(|r| r.item as usize == f)
-            .map(|r| &r.counts);
+        let counts = before.counts(f);
         let corners = &block.corners[block.faces[f] as usize..block.faces[f + 1] as usize];
         let face_start = slot;
         let marks = [
@@ -383,6 +383,7 @@ pub(super) fn fill(
                     c[0],
                     Kind::Position,
                     counts,
+                    blender,
                     at,
                     &mut foreign.positions,
                     b"f",
@@ -391,7 +392,7 @@ pub(super) fn fill(
                 // (A corner without one, where others have them: ABSENT.)
                 let attribute = |raw: i32, kind, foreign: &mut Vec<Reference>| match raw {
                     0 => Ok(ABSENT),
-                    raw => resolver.local(raw, kind, counts, at, foreign, b"f", f),
+                    raw => resolver.local(raw, kind, counts, blender, at, foreign, b"f", f),
                 };
                 if let Some(uvs) = uvs.as_deref_mut() {
                     uvs[slot] = attribute(c[1], Kind::Uv, &mut foreign.uvs)?;
@@ -437,13 +438,11 @@ pub(super) fn fill(
             values.fill(value.unwrap_or(0));
         }
     }
-    let mut relative = relative_from(&block.relative_lines, segment.lines.start);
+    let mut before = block.declared_from_line(segment.lines.start);
     let (mut point_lines, _) = block.point_lines(segment.lines.clone());
     let (mut edge, mut point) = (0, 0);
     for l in segment.lines.clone() {
-        let counts = relative
-            .next_if(|r| r.item as usize == l)
-            .map(|r| &r.counts);
+        let counts = before.counts(l);
         let points = &block.points[block.lines[l] as usize..block.lines[l + 1] as usize];
         if let Some((&first, rest)) = point_lines.split_first()
             && first as usize == l
@@ -455,6 +454,7 @@ pub(super) fn fill(
                     raw,
                     Kind::Position,
                     counts,
+                    false,
                     at,
                     &mut foreign.points,
                     b"l",
@@ -473,6 +473,7 @@ pub(super) fn fill(
                 point,
                 Kind::Position,
                 counts,
+                false,
                 at,
                 &mut foreign.edge_points,
                 b"l",
@@ -502,17 +503,19 @@ pub(super) fn fill(
 fn kept_positions(
     corners: &[[i32; 3]],
     resolver: &Resolver,
-    counts: Option<&Counts>,
+    counts: &Counts,
     checked: [bool; 2],
     kept: &mut Vec<usize>,
 ) {
     for c in corners {
-        let Some(g) = resolver.global(c[0], Kind::Position, counts) else {
+        let Some(g) = resolver.global(c[0], Kind::Position, counts, true) else {
             return;
         };
         kept.push(g);
         let bad = |raw: i32, kind: Kind| {
-            checked[kind as usize - 1] && raw != 0 && resolver.global(raw, kind, counts).is_none()
+            checked[kind as usize - 1]
+                && raw != 0
+                && resolver.global(raw, kind, counts, true).is_none()
         };
         if bad(c[1], Kind::Uv) || bad(c[2], Kind::Normal) {
             return;

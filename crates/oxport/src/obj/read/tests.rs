@@ -832,6 +832,35 @@ fn blender_reads_damaged_curve_statements_as_its_importer_does() {
     assert!(b.controls.is_empty() && b.knots.is_empty());
 }
 
+#[test]
+fn blender_faces_name_only_elements_declared_before_them() {
+    // A face naming a position or UV declared after it: kept by the plain
+    // rule, skipped by Blender's (its object listed in faces_skipped), on
+    // any number of threads; a line may still name a later position.
+    let text = "v 0 0 0\nv 1 0 0\nv 1 1 0\nvt 0 0\no A\nf 1 2 3\no B\nf 1 2 4\nf 1/2 2/1 3/1\n\
+                l 1 4\nv 0 1 0\nvt 1 1\nf 1 2 4\nf 1/2 2/1 3/1\n";
+    for threads in [1, 3] {
+        let read = |objects| {
+            let options = ReadOptions {
+                objects,
+                threads: Some(threads),
+                materials: false,
+                ..ReadOptions::default()
+            };
+            read_bytes(text.as_bytes(), &options).unwrap()
+        };
+        let plain = read(ObjectRule::Plain);
+        let faces: usize = plain.meshes.iter().map(|m| m.face_count()).sum();
+        assert_eq!(faces, 5);
+        assert!(plain.faces_skipped.is_empty());
+        let blender = read(ObjectRule::BLENDER);
+        let counts: Vec<usize> = blender.meshes.iter().map(|m| m.face_count()).collect();
+        assert_eq!(counts, [1, 2]);
+        assert_eq!(blender.faces_skipped, [1]);
+        assert_eq!(blender.meshes[1].edges.as_deref().map(<[_]>::len), Some(1));
+    }
+}
+
 const FREE_FORM_SKIPPED_TEXT: &str = crate::obj::FREE_FORM_SKIPPED;
 
 #[test]
