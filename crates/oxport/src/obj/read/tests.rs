@@ -5,6 +5,16 @@ fn parse(text: &str) -> Result<Scene> {
     read_bytes(text.as_bytes(), &ReadOptions::default())
 }
 
+/// `text` read by Blender's rule (4.5 and later), leniently, without MTL files.
+fn read_blender(text: &str) -> Scene {
+    let options = ReadOptions {
+        objects: ObjectRule::BLENDER,
+        materials: false,
+        ..ReadOptions::default()
+    };
+    read_bytes(text.as_bytes(), &options).unwrap()
+}
+
 #[test]
 fn objects_own_their_elements() {
     let scene = parse(
@@ -700,11 +710,7 @@ fn points_are_read_per_object() {
         error.starts_with("line 3: position index 7 is out of range"),
         "{error}"
     );
-    let options = ReadOptions {
-        objects: ObjectRule::BLENDER,
-        ..ReadOptions::default()
-    };
-    let blender = read_bytes(text.as_bytes(), &options).unwrap();
+    let blender = read_blender(text);
     assert!(blender.meshes.iter().all(|m| m.points.is_none()));
 }
 
@@ -813,15 +819,7 @@ fn blender_reads_damaged_curve_statements_as_its_importer_does() {
     let text = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n\
                 o A\ncstype bspline\ndeg 2.5\ncurv 0 1 1 +2 3.5 4\nparm u0 1\nparm u 2 x 3\nend\n\
                 o B\ncstype bspline\ndeg x\ncurv a 1 1 2 3\nparm v 0 1\nend\n";
-    let scene = read_bytes(
-        text.as_bytes(),
-        &ReadOptions {
-            objects: ObjectRule::BLENDER,
-            materials: false,
-            ..ReadOptions::default()
-        },
-    )
-    .unwrap();
+    let scene = read_blender(text);
     assert_eq!(scene.curves.len(), 2);
     let a = &scene.curves[0];
     assert_eq!((a.name.as_str(), a.degree, a.range), ("A", 2, [0.0, 1.0]));
@@ -867,15 +865,7 @@ const FREE_FORM_SKIPPED_TEXT: &str = crate::obj::FREE_FORM_SKIPPED;
 fn blender_curves_take_the_faces_after_them_and_bad_indices_are_skipped() {
     let text = "v 0 0 0\nv 1 0 0\nv 1 1 0\no A\nf 1 2 3\ncstype bspline\ncurv 0 1 1 2 3\n\
                 f 1 2 3\nl 1 2\no B\nf 1 2 3\ncstype bspline\ncurv 0 1 1 7\nend\n";
-    let scene = read_bytes(
-        text.as_bytes(),
-        &ReadOptions {
-            objects: ObjectRule::BLENDER,
-            materials: false,
-            ..ReadOptions::default()
-        },
-    )
-    .unwrap();
+    let scene = read_blender(text);
     // A curve after a mesh is an object of its own, named New object, made
     // after A; the face and line given to it are dropped.
     assert_eq!(scene.curves.len(), 1);
