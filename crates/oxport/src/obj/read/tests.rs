@@ -5,14 +5,21 @@ fn parse(text: &str) -> Result<Scene> {
     read_bytes(text.as_bytes(), &ReadOptions::default())
 }
 
-/// `text` read by Blender's rule (4.5 and later), leniently, without MTL files.
-fn read_blender(text: &str) -> Scene {
+/// `text` read leniently by `objects` on `threads` threads (None: every
+/// core), without MTL files.
+fn read_by(text: &str, objects: ObjectRule, threads: Option<usize>) -> Scene {
     let options = ReadOptions {
-        objects: ObjectRule::BLENDER,
+        objects,
+        threads,
         materials: false,
         ..ReadOptions::default()
     };
     read_bytes(text.as_bytes(), &options).unwrap()
+}
+
+/// `text` read by Blender's rule (4.5 and later).
+fn read_blender(text: &str) -> Scene {
+    read_by(text, ObjectRule::BLENDER, None)
 }
 
 #[test]
@@ -765,15 +772,7 @@ fn free_form_curves_are_read_with_their_points_weights_and_knots() {
     let text = "v 0 0 0\nv 1 0 0 0.5\nv 1 1 0\nv 0 1 0\ng G\ncstype rat bspline\ndeg 2\n\
                 curv 0.0 2.0 1 2 -2 -1\nparm u 0 0 0 1 1 1\nparm v 0 1\nend\nsurf 0 1 0 1 1 2\n\
                 o M\nf 1 2 3\ncstype bezier\ndeg 3\n";
-    let read = |objects, threads| {
-        let options = ReadOptions {
-            objects,
-            threads: Some(threads),
-            materials: false,
-            ..ReadOptions::default()
-        };
-        read_bytes(text.as_bytes(), &options).unwrap()
-    };
+    let read = |objects, threads| read_by(text, objects, Some(threads));
     for threads in [1, 3] {
         let plain = read(ObjectRule::Plain, threads);
         assert_eq!(plain.curves.len(), 1);
@@ -838,15 +837,7 @@ fn blender_faces_name_only_elements_declared_before_them() {
     let text = "v 0 0 0\nv 1 0 0\nv 1 1 0\nvt 0 0\no A\nf 1 2 3\no B\nf 1 2 4\nf 1/2 2/1 3/1\n\
                 l 1 4\nv 0 1 0\nvt 1 1\nf 1 2 4\nf 1/2 2/1 3/1\n";
     for threads in [1, 3] {
-        let read = |objects| {
-            let options = ReadOptions {
-                objects,
-                threads: Some(threads),
-                materials: false,
-                ..ReadOptions::default()
-            };
-            read_bytes(text.as_bytes(), &options).unwrap()
-        };
+        let read = |objects| read_by(text, objects, Some(threads));
         let plain = read(ObjectRule::Plain);
         let faces: usize = plain.meshes.iter().map(|m| m.face_count()).sum();
         assert_eq!(faces, 5);
