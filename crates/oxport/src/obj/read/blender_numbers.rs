@@ -14,13 +14,7 @@ pub(super) fn blender_floats<const N: usize>(
 ) -> [f32; N] {
     let mut values = [fallback; N];
     for value in &mut values {
-        let mut start = *at;
-        while text.get(start).copied().is_some_and(is_space) {
-            start += 1;
-        }
-        if text.get(start) == Some(&b'+') {
-            start += 1;
-        }
+        let start = number_start(text, *at);
         let length = number_length(&text[start..]);
         let parsed = std::str::from_utf8(&text[start..start + length])
             .ok()
@@ -39,12 +33,7 @@ pub(super) fn blender_floats<const N: usize>(
 /// digits, as C++'s `from_chars` leaves its cursor (past the digits of a
 /// number out of range too).
 pub(super) fn blender_int(text: &[u8], at: &mut usize) -> Option<i32> {
-    while text.get(*at).copied().is_some_and(is_space) {
-        *at += 1;
-    }
-    if text.get(*at) == Some(&b'+') {
-        *at += 1;
-    }
+    *at = number_start(text, *at);
     let start = *at;
     let sign = usize::from(text.get(start) == Some(&b'-'));
     let digits = text[(start + sign).min(text.len())..]
@@ -61,6 +50,21 @@ pub(super) fn blender_int(text: &[u8], at: &mut usize) -> Option<i32> {
 /// A space to Blender's importer (`is_whitespace`).
 pub(super) fn is_space(b: u8) -> bool {
     b <= b' ' || b == b'\\'
+}
+
+/// Where `text` goes on from `at` past Blender's spaces (`drop_whitespace`).
+pub(super) fn past_spaces(text: &[u8], at: usize) -> usize {
+    at + text[at.min(text.len())..]
+        .iter()
+        .take_while(|&&b| is_space(b))
+        .count()
+}
+
+/// Where a number from `at` starts: past Blender's spaces and one `+`
+/// (`drop_whitespace`, then `drop_plus`).
+fn number_start(text: &[u8], at: usize) -> usize {
+    let start = past_spaces(text, at);
+    start + usize::from(text.get(start) == Some(&b'+'))
 }
 
 /// The length of the number `text` starts with (0: none): a decimal with

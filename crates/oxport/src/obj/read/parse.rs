@@ -5,7 +5,7 @@ use crate::obj::quoted;
 use crate::{Error, Result};
 
 use super::ObjectRule;
-use super::blender_numbers::{blender_floats, blender_int, is_space};
+use super::blender_numbers::{blender_floats, blender_int, is_space, past_spaces};
 use super::block::{
     Block, Event, Layout, Span, ZERO, corner_layout, end_face, mark, note_declared, vertex, warn,
 };
@@ -300,7 +300,7 @@ fn knots(block: &mut Block, rest: &[u8], line: u64, blender_numbers: bool) -> Re
     let mut at = 0;
     let mut knots = Vec::new();
     if blender_numbers {
-        at = rest.iter().take_while(|&&b| is_space(b)).count();
+        at = past_spaces(rest, 0);
         if rest.get(at) != Some(&b'u') {
             skip_surface(block, line);
             return Ok(());
