@@ -466,11 +466,7 @@ fn parse(data: &[u8], options: &ReadOptions) -> Result<Scene> {
         Colors::None
     };
     let skipped_in: Vec<bool> = (work.iter())
-        .map(|(_, _, found)| {
-            found
-                .iter()
-                .any(|f| f.skipped.iter().any(|s| s.1.is_some()))
-        })
+        .map(|(_, _, found)| found.iter().any(Foreign::skipped_out_of_range))
         .collect();
     let meshes = pipeline.map(work, |(plan, arrays, found)| {
         build(plan, arrays, &found, &blocks, &elements, &colors, blender)

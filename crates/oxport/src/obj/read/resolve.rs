@@ -30,6 +30,14 @@ pub(super) struct Foreign {
     pub(super) kept: Vec<usize>,
 }
 
+impl Foreign {
+    /// A face was skipped for an index out of range (or 0), not only for
+    /// being short.
+    pub(super) fn skipped_out_of_range(&self) -> bool {
+        self.skipped.iter().any(|s| s.1.is_some())
+    }
+}
+
 /// A segment's share of its object's arrays.
 pub(super) struct Task<'a> {
     pub(super) segment: &'a Segment,
@@ -540,12 +548,11 @@ pub(super) fn skip_faces(
     rule: ObjectRule,
 ) -> Option<(usize, u64)> {
     let segments = plans.iter().flat_map(|p| &p.segments);
-    let out_of_range = |f: &Foreign| f.skipped.iter().any(|s| s.1.is_some());
     let skipping = || {
         segments
             .clone()
             .zip(foreign.iter())
-            .filter(|(_, f)| out_of_range(f))
+            .filter(|(_, f)| f.skipped_out_of_range())
     };
     let first = skipping().map(|(s, _)| s.block).min().map(|b| {
         let candidates: Vec<OutOfRange> = skipping()
